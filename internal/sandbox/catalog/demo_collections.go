@@ -13,19 +13,19 @@ type demoCollection struct {
 }
 
 var demoCollectionRules = []demoCollection{
-	{"Men", func(p Product) bool { return hasTag(p, "men") || hasTag(p, "unisex") }},
-	{"Women", func(p Product) bool { return hasTag(p, "women") || hasTag(p, "unisex") }},
+	{"Men", func(p Product) bool { return hasTag(p.Tags, "men") || hasTag(p.Tags, "unisex") }},
+	{"Women", func(p Product) bool { return hasTag(p.Tags, "women") || hasTag(p.Tags, "unisex") }},
 	{"Outerwear", func(p Product) bool { return p.ProductType == "Jacket" || p.ProductType == "Hoodie" }},
 	{"Footwear", func(p Product) bool { return p.ProductType == "Boots" || p.ProductType == "Sneakers" }},
 	{"Bags & Packs", func(p Product) bool { return p.ProductType == "Backpack" }},
 	{"Accessories", func(p Product) bool { return p.ProductType == "Beanie" || p.ProductType == "Accessory" }},
-	{"Sale", func(p Product) bool { return hasTag(p, "sale") }},
-	{"New Arrivals", func(p Product) bool { return hasTag(p, "new") }},
+	{"Sale", func(p Product) bool { return hasTag(p.Tags, "sale") }},
+	{"New Arrivals", func(p Product) bool { return hasTag(p.Tags, "new") }},
 	{"Best Sellers", func(p Product) bool { return p.BestSellingRank <= 24 }},
 	{"Winter Essentials", func(p Product) bool {
-		return hasTag(p, "winter") && slices.Contains([]string{"Jacket", "Hoodie", "Beanie", "Boots"}, p.ProductType)
+		return hasTag(p.Tags, "winter") && slices.Contains([]string{"Jacket", "Hoodie", "Beanie", "Boots"}, p.ProductType)
 	}},
-	{"Trail Ready", func(p Product) bool { return p.ProductType == "Boots" && hasTag(p, "waterproof") }},
+	{"Trail Ready", func(p Product) bool { return p.ProductType == "Boots" && hasTag(p.Tags, "waterproof") }},
 	// Deliberately empty: the merchant created it and has not filled it yet.
 	{"Holiday Gift Guide", func(Product) bool { return false }},
 }
@@ -56,8 +56,8 @@ func assignDemoCollections(products []Product) []Collection {
 	return collections
 }
 
-func hasTag(p Product, tag string) bool {
-	for _, t := range p.Tags {
+func hasTag(tags []string, tag string) bool {
+	for _, t := range tags {
 		if strings.EqualFold(t, tag) {
 			return true
 		}
