@@ -1,0 +1,308 @@
+// Package httpx is the transport every storectl API client uses: bearer
+// auth, pacing to the server's throttle (shared by every process using the
+// token), 429 and retry handling, per-attempt timeouts, a redacted debug
+// trace, and decoding of failure answers into typed errors that carry an
+// exit code. It knows no endpoints.
+package httpx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Client sends requests to one API base URL with one token.
+type Client struct {
+	base        *url.URL
+	token       string
+	userAgent   string
+	timeout     time.Duration
+	maxBody     int64
+	maxAttempts int
+	http        *http.Client
+	pacer       *pacer // nil when pacing is off
+	trace       *tracer
+	status      func(string)
+	redact      redactor
+	clock       *clock
+	jitter      func(time.Duration) time.Duration
+}
+
+// Request is one API call; Path is appended to the base URL's path.
+type Request struct {
+	Method     string     // "" → GET
+	Path       string     // e.g. "/shop-api/back-in-stock/list"
+	Query      url.Values // may be nil
+	Body       []byte     // JSON; sets Content-Type: application/json when non-nil
+	Idempotent bool       // allow network/5xx retries for a method other than GET and HEAD
+}
+
+// Response is a successful answer.
+type Response struct {
+	StatusCode int
+	Header     http.Header
+	Body       []byte // the raw bytes, validated as JSON
+}
+
+// New checks cfg and builds a Client. It connects to nothing.
+func New(cfg Config) (*Client, error) {
+	if err := cfg.applyDefaults(); err != nil {
+		return nil, err
+	}
+	base, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	transport := cfg.Transport
+	if transport == nil {
+		transport = defaultTransport()
+	}
+	c := &Client{
+		base:        base,
+		token:       cfg.Token,
+		userAgent:   cfg.UserAgent,
+		timeout:     cfg.Timeout,
+		maxBody:     cfg.MaxBody,
+		maxAttempts: cfg.MaxAttempts,
+		http: &http.Client{
+			Transport: transport,
+			// A followed redirect would silently turn a POST into a GET
+			// and may leave https; the caller is told to fix the URL.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		trace:  &tracer{w: cfg.Debug, redact: newRedactor(cfg.Token)},
+		status: cfg.Status,
+		redact: newRedactor(cfg.Token),
+		clock:  realClock(),
+		jitter: fullJitter,
+	}
+	if c.status == nil {
+		c.status = func(string) {}
+	}
+	if !cfg.Limit.Off() {
+		c.pacer = newPacer(cfg.Limit, c.paceStore(cfg.PaceDir), memoryPaceStore(cfg.Token), c.clock, c.trace, c.status)
+	}
+	return c, nil
+}
+
+func memoryPaceStore(token string) paceStore {
+	return sharedStore("memory:"+tokenKey(token), func() paceStore { return &memoryStore{} })
+}
+
+func (c *Client) paceStore(dir string) paceStore {
+	if dir == "" {
+		return memoryPaceStore(c.token)
+	}
+	fs, err := newFileStore(dir, c.token)
+	if err != nil {
+		c.trace.notef("pacing state: %v; pacing within this process only", err)
+		return memoryPaceStore(c.token)
+	}
+	return sharedStore("file:"+fs.path, func() paceStore { return fs })
+}
+
+// BaseURL is the normalised base URL (no trailing slash).
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// Do sends r, pacing, waiting out 429s and retrying where that is safe, and
+// returns the answer or a typed error (APIError, AuthError, ResponseError,
+// NetworkError, RateLimitError, or one wrapping the context's error).
+func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
+	method := strings.ToUpper(r.Method)
+	if method == "" {
+		method = http.MethodGet
+	}
+	u, err := c.resolve(r.Path, r.Query)
+	if err != nil {
+		return nil, err
+	}
+	idempotent := r.Idempotent || method == http.MethodGet || method == http.MethodHead
+	tries, throttled := 0, 0
+	for {
+		tries++
+		res, err := c.attempt(ctx, method, u, r.Body, tries+throttled)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("%s %s: %w", method, c.redactedURL(u), ctxErr)
+		}
+		if err != nil {
+			if tries < c.maxAttempts && (idempotent || notSent(err)) {
+				if err := c.pause(ctx, retryBackoff(tries, c.jitter), "network error: retrying in %s (attempt %d of %d)", tries+1, c.maxAttempts); err != nil {
+					return nil, fmt.Errorf("%s %s: %w", method, c.redactedURL(u), err)
+				}
+				continue
+			}
+			return nil, c.networkError(method, u, tries, err)
+		}
+		switch {
+		case res.status == http.StatusTooManyRequests:
+			tries--
+			throttled++
+			wait, named := ParseRetryAfter(res.header.Get("Retry-After"), c.clock.now())
+			if named && wait > maxRetryAfter {
+				return nil, &RateLimitError{Retries: throttled - 1, Wait: wait}
+			}
+			if throttled > max429Retries {
+				return nil, &RateLimitError{Retries: max429Retries}
+			}
+			if !named {
+				wait = throttleBackoff(throttled)
+			}
+			wait = max(wait, minThrottleWait)
+			if c.pacer != nil {
+				c.pacer.block(c.clock.now().Add(wait))
+			}
+			if err := c.pause(ctx, wait, "rate limited by the server: retrying in %s (retry %d of %d)", throttled, max429Retries); err != nil {
+				return nil, fmt.Errorf("%s %s: %w", method, c.redactedURL(u), err)
+			}
+			continue
+		case idempotent && tries < c.maxAttempts && (res.truncated || retryableStatus(res.status)):
+			wait := retryBackoff(tries, c.jitter)
+			if after, ok := ParseRetryAfter(res.header.Get("Retry-After"), c.clock.now()); ok && after <= maxRetryAfter {
+				wait = max(wait, after)
+			}
+			if err := c.pause(ctx, wait, fmt.Sprintf("server error (%s): retrying in %%s (attempt %%d of %%d)", statusLine(res.status)), tries+1, c.maxAttempts); err != nil {
+				return nil, fmt.Errorf("%s %s: %w", method, c.redactedURL(u), err)
+			}
+			continue
+		}
+		if err := c.check(method, res); err != nil {
+			var re *ResponseError
+			if errors.As(err, &re) {
+				re.Attempts = tries
+			}
+			return nil, err
+		}
+		return &Response{StatusCode: res.status, Header: res.header, Body: res.body}, nil
+	}
+}
+
+// result is one attempt's answer. truncated and tooLarge describe a body
+// that could not be read whole.
+type result struct {
+	status    int
+	header    http.Header
+	body      []byte
+	truncated bool
+	tooLarge  bool
+}
+
+func (c *Client) attempt(ctx context.Context, method string, u *url.URL, body []byte, n int) (*result, error) {
+	if c.pacer != nil {
+		id, err := c.pacer.acquire(ctx, c.timeout)
+		if err != nil {
+			return nil, err
+		}
+		defer c.pacer.finish(id)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	var reader io.Reader
+	if body != nil {
+		reader = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), reader)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	c.trace.request(req, body, n)
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.trace.failure(err, time.Since(start))
+		return nil, err
+	}
+	defer resp.Body.Close()
+	res := &result{status: resp.StatusCode, header: resp.Header}
+	res.body, res.truncated, res.tooLarge, err = c.readBody(resp)
+	if err != nil {
+		c.trace.failure(err, time.Since(start))
+		return nil, err
+	}
+	c.trace.response(resp, res.body, time.Since(start))
+	return res, nil
+}
+
+// readBody reads at most maxBody bytes. A connection closed before the
+// announced length is a truncated body, not a network failure: the server
+// did answer.
+func (c *Client) readBody(resp *http.Response) (body []byte, truncated, tooLarge bool, err error) {
+	if resp.ContentLength > c.maxBody {
+		return nil, false, true, nil
+	}
+	body, err = io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return body, true, false, nil
+	case err != nil:
+		return nil, false, false, err
+	case int64(len(body)) > c.maxBody:
+		return nil, false, true, nil
+	}
+	return body, false, false, nil
+}
+
+// check turns a final answer into nil or a typed error.
+func (c *Client) check(method string, res *result) error {
+	contentType := res.header.Get("Content-Type")
+	switch {
+	case res.tooLarge:
+		return &ResponseError{Status: res.status, ContentType: contentType,
+			Problem: fmt.Sprintf("the server's answer is larger than the %d MiB limit", c.maxBody>>20),
+			Hint:    "ask for less at once (a smaller page or fewer items)"}
+	case res.truncated:
+		return &ResponseError{Status: res.status, ContentType: contentType, Snippet: snippet(res.body),
+			Problem: fmt.Sprintf("the server's answer was cut short after %d bytes", len(res.body)),
+			Hint:    "try again"}
+	}
+	return decodeError(method, res.status, res.header, res.body)
+}
+
+// pause waits before the next try, telling the user why. format takes the
+// wait first, then args.
+func (c *Client) pause(ctx context.Context, wait time.Duration, format string, args ...any) error {
+	msg := fmt.Sprintf(format, append([]any{humanWait(wait)}, args...)...)
+	c.trace.notef("%s", msg)
+	c.status(msg)
+	defer c.status("")
+	return c.clock.sleep(ctx, wait)
+}
+
+func (c *Client) resolve(path string, query url.Values) (*url.URL, error) {
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("invalid request path %q: pass query parameters in Request.Query", path)
+	}
+	raw := c.base.String()
+	if path != "" {
+		raw += "/" + strings.TrimLeft(path, "/")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host != c.base.Host {
+		return nil, fmt.Errorf("invalid request path %q: it must be a path below the base URL", path)
+	}
+	u.RawQuery = query.Encode()
+	return u, nil
+}
+
+func (c *Client) redactedURL(u *url.URL) string { return c.redact.String(u.String()) }
+
+func (c *Client) networkError(method string, u *url.URL, tries int, err error) error {
+	msg := fmt.Sprintf("%s %s: %s", method, c.redactedURL(u), describeNetworkError(err, c.timeout))
+	if tries > 1 {
+		msg += fmt.Sprintf(" (after %d attempts)", tries)
+	}
+	return &NetworkError{Method: method, URL: c.redactedURL(u), Attempts: tries, Err: err, msg: c.redact.String(msg)}
+}

@@ -1,0 +1,39 @@
+package httpx
+
+import (
+	"context"
+	"time"
+)
+
+// clock is the client's view of time; tests replace it so that nothing
+// really waits.
+type clock struct {
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+func realClock() *clock { return &clock{now: time.Now, sleep: sleepContext} }
+
+// sleepContext waits for d or until ctx ends, whichever comes first.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// humanWait formats a wait for a person: whole seconds, rounded up, from
+// one second on; milliseconds below.
+func humanWait(d time.Duration) string {
+	if d >= time.Second {
+		return ((d + time.Second - 1) / time.Second * time.Second).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
