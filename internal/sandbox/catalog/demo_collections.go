@@ -32,9 +32,9 @@ var demoCollectionRules = []demoCollection{
 
 // Collection handles the filter configuration refers to.
 const (
-	handleFootwear    = "footwear"
-	handleBags        = "bags-packs"
-	handleHolidayGift = "holiday-gift-guide"
+	handleFootwear   = "footwear"
+	handleBags       = "bags-packs"
+	handleTrailReady = "trail-ready"
 )
 
 func assignDemoCollections(products []Product) []Collection {

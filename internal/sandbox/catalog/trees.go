@@ -53,8 +53,9 @@ const (
 )
 
 // demoFilterTrees configures a tree for All Products, the search page, the
-// home page, every collection except the empty Holiday Gift Guide (so that
-// one collection shows the "no configured filter" behaviour), and the finder.
+// home page, every collection except Trail Ready (so that one collection
+// shows the "no configured filter" behaviour: its products, unfiltered, and
+// no filter options), and the finder.
 func demoFilterTrees(collections []Collection) []filterTree {
 	standard := []filterOption{optAvailability, optPrice, optVendor, optProductType, optColor, optSize, optTag}
 	trees := []filterTree{
@@ -68,7 +69,7 @@ func demoFilterTrees(collections []Collection) []filterTree {
 	for i, col := range collections {
 		options := standard
 		switch col.Handle {
-		case handleHolidayGift:
+		case handleTrailReady:
 			continue
 		case handleFootwear:
 			options = []filterOption{optAvailability, optPrice, optVendor, optProductType, optColor, optSize}
