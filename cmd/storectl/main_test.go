@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/root"
+)
+
+// TestMain lets testscript run the real storectl binary (this test binary
+// re-executed as "storectl").
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"storectl": func() {
+			os.Exit(root.Main(cmdutil.BuildInfo{Version: "0.0.0-test", Commit: "test", Date: "today"}))
+		},
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar. Each script gets its own HOME
+// and XDG directories, so config, keyring-less token files, the sandbox
+// state and the pacing budget never leak between scripts.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: false,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			env.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+			env.Setenv("NO_COLOR", "1")
+			// No Secret Service is reachable in tests: fail fast, never hang.
+			env.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(env.WorkDir, "no-dbus"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fakeapi": cmdFakeAPI,
+		},
+	})
+}

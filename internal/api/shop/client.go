@@ -1,0 +1,143 @@
+// Package shop is the typed client of the shop API (/shop-api/...): one
+// method per endpoint. Methods return the server's raw bytes next to the
+// decoded values, so commands can print lossless JSON.
+package shop
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"github.com/storectl/storectl/internal/api/flex"
+	"github.com/storectl/storectl/internal/httpx"
+)
+
+// Client calls the shop API through the shared transport.
+type Client struct {
+	http *httpx.Client
+}
+
+// New wraps a transport whose BaseURL is the store's {base_url}.
+func New(h *httpx.Client) *Client { return &Client{http: h} }
+
+// Pagination is the pagination object of every shop list endpoint.
+type Pagination struct {
+	Total       flex.Int `json:"total"`
+	PerPage     flex.Int `json:"per_page"`
+	CurrentPage flex.Int `json:"current_page"`
+	LastPage    flex.Int `json:"last_page"`
+	From        flex.Int `json:"from"`
+	To          flex.Int `json:"to"`
+}
+
+// Page is one page of a list endpoint.
+type Page struct {
+	Items      []json.RawMessage // each element of data, as sent
+	Pagination Pagination
+	Body       json.RawMessage // the whole response, for fields such as total_products
+}
+
+// Envelope is the success body of a non-list endpoint.
+type Envelope struct {
+	Message string
+	Data    json.RawMessage // the object under data, as sent
+}
+
+type listBody struct {
+	Data       []json.RawMessage `json:"data"`
+	Pagination *Pagination       `json:"pagination"`
+}
+
+type envelopeBody struct {
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// BadResponse is a success response whose shape breaks the contract.
+type BadResponse struct {
+	Path string
+	Err  error
+}
+
+func (e *BadResponse) Error() string {
+	return fmt.Sprintf("unexpected response from %s: %v (run with --debug to see it)", e.Path, e.Err)
+}
+
+func (c *Client) getPage(ctx context.Context, path string, query url.Values) (*Page, error) {
+	resp, err := c.http.Do(ctx, httpx.Request{Method: "GET", Path: path, Query: query})
+	if err != nil {
+		return nil, err
+	}
+	var body listBody
+	if err := json.Unmarshal(resp.Body, &body); err != nil {
+		return nil, &BadResponse{Path: path, Err: err}
+	}
+	if body.Data == nil {
+		return nil, &BadResponse{Path: path, Err: fmt.Errorf("no data array")}
+	}
+	p := &Page{Items: body.Data, Body: resp.Body}
+	if body.Pagination != nil {
+		p.Pagination = *body.Pagination
+	} else {
+		// Without a pagination object the page is all there is.
+		n := int64(len(body.Data))
+		p.Pagination = Pagination{Total: flex.Int{Value: n, Valid: true}, CurrentPage: one, LastPage: one}
+	}
+	return p, nil
+}
+
+var one = flex.Int{Value: 1, Valid: true}
+
+func (c *Client) getEnvelope(ctx context.Context, path string) (*Envelope, error) {
+	resp, err := c.http.Do(ctx, httpx.Request{Method: "GET", Path: path})
+	if err != nil {
+		return nil, err
+	}
+	return decodeEnvelope(path, resp.Body)
+}
+
+func decodeEnvelope(path string, raw []byte) (*Envelope, error) {
+	var body envelopeBody
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, &BadResponse{Path: path, Err: err}
+	}
+	if len(body.Data) == 0 {
+		return nil, &BadResponse{Path: path, Err: fmt.Errorf("no data")}
+	}
+	return &Envelope{Message: body.Message, Data: body.Data}, nil
+}
+
+func pageQuery(page int) url.Values {
+	q := url.Values{}
+	if page > 0 {
+		q.Set("page", strconv.Itoa(page))
+	}
+	return q
+}
+
+// HasNext reports whether a later page exists.
+func (p *Page) HasNext() bool {
+	return p.Pagination.CurrentPage.Value < p.Pagination.LastPage.Value && len(p.Items) > 0
+}
+
+// EachPage fetches pages from first on, calling fn for each, until the last
+// page, fn's error, or the context ends. fetch gets the page number.
+func EachPage(ctx context.Context, first int, fetch func(ctx context.Context, page int) (*Page, error), fn func(*Page) error) error {
+	if first < 1 {
+		first = 1
+	}
+	for page := first; ; page++ {
+		p, err := fetch(ctx, page)
+		if err != nil {
+			return err
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+		if !p.HasNext() {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,239 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/credentials"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/iostreams"
+)
+
+// LoginOptions are the inputs of `auth login`.
+type LoginOptions struct {
+	IO          *iostreams.IOStreams
+	ConfigFile  func() (*config.File, error)
+	Settings    func() (*config.Settings, error)
+	Credentials func() (*credentials.Store, error)
+	Check       Checker
+
+	ShopTokenStdin    bool
+	CatalogTokenStdin bool
+	BaseURL           string
+	CatalogURL        string
+	InsecureStorage   bool
+}
+
+func newLogin(f *cmdutil.Factory) *cobra.Command {
+	opts := &LoginOptions{IO: f.IOStreams, ConfigFile: f.ConfigFile, Settings: f.Settings, Credentials: f.Credentials, Check: liveChecker(f)}
+	cmd := &cobra.Command{
+		Use:   "login",
+		Short: "Save a store's API URLs and tokens in a profile",
+		Long: `Save a store's API URLs and tokens in the current profile (--profile to pick
+another). At a terminal it asks for what the flags do not give, with the
+tokens' input hidden; in scripts pass the tokens on stdin.
+
+The shop token is checked with one request before anything is saved, and so is
+the catalog token (which also shows its scopes).`,
+		Example: `  storectl auth login --base-url https://shop.example.com
+  echo "$SHOP_TOKEN" | storectl auth login --base-url https://shop.example.com --shop-token-stdin
+  printf '%s\n%s\n' "$SHOP_TOKEN" "$CATALOG_TOKEN" | storectl auth login --shop-token-stdin --catalog-token-stdin \
+      --base-url https://shop.example.com --catalog-url https://search.example.com/sfs/v1`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runLogin(cmd.Context(), opts) },
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.ShopTokenStdin, "shop-token-stdin", false, "read the shop API token from stdin (first line)")
+	fl.BoolVar(&opts.CatalogTokenStdin, "catalog-token-stdin", false, "read the catalog API token from stdin (the line after the shop token, if both)")
+	fl.StringVar(&opts.BaseURL, "base-url", "", "shop API base `URL`")
+	fl.StringVar(&opts.CatalogURL, "catalog-url", "", "catalog API base `URL`, ending in /sfs/v1")
+	fl.BoolVar(&opts.InsecureStorage, "insecure-storage", false, "keep tokens in a mode-0600 file instead of the OS keyring")
+	return cmd
+}
+
+type loginInput struct {
+	baseURL, catalogURL     string
+	shopToken, catalogToken string
+}
+
+func runLogin(ctx context.Context, opts *LoginOptions) error {
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	if s.Sandbox {
+		return exitcode.UsageError("the sandbox needs no login: its demo tokens are built in (see `storectl sandbox serve` for them)")
+	}
+	in, err := gatherLogin(opts, s)
+	if err != nil {
+		return err
+	}
+
+	shopSummary, err := opts.Check(ctx, credentials.Shop, in.baseURL, in.shopToken)
+	if err != nil {
+		return fmt.Errorf("the shop token was not saved: %w", err)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "✓ shop API %s: %s\n", in.baseURL, shopSummary)
+	if in.catalogToken != "" {
+		catalogSummary, err := opts.Check(ctx, credentials.Catalog, in.catalogURL, in.catalogToken)
+		if err != nil {
+			return fmt.Errorf("nothing was saved: the catalog token failed its check: %w", err)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "✓ catalog API %s: %s\n", in.catalogURL, catalogSummary)
+	}
+
+	store, err := opts.Credentials()
+	if err != nil {
+		return err
+	}
+	src, err := store.Set(s.Profile, credentials.Shop, in.shopToken, opts.InsecureStorage)
+	if err != nil {
+		return err
+	}
+	if in.catalogToken != "" {
+		if _, err := store.Set(s.Profile, credentials.Catalog, in.catalogToken, opts.InsecureStorage); err != nil {
+			return err
+		}
+	}
+	if err := saveURLs(opts, s.Profile, in); err != nil {
+		return err
+	}
+	where := "the OS keyring"
+	if src == credentials.FromFile {
+		where = store.FilePath() + " (mode 0600)"
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "✓ logged in as profile %q; tokens kept in %s\n", s.Profile, where)
+	return nil
+}
+
+// gatherLogin takes each value from its flag, then the existing profile,
+// then a prompt on a terminal; without one it says which flag is missing.
+func gatherLogin(opts *LoginOptions, s *config.Settings) (loginInput, error) {
+	in := loginInput{baseURL: firstOf(opts.BaseURL, s.BaseURL), catalogURL: firstOf(opts.CatalogURL, s.CatalogURL)}
+	canPrompt := opts.IO.CanPrompt() && !opts.ShopTokenStdin && !opts.CatalogTokenStdin
+	var err error
+
+	if in.baseURL == "" {
+		if !canPrompt {
+			return in, cmdutil.FlagErrorf("--base-url is required: the shop API base URL, such as https://shop.example.com")
+		}
+		if in.baseURL, err = cmdutil.PromptLine(opts.IO, "Shop API base URL", ""); err != nil {
+			return in, err
+		}
+	}
+	if opts.ShopTokenStdin || opts.CatalogTokenStdin {
+		if in.shopToken, in.catalogToken, err = readStdinTokens(opts); err != nil {
+			return in, err
+		}
+	} else if canPrompt {
+		if in.shopToken, err = cmdutil.PromptSecret(opts.IO, "Shop API token (input hidden): "); err != nil {
+			return in, err
+		}
+		if in.catalogToken, err = cmdutil.PromptSecret(opts.IO, "Catalog API token (optional, Enter to skip): "); err != nil {
+			return in, err
+		}
+	}
+	if in.shopToken == "" {
+		return in, cmdutil.FlagErrorf("no shop API token given: pipe it with --shop-token-stdin, or run at a terminal to be asked")
+	}
+	if in.catalogToken != "" && in.catalogURL == "" {
+		if !canPrompt {
+			return in, cmdutil.FlagErrorf("--catalog-url is required with a catalog token: the catalog API base URL, ending in /sfs/v1")
+		}
+		if in.catalogURL, err = cmdutil.PromptLine(opts.IO, "Catalog API base URL (ends in /sfs/v1)", ""); err != nil {
+			return in, err
+		}
+	}
+	in.baseURL = strings.TrimRight(in.baseURL, "/")
+	in.catalogURL = strings.TrimRight(in.catalogURL, "/")
+	for key, v := range map[string]string{"base_url": in.baseURL, "catalog_url": in.catalogURL} {
+		if k, _ := config.LookupKey(key); v != "" {
+			if err := k.Check(v); err != nil {
+				return in, exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s: %w", key, err))
+			}
+		}
+	}
+	return in, nil
+}
+
+// readStdinTokens reads one token per line: the shop token first when both
+// flags are given.
+func readStdinTokens(opts *LoginOptions) (shopToken, catalogToken string, err error) {
+	data, err := io.ReadAll(io.LimitReader(opts.IO.In, 64<<10))
+	if err != nil {
+		return "", "", fmt.Errorf("cannot read tokens from stdin: %w", err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	want := 0
+	if opts.ShopTokenStdin {
+		want++
+	}
+	if opts.CatalogTokenStdin {
+		want++
+	}
+	if len(lines) != want {
+		return "", "", cmdutil.FlagErrorf("expected %d token line(s) on stdin, got %d", want, len(lines))
+	}
+	if opts.ShopTokenStdin {
+		shopToken, lines = lines[0], lines[1:]
+	}
+	if opts.CatalogTokenStdin {
+		catalogToken = lines[0]
+	}
+	if !opts.ShopTokenStdin {
+		// Updating only the catalog token keeps the stored shop token.
+		store, err := opts.Credentials()
+		if err != nil {
+			return "", "", err
+		}
+		s, _ := opts.Settings()
+		tok, err := store.Get(s.Profile, credentials.Shop)
+		if err != nil {
+			return "", "", cmdutil.FlagErrorf("profile %q has no shop token yet: give it with --shop-token-stdin too", s.Profile)
+		}
+		shopToken = tok.Value
+	}
+	return shopToken, catalogToken, nil
+}
+
+func saveURLs(opts *LoginOptions, profile string, in loginInput) error {
+	file, err := opts.ConfigFile()
+	if err != nil {
+		return err
+	}
+	if err := file.Set(profile, "base_url", in.baseURL); err != nil {
+		return err
+	}
+	if in.catalogURL != "" {
+		if err := file.Set(profile, "catalog_url", in.catalogURL); err != nil {
+			return err
+		}
+	}
+	if file.CurrentProfile == "" {
+		file.CurrentProfile = profile
+	}
+	if err := file.Save(); err != nil {
+		return fmt.Errorf("tokens saved, but cannot write %s: %w", file.Path, err)
+	}
+	return nil
+}
+
+func firstOf(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,191 @@
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/credentials"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// StatusOptions are the inputs of `auth status`.
+type StatusOptions struct {
+	ConfigFile  func() (*config.File, error)
+	Settings    func() (*config.Settings, error)
+	Credentials func() (*credentials.Store, error)
+	Printer     func() (*output.Printer, error)
+	Check       Checker
+}
+
+func newStatus(f *cmdutil.Factory) *cobra.Command {
+	opts := &StatusOptions{ConfigFile: f.ConfigFile, Settings: f.Settings, Credentials: f.Credentials, Printer: f.Printer, Check: liveChecker(f)}
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show each profile's URLs and tokens, and check the tokens live",
+		Long: `For every profile: the API URLs, where each token is kept (keyring, file or
+env), the token masked, and the verdict of one live request with it.
+Exits 4 when a token is missing or refused, 1 when a server cannot be reached.`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runStatus(cmd.Context(), opts) },
+	}
+}
+
+type tokenStatus struct {
+	Kind   credentials.Kind `json:"kind"`
+	URL    string           `json:"url"`
+	Source string           `json:"source"`
+	Masked string           `json:"token"`
+	OK     bool             `json:"ok"`
+	Result string           `json:"result"`
+	err    error
+}
+
+type profileStatus struct {
+	Profile string        `json:"profile"`
+	Active  bool          `json:"active"`
+	Tokens  []tokenStatus `json:"tokens"`
+}
+
+func runStatus(ctx context.Context, opts *StatusOptions) error {
+	file, err := opts.ConfigFile()
+	if err != nil {
+		return err
+	}
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	if s.Sandbox {
+		return exitcode.UsageError("--sandbox uses built-in demo tokens; auth status is about real stores")
+	}
+	store, err := opts.Credentials()
+	if err != nil {
+		return err
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+
+	names := file.ProfileNames()
+	if _, ok := file.Profiles[s.Profile]; !ok {
+		names = append([]string{s.Profile}, names...)
+	}
+	var statuses []profileStatus
+	for _, name := range names {
+		urls := map[credentials.Kind]string{
+			credentials.Shop:    file.Profiles[name]["base_url"],
+			credentials.Catalog: file.Profiles[name]["catalog_url"],
+		}
+		if name == s.Profile {
+			urls[credentials.Shop], urls[credentials.Catalog] = s.BaseURL, s.CatalogURL
+		}
+		ps := profileStatus{Profile: name, Active: name == s.Profile}
+		for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
+			ps.Tokens = append(ps.Tokens, checkToken(ctx, opts, store, name, kind, urls[kind]))
+		}
+		statuses = append(statuses, ps)
+	}
+
+	raw, _ := json.Marshal(statuses)
+	if err := p.Object(raw, func(w io.Writer) error { return renderStatus(w, statuses) }); err != nil {
+		return err
+	}
+	return verdict(statuses)
+}
+
+func checkToken(ctx context.Context, opts *StatusOptions, store *credentials.Store, profile string, kind credentials.Kind, url string) tokenStatus {
+	ts := tokenStatus{Kind: kind, URL: url}
+	tok, err := store.Get(profile, kind)
+	switch {
+	case errors.Is(err, credentials.ErrNoToken):
+		ts.Result = "not configured"
+		if kind == credentials.Shop {
+			ts.err = exitcode.New(exitcode.Auth, "no shop token")
+		}
+		return ts
+	case err != nil:
+		ts.Result, ts.err = "cannot read: "+err.Error(), exitcode.Wrap(exitcode.Auth, err)
+		return ts
+	}
+	ts.Source, ts.Masked = string(tok.Source), credentials.Mask(tok.Value)
+	if url == "" {
+		ts.Result, ts.err = "no URL configured, not checked", exitcode.New(exitcode.Auth, "no URL")
+		return ts
+	}
+	summary, err := opts.Check(ctx, kind, url, tok.Value)
+	if err != nil {
+		ts.Result, ts.err = err.Error(), err
+		return ts
+	}
+	ts.OK, ts.Result = true, summary
+	return ts
+}
+
+func renderStatus(w io.Writer, statuses []profileStatus) error {
+	for i, ps := range statuses {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		title := ps.Profile
+		if ps.Active {
+			title += " (active)"
+		}
+		fmt.Fprintln(w, output.Sanitize(title))
+		var pairs [][2]string
+		for _, ts := range ps.Tokens {
+			mark := "✗"
+			if ts.OK {
+				mark = "✓"
+			} else if ts.err == nil {
+				mark = "-"
+			}
+			url := ts.URL
+			if url == "" {
+				url = "(none)"
+			}
+			token := "(none)"
+			if ts.Masked != "" {
+				token = fmt.Sprintf("%s (%s)", ts.Masked, ts.Source)
+			}
+			pairs = append(pairs,
+				[2]string{"  " + string(ts.Kind) + " API", url},
+				[2]string{"  " + string(ts.Kind) + " token", token},
+				[2]string{"  " + string(ts.Kind) + " check", mark + " " + ts.Result})
+		}
+		if err := output.RenderSheet(w, nil, pairs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verdict is silent (the sheet said it all) but sets the exit code: 4 when a
+// token is missing or refused, 1 when a check failed otherwise.
+func verdict(statuses []profileStatus) error {
+	code := exitcode.OK
+	for _, ps := range statuses {
+		for _, ts := range ps.Tokens {
+			if ts.err == nil {
+				continue
+			}
+			if c := exitcode.Of(ts.err); c == exitcode.Auth {
+				code = exitcode.Auth
+			} else if code == exitcode.OK {
+				code = exitcode.Failure
+			}
+		}
+	}
+	if code == exitcode.OK {
+		return nil
+	}
+	return &exitcode.Silent{Code: code}
+}

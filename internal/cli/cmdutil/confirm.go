@@ -1,0 +1,35 @@
+package cmdutil
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/iostreams"
+)
+
+// Confirm asks a yes/no question on a terminal. Without a terminal it never
+// guesses: the caller must have been given --yes.
+func Confirm(ios *iostreams.IOStreams, question string, yes bool) error {
+	if yes {
+		return nil
+	}
+	if !ios.CanPrompt() {
+		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("refusing to %s without confirmation", question),
+			"pass --yes to confirm when not running at a terminal")
+	}
+	fmt.Fprintf(ios.ErrOut, "? %s? [y/N] ", capitalise(question))
+	line, _ := readLine(ios)
+	switch strings.ToLower(line) {
+	case "y", "yes":
+		return nil
+	}
+	return exitcode.New(exitcode.Usage, "cancelled: nothing was changed")
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

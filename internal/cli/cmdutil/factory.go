@@ -1,0 +1,41 @@
+// Package cmdutil is what every command package shares: the Factory that
+// hands a command its dependencies, and helpers for flags and errors.
+package cmdutil
+
+import (
+	"github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/credentials"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// Factory hands commands their dependencies. Every field that costs anything
+// (config file, keyring, HTTP clients) is a function called on first use, so
+// `--help` and `--version` touch neither disk nor network, and tests replace
+// any of them.
+type Factory struct {
+	IOStreams *iostreams.IOStreams
+	Build     BuildInfo
+
+	Settings      func() (*config.Settings, error)
+	ConfigFile    func() (*config.File, error)
+	Credentials   func() (*credentials.Store, error)
+	ShopClient    func() (*shop.Client, error)
+	CatalogClient func() (*catalog.Client, error)
+	Printer       func() (*output.Printer, error)
+	// Progress is the one stderr spinner of the process; the transport
+	// writes its waits to it, commands their page counts.
+	Progress func() *output.Progress
+}
+
+// BuildInfo is set by ldflags at release time.
+type BuildInfo struct {
+	Version string
+	Commit  string
+	Date    string
+}
+
+// UserAgent is sent with every request.
+func (b BuildInfo) UserAgent() string { return "storectl/" + b.Version }

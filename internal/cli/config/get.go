@@ -1,0 +1,49 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	cfg "github.com/storectl/storectl/internal/config"
+)
+
+// GetOptions are the inputs of `config get`.
+type GetOptions struct {
+	Out      io.Writer
+	Settings func() (*cfg.Settings, error)
+	Key      string
+}
+
+func newGet(f *cmdutil.Factory) *cobra.Command {
+	opts := &GetOptions{Out: f.IOStreams.Out, Settings: f.Settings}
+	return &cobra.Command{
+		Use:   "get KEY",
+		Short: "Print the resolved value of one setting",
+		Long:  "Print the value a command would use for KEY. Keys: " + strings.Join(cfg.KeyNames(), ", ") + ".",
+		Args:  cmdutil.ExactArgs(1, "one KEY"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Key = args[0]
+			return runGet(opts)
+		},
+	}
+}
+
+func runGet(opts *GetOptions) error {
+	if _, ok := cfg.LookupKey(opts.Key); !ok {
+		return unknownKey(opts.Key)
+	}
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(opts.Out, s.Values[opts.Key].Value)
+	return err
+}
+
+func unknownKey(key string) error {
+	return cmdutil.FlagErrorf("unknown key %q: valid keys are %s", key, strings.Join(cfg.KeyNames(), ", "))
+}

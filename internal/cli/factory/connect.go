@@ -1,0 +1,159 @@
+package factory
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/credentials"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/sandbox"
+)
+
+// SandboxBaseURL is what in-process sandbox clients address; the round
+// tripper never resolves it.
+const SandboxBaseURL = "https://sandbox.storectl.invalid"
+
+// connector builds transports for either API, sharing one in-process
+// sandbox between them so throttles and sync state are one store's.
+type connector struct {
+	f           *cmdutil.Factory
+	sandboxOnce sync.Once
+	sandboxRT   http.RoundTripper
+	sandboxErr  error
+}
+
+func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
+	s, err := c.f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	cfg := httpx.Config{
+		UserAgent: c.f.Build.UserAgent(),
+		Timeout:   s.Timeout,
+		Status:    func(msg string) { c.f.Progress().Update(msg) },
+	}
+	if s.Debug {
+		cfg.Debug = c.f.IOStreams.ErrOut
+	}
+	// The published throttle is the shop API's; the catalog API's numeric
+	// limit is not published, so only its 429s pace it.
+	if kind == credentials.Shop && (!s.Sandbox || s.Values["rate_limit"].Source != config.FromDefault) {
+		if cfg.Limit, err = httpx.ParseLimit(s.RateLimit); err != nil {
+			return nil, err
+		}
+		if dir, err := config.StateDir(); err == nil {
+			cfg.PaceDir = filepath.Join(dir, "pace")
+		}
+	}
+
+	if s.Sandbox {
+		return c.sandboxClient(kind, cfg)
+	}
+
+	cfg.BaseURL = s.BaseURL
+	if kind == credentials.Catalog {
+		cfg.BaseURL = s.CatalogURL
+	}
+	if cfg.BaseURL == "" {
+		return nil, exitcode.WithHint(exitcode.Auth,
+			fmt.Errorf("no %s API URL configured for profile %q", kind, s.Profile),
+			fmt.Sprintf("run `storectl auth login --%s URL`, set %s, or try `--sandbox`", urlFlag(kind), urlEnv(kind)))
+	}
+	store, err := c.f.Credentials()
+	if err != nil {
+		return nil, err
+	}
+	tok, err := store.Require(s.Profile, kind)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Token = tok.Value
+	return httpx.New(cfg)
+}
+
+func (c *connector) sandboxClient(kind credentials.Kind, cfg httpx.Config) (*httpx.Client, error) {
+	c.sandboxOnce.Do(func() { c.sandboxRT, c.sandboxErr = startSandbox() })
+	if c.sandboxErr != nil {
+		return nil, c.sandboxErr
+	}
+	cfg.Transport = c.sandboxRT
+	cfg.BaseURL = SandboxBaseURL
+	cfg.Token = sandbox.ShopToken
+	if kind == credentials.Catalog {
+		cfg.BaseURL = SandboxBaseURL + "/sfs/v1"
+		cfg.Token = sandbox.CatalogToken
+	}
+	// Env tokens still override, so a bad or revoked token can be tried.
+	if v := os.Getenv(kind.Env()); v != "" {
+		cfg.Token = v
+	}
+	return httpx.New(cfg)
+}
+
+// SandboxStatePath is where --sandbox keeps its store between invocations.
+func SandboxStatePath() (string, error) {
+	dir, err := config.StateDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a state directory for the sandbox: %w", err)
+	}
+	return filepath.Join(dir, "sandbox.json"), nil
+}
+
+// startSandbox opens the persistent store. Environment knobs, documented in
+// docs/sandbox.md, let tests and demos turn on the sandbox's throttle, its
+// initial-sync state and a request log.
+func startSandbox() (http.RoundTripper, error) {
+	path, err := SandboxStatePath()
+	if err != nil {
+		return nil, err
+	}
+	store, err := sandbox.OpenFileStore(path)
+	if err != nil {
+		return nil, err
+	}
+	opts := sandbox.Options{Store: store}
+	if v := os.Getenv("STORECTL_SANDBOX_THROTTLE"); v != "" {
+		l, err := httpx.ParseLimit(v)
+		if err != nil {
+			return nil, fmt.Errorf("STORECTL_SANDBOX_THROTTLE: %w", err)
+		}
+		opts.ShopThrottle = sandbox.Limit{N: l.N, Per: l.Per}
+	}
+	if v := os.Getenv("STORECTL_SANDBOX_SYNC_REQUESTS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, exitcode.UsageError("STORECTL_SANDBOX_SYNC_REQUESTS must be a whole number")
+		}
+		opts.SyncRequests = n
+	}
+	if p := os.Getenv("STORECTL_SANDBOX_LOG"); p != "" {
+		// Left open for the life of the process: the log takes every request.
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("STORECTL_SANDBOX_LOG: %w", err)
+		}
+		opts.Log = f
+	}
+	return sandbox.Transport(sandbox.New(opts)), nil
+}
+
+func urlFlag(kind credentials.Kind) string {
+	if kind == credentials.Catalog {
+		return "catalog-url"
+	}
+	return "base-url"
+}
+
+func urlEnv(kind credentials.Kind) string {
+	if kind == credentials.Catalog {
+		return "STORECTL_CATALOG_URL"
+	}
+	return "STORECTL_BASE_URL"
+}

@@ -1,0 +1,77 @@
+// Package root assembles the storectl command tree and its global flags.
+package root
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/auth"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	configcmd "github.com/storectl/storectl/internal/cli/config"
+	"github.com/storectl/storectl/internal/cli/factory"
+	"github.com/storectl/storectl/internal/cli/profile"
+	sandboxcmd "github.com/storectl/storectl/internal/cli/sandbox"
+	"github.com/storectl/storectl/internal/cli/version"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/iostreams"
+)
+
+const exitCodeHelp = `Exit codes:
+  0    success
+  1    unexpected error (network, bad server response, I/O)
+  2    usage error or local validation failure: nothing was sent
+  3    the API refused the request (success: false, 404, 422)
+  4    authentication or permission (401, 403, no token configured)
+  5    partial failure in a bulk operation (the report says which items)
+  130  interrupted (Ctrl-C); nothing half-written is left behind`
+
+// New builds the whole command tree and the Factory behind it.
+func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo) (*cobra.Command, *cmdutil.Factory) {
+	cmd := &cobra.Command{
+		Use:   "storectl <command> <subcommand> [flags]",
+		Short: "Manage Back In Stock, Pre-order, Coming soon and catalog search from the command line",
+		Long: `storectl works with a store's Back In Stock submissions, pre-order offers,
+coming-soon rules and its filter & search catalog, for people at a terminal
+and for scripts.
+
+Try it with no account:  storectl --sandbox bis list
+Connect a store:         storectl auth login --base-url https://… --catalog-url https://…/sfs/v1
+
+` + exitCodeHelp,
+		Version:       build.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.SetVersionTemplate(versionLine(build) + "\n")
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return exitcode.WithHint(exitcode.Usage, err, fmt.Sprintf("run `%s --help` for usage", c.CommandPath()))
+	})
+
+	flags := cmd.PersistentFlags()
+	flags.StringP("profile", "p", "", "store `profile` to use (default: the config's current profile, else \"default\")")
+	flags.StringP("output", "o", "table", "output `format`: table, json, ndjson, csv, yaml")
+	flags.String("fields", "", "comma-separated `columns` for table/csv, keys kept for json/yaml")
+	flags.String("jq", "", "filter JSON output with a jq `expression`")
+	flags.Bool("no-headers", false, "omit the header row of table and csv output")
+	flags.BoolP("quiet", "q", false, "print nothing on success but the ids of created items")
+	flags.Bool("debug", false, "print an HTTP trace on stderr (tokens redacted)")
+	flags.Bool("sandbox", false, "use the built-in sandbox store instead of a real one (no account needed)")
+	flags.Duration("timeout", 30*time.Second, "per-request `duration` before giving up")
+
+	f := factory.New(ios, build, flags)
+	cmd.AddCommand(
+		auth.New(f),
+		configcmd.New(f),
+		profile.New(f),
+		sandboxcmd.New(f),
+		version.New(f),
+	)
+	cmd.CompletionOptions.HiddenDefaultCmd = false
+	return cmd, f
+}
+
+func versionLine(b cmdutil.BuildInfo) string {
+	return fmt.Sprintf("storectl version %s (commit %s, built %s)", b.Version, b.Commit, b.Date)
+}

@@ -1,0 +1,116 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func TestParseRejectsUnknownKeysWithLine(t *testing.T) {
+	cases := map[string]string{
+		"current_profile: a\nbogus: 1\n":                              "config.yaml:2: unknown key \"bogus\"",
+		"profiles:\n  a:\n    base_url: https://x\n    colour: red\n": "config.yaml:4: unknown key \"colour\" in profile \"a\"",
+		"profiles:\n  a:\n    output: xml\n":                          "config.yaml:3: output: \"xml\" is not one of",
+		"profiles:\n  a:\n    base_url: ftp://x\n":                    "config.yaml:3: base_url:",
+		"profiles:\n  'bad name':\n    output: json\n":                "config.yaml:2: invalid profile name",
+		"profiles: [1, 2]\n":                                          "config.yaml:1: profiles must be a mapping",
+		"current_profile: [\n":                                        "config.yaml: not valid YAML",
+	}
+	for in, want := range cases {
+		_, err := Parse("config.yaml", []byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestSaveAndLoadRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("STORECTL_CONFIG_DIR", dir)
+	f, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("eu", "base_url", "https://eu.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("eu", "rate_limit", "bogus"); err == nil {
+		t.Fatal("bad rate_limit accepted")
+	}
+	f.CurrentProfile = "eu"
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(dir, "config.yaml"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("config file mode = %v, %v; want 0600", info.Mode().Perm(), err)
+	}
+	g, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.CurrentProfile != "eu" || g.Profiles["eu"]["base_url"] != "https://eu.example.com" {
+		t.Fatalf("round trip lost data: %+v", g)
+	}
+}
+
+func TestResolvePrecedence(t *testing.T) {
+	f := &File{Path: "c.yaml", CurrentProfile: "shop", Profiles: map[string]map[string]string{
+		"shop":  {"output": "yaml", "timeout": "10s", "base_url": "https://shop.example"},
+		"other": {"output": "csv"},
+	}}
+	flags := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	flags.String("profile", "", "")
+	flags.String("output", "table", "")
+	flags.Duration("timeout", 30*time.Second, "")
+
+	s, err := Resolve(f, flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Profile != "shop" || s.Output != "yaml" || s.Timeout != 10*time.Second || s.RateLimit != "30/1m" {
+		t.Fatalf("profile layer: %+v", s)
+	}
+	if s.Values["output"].Source != FromProfile || s.Values["rate_limit"].Source != FromDefault {
+		t.Fatalf("sources: %+v", s.Values)
+	}
+
+	t.Setenv("STORECTL_OUTPUT", "json")
+	t.Setenv("STORECTL_BASE_URL", "https://env.example")
+	s, _ = Resolve(f, flags)
+	if s.Output != "json" || s.BaseURL != "https://env.example" || s.Values["output"].Source != FromEnv {
+		t.Fatalf("env layer: %+v", s)
+	}
+
+	if err := flags.Parse([]string{"--output", "ndjson", "--profile", "other"}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ = Resolve(f, flags)
+	if s.Output != "ndjson" || s.Profile != "other" || s.ProfileSource != FromFlag {
+		t.Fatalf("flag layer: %+v", s)
+	}
+}
+
+func TestResolveNamesTheBadSource(t *testing.T) {
+	t.Setenv("STORECTL_TIMEOUT", "soon")
+	_, err := Resolve(&File{Profiles: map[string]map[string]string{}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "STORECTL_TIMEOUT") {
+		t.Fatalf("err = %v, want it to name STORECTL_TIMEOUT", err)
+	}
+}
+
+func TestResolveDefaultProfile(t *testing.T) {
+	s, err := Resolve(&File{Profiles: map[string]map[string]string{}}, nil)
+	if err != nil || s.Profile != DefaultProfile || s.ProfileSource != FromDefault {
+		t.Fatalf("got %+v, %v", s, err)
+	}
+	t.Setenv("STORECTL_PROFILE", "ci")
+	s, _ = Resolve(&File{Profiles: map[string]map[string]string{}}, nil)
+	if s.Profile != "ci" {
+		t.Fatalf("STORECTL_PROFILE ignored: %q", s.Profile)
+	}
+}

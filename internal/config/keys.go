@@ -1,0 +1,108 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Key describes one setting a profile may hold. Every global flag is also a
+// key, so a profile can carry defaults such as `output: json`.
+type Key struct {
+	Name    string
+	Flag    string // the global flag that overrides it, "" when none
+	Default string
+	Help    string
+	check   func(string) error
+}
+
+// Env is the environment variable that overrides the key.
+func (k Key) Env() string { return "STORECTL_" + strings.ToUpper(k.Name) }
+
+// Check validates a value for the key.
+func (k Key) Check(v string) error {
+	if k.check == nil {
+		return nil
+	}
+	return k.check(v)
+}
+
+var rateLimitPattern = regexp.MustCompile(`^(0|off|[1-9][0-9]*/[0-9]*(ns|us|µs|ms|s|m|h|[0-9]))$`)
+
+// Keys are all settings, in the order `config list` shows them.
+var Keys = []Key{
+	{Name: "base_url", Help: "shop API base URL (https://…; http:// only for loopback)", check: checkURL},
+	{Name: "catalog_url", Help: "catalog API base URL, ending in /sfs/v1", check: checkURL},
+	{Name: "rate_limit", Default: "30/1m", Help: "shop API pacing as N/DURATION; 0 turns pacing off", check: func(v string) error {
+		if !rateLimitPattern.MatchString(strings.TrimSpace(v)) {
+			return fmt.Errorf("%q is not a rate limit: use N/DURATION such as 30/1m, or 0 for off", v)
+		}
+		return nil
+	}},
+	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml", check: oneOf("table", "json", "ndjson", "csv", "yaml")},
+	{Name: "fields", Flag: "fields", Help: "comma-separated columns or keys to keep"},
+	{Name: "jq", Flag: "jq", Help: "jq expression applied to JSON output"},
+	{Name: "no_headers", Flag: "no-headers", Default: "false", Help: "omit the header row of table and csv output", check: checkBool},
+	{Name: "quiet", Flag: "quiet", Default: "false", Help: "print nothing on success but created ids", check: checkBool},
+	{Name: "debug", Flag: "debug", Default: "false", Help: "HTTP trace on stderr, tokens redacted", check: checkBool},
+	{Name: "sandbox", Flag: "sandbox", Default: "false", Help: "use the built-in sandbox instead of a real store", check: checkBool},
+	{Name: "timeout", Flag: "timeout", Default: "30s", Help: "per-request timeout", check: checkDuration},
+}
+
+// LookupKey finds a key by name.
+func LookupKey(name string) (Key, bool) {
+	for _, k := range Keys {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
+// KeyNames lists the valid key names, for error hints.
+func KeyNames() []string {
+	names := make([]string, len(Keys))
+	for i, k := range Keys {
+		names[i] = k.Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+func checkURL(v string) error {
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return fmt.Errorf("%q is not an absolute http(s) URL such as https://shop.example.com", v)
+	}
+	return nil
+}
+
+func checkBool(v string) error {
+	if _, err := strconv.ParseBool(v); err != nil {
+		return fmt.Errorf("%q is not a boolean: use true or false", v)
+	}
+	return nil
+}
+
+func checkDuration(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("%q is not a positive duration such as 30s or 2m", v)
+	}
+	return nil
+}
+
+func oneOf(values ...string) func(string) error {
+	return func(v string) error {
+		for _, ok := range values {
+			if v == ok {
+				return nil
+			}
+		}
+		return fmt.Errorf("%q is not one of %s", v, strings.Join(values, ", "))
+	}
+}

@@ -1,0 +1,52 @@
+// Package config reads and writes storectl's YAML config file (profiles and
+// their settings) and resolves every setting from flag, environment, profile
+// and default, in that order.
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// Dir is where config.yaml (and the opt-in credentials file) live:
+// $STORECTL_CONFIG_DIR, else the OS config dir plus "storectl".
+func Dir() (string, error) {
+	if d := os.Getenv("STORECTL_CONFIG_DIR"); d != "" {
+		return d, nil
+	}
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "storectl"), nil
+}
+
+// CacheDir holds data that can be refetched (the back-in-stock form).
+func CacheDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "storectl"), nil
+}
+
+// StateDir holds data that must survive between runs but is not
+// configuration: the sandbox store and the shared pacing budget. Go has no
+// os.UserStateDir, so follow the XDG base-directory spec on Unix-likes and
+// fall back to the config dir elsewhere.
+func StateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "storectl"), nil
+	}
+	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, ".local", "state", "storectl"), nil
+		}
+	}
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "storectl", "state"), nil
+}

@@ -1,0 +1,157 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Source says where a resolved value came from.
+type Source string
+
+const (
+	FromFlag    Source = "flag"
+	FromEnv     Source = "env"
+	FromProfile Source = "config"
+	FromDefault Source = "default"
+)
+
+// Value is one resolved setting.
+type Value struct {
+	Value  string
+	Source Source
+}
+
+// Settings are every setting after flag > env > profile > default.
+type Settings struct {
+	Profile       string
+	ProfileSource Source
+	Values        map[string]Value
+
+	BaseURL    string
+	CatalogURL string
+	RateLimit  string
+	Output     string
+	Fields     []string
+	JQ         string
+	NoHeaders  bool
+	Quiet      bool
+	Debug      bool
+	Sandbox    bool
+	Timeout    time.Duration
+}
+
+// Resolve layers the settings. flags may be nil (tests); a flag counts only
+// when the user set it.
+func Resolve(f *File, flags *pflag.FlagSet) (*Settings, error) {
+	s := &Settings{Values: map[string]Value{}}
+	s.Profile, s.ProfileSource = resolveProfile(f, flags)
+	if err := CheckProfileName(s.Profile); err != nil {
+		return nil, err
+	}
+
+	v := viper.New()
+	profile := f.Profiles[s.Profile]
+	asAny := make(map[string]any, len(profile))
+	for k, val := range profile {
+		asAny[k] = val
+	}
+	if err := v.MergeConfigMap(asAny); err != nil {
+		return nil, err
+	}
+	for _, k := range Keys {
+		if err := v.BindEnv(k.Name, k.Env()); err != nil {
+			return nil, err
+		}
+		if k.Flag != "" && flags != nil {
+			if fl := flags.Lookup(k.Flag); fl != nil {
+				if err := v.BindPFlag(k.Name, fl); err != nil {
+					return nil, err
+				}
+			}
+		}
+		v.SetDefault(k.Name, k.Default)
+	}
+
+	for _, k := range Keys {
+		val := Value{Value: v.GetString(k.Name), Source: sourceOf(k, flags, profile)}
+		if val.Value != "" {
+			if err := k.Check(val.Value); err != nil {
+				return nil, fmt.Errorf("%s: %w", describeSource(k, val.Source, f, s.Profile), err)
+			}
+		}
+		s.Values[k.Name] = val
+	}
+	s.fill()
+	return s, nil
+}
+
+func resolveProfile(f *File, flags *pflag.FlagSet) (string, Source) {
+	if flags != nil {
+		if fl := flags.Lookup("profile"); fl != nil && fl.Changed {
+			return fl.Value.String(), FromFlag
+		}
+	}
+	if p := os.Getenv("STORECTL_PROFILE"); p != "" {
+		return p, FromEnv
+	}
+	if f.CurrentProfile != "" {
+		return f.CurrentProfile, FromProfile
+	}
+	return DefaultProfile, FromDefault
+}
+
+func sourceOf(k Key, flags *pflag.FlagSet, profile map[string]string) Source {
+	if k.Flag != "" && flags != nil {
+		if fl := flags.Lookup(k.Flag); fl != nil && fl.Changed {
+			return FromFlag
+		}
+	}
+	if _, ok := os.LookupEnv(k.Env()); ok {
+		return FromEnv
+	}
+	if _, ok := profile[k.Name]; ok {
+		return FromProfile
+	}
+	return FromDefault
+}
+
+func describeSource(k Key, src Source, f *File, profile string) string {
+	switch src {
+	case FromFlag:
+		return "--" + k.Flag
+	case FromEnv:
+		return k.Env()
+	case FromProfile:
+		return fmt.Sprintf("%s (profile %q, key %s)", f.Path, profile, k.Name)
+	}
+	return k.Name
+}
+
+// fill copies the checked string values into typed fields; Check already
+// rejected anything these parses could fail on.
+func (s *Settings) fill() {
+	get := func(name string) string { return s.Values[name].Value }
+	s.BaseURL = strings.TrimRight(get("base_url"), "/")
+	s.CatalogURL = strings.TrimRight(get("catalog_url"), "/")
+	s.RateLimit = get("rate_limit")
+	s.Output = get("output")
+	if fields := get("fields"); fields != "" {
+		for _, f := range strings.Split(fields, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				s.Fields = append(s.Fields, f)
+			}
+		}
+	}
+	s.JQ = get("jq")
+	s.NoHeaders, _ = strconv.ParseBool(get("no_headers"))
+	s.Quiet, _ = strconv.ParseBool(get("quiet"))
+	s.Debug, _ = strconv.ParseBool(get("debug"))
+	s.Sandbox, _ = strconv.ParseBool(get("sandbox"))
+	s.Timeout, _ = time.ParseDuration(get("timeout"))
+}

@@ -1,0 +1,160 @@
+// Package credentials keeps API tokens: in the OS keyring by default, in a
+// 0600 file when the user opts in, overridden by environment variables. No
+// token ever goes into config.yaml or a log.
+package credentials
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// Kind is which API a token is for.
+type Kind string
+
+const (
+	Shop    Kind = "shop"
+	Catalog Kind = "catalog"
+)
+
+// Env is the variable that overrides the stored token of this kind.
+func (k Kind) Env() string {
+	if k == Catalog {
+		return "STORECTL_CATALOG_TOKEN"
+	}
+	return "STORECTL_SHOP_TOKEN"
+}
+
+// Flag is the auth login flag that reads this kind from stdin.
+func (k Kind) Flag() string { return "--" + string(k) + "-token-stdin" }
+
+// Source says where a token was found.
+type Source string
+
+const (
+	FromEnv     Source = "env"
+	FromKeyring Source = "keyring"
+	FromFile    Source = "file"
+)
+
+// Token is a token and where it came from.
+type Token struct {
+	Value  string
+	Source Source
+}
+
+// ErrNoToken means no token of that kind is configured for the profile.
+var ErrNoToken = errors.New("no token configured")
+
+// Store looks tokens up and saves them.
+type Store struct {
+	keyring Keyring
+	file    *File
+	getenv  func(string) string
+}
+
+// New returns a store using the OS keyring with the given call timeout and
+// the opt-in file at filePath.
+func New(filePath string, keyringTimeout time.Duration) *Store {
+	return &Store{keyring: NewOSKeyring(keyringTimeout), file: &File{Path: filePath}, getenv: os.Getenv}
+}
+
+// NewWith builds a store from parts (tests, or a keyring stand-in).
+func NewWith(k Keyring, filePath string, getenv func(string) string) *Store {
+	return &Store{keyring: k, file: &File{Path: filePath}, getenv: getenv}
+}
+
+// FilePath is where --insecure-storage keeps tokens.
+func (s *Store) FilePath() string { return s.file.Path }
+
+// Get finds the token: environment first (for CI), then the opt-in file
+// (checked before the keyring so that users who chose it never wait for a
+// keyring that hangs), then the keyring.
+func (s *Store) Get(profile string, kind Kind) (Token, error) {
+	if v := s.getenv(kind.Env()); v != "" {
+		return Token{Value: v, Source: FromEnv}, nil
+	}
+	if v, err := s.file.Get(profile, kind); err != nil {
+		return Token{}, err
+	} else if v != "" {
+		return Token{Value: v, Source: FromFile}, nil
+	}
+	v, err := s.keyring.Get(account(profile, kind))
+	switch {
+	case err == nil:
+		return Token{Value: v, Source: FromKeyring}, nil
+	case errors.Is(err, ErrNotFound):
+		return Token{}, ErrNoToken
+	default:
+		return Token{}, err
+	}
+}
+
+// Require is Get with the user-facing error of a missing token (exit 4).
+func (s *Store) Require(profile string, kind Kind) (Token, error) {
+	tok, err := s.Get(profile, kind)
+	if errors.Is(err, ErrNoToken) {
+		return Token{}, exitcode.WithHint(exitcode.Auth,
+			fmt.Errorf("no %s API token for profile %q", kind, profile),
+			fmt.Sprintf("run `storectl auth login %s --profile %s`, set %s, or try `--sandbox`", kind.Flag(), profile, kind.Env()))
+	}
+	if err != nil {
+		return Token{}, exitcode.WithHint(exitcode.Auth, fmt.Errorf("cannot read the %s API token: %w", kind, err),
+			fmt.Sprintf("set %s, or log in again with `storectl auth login --insecure-storage`", kind.Env()))
+	}
+	return tok, nil
+}
+
+// Set saves a token in the keyring, or in the file when insecure is true.
+// Saving to one place removes the other copy so the two never disagree.
+func (s *Store) Set(profile string, kind Kind, token string, insecure bool) (Source, error) {
+	if insecure {
+		if err := s.file.Set(profile, kind, token); err != nil {
+			return "", err
+		}
+		_ = s.keyring.Delete(account(profile, kind))
+		return FromFile, nil
+	}
+	if err := s.keyring.Set(account(profile, kind), token); err != nil {
+		return "", exitcode.WithHint(exitcode.Auth, fmt.Errorf("cannot save the token in the OS keyring: %w", err),
+			fmt.Sprintf("no keyring is reachable here (common on headless Linux, containers and WSL); re-run with --insecure-storage to keep tokens in %s (mode 0600), or set %s", s.file.Path, kind.Env()))
+	}
+	if err := s.file.Delete(profile, kind); err != nil {
+		return "", err
+	}
+	return FromKeyring, nil
+}
+
+// Delete removes the stored token from both places. It reports whether a
+// token was there.
+func (s *Store) Delete(profile string, kind Kind) (bool, error) {
+	inFile, _ := s.file.Get(profile, kind)
+	if err := s.file.Delete(profile, kind); err != nil {
+		return false, err
+	}
+	err := s.keyring.Delete(account(profile, kind))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, ErrNotFound):
+		return inFile != "", nil
+	case inFile != "":
+		// The file copy is gone; an unreachable keyring cannot hold one we know of.
+		return true, nil
+	default:
+		return false, fmt.Errorf("cannot remove the token from the OS keyring: %w", err)
+	}
+}
+
+func account(profile string, kind Kind) string { return profile + ":" + string(kind) }
+
+// Mask shows enough of a token to recognise it and never enough to use it.
+func Mask(token string) string {
+	if len(token) < 12 {
+		return "****"
+	}
+	return token[:4] + "…" + token[len(token)-4:]
+}
