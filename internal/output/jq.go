@@ -1,0 +1,90 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/itchyny/gojq"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// compileJQ parses and compiles a --jq expression; a mistake in it is a
+// usage error carrying gojq's message.
+func compileJQ(expr string) (*gojq.Code, error) {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return nil, exitcode.UsageError(fmt.Sprintf("invalid --jq expression %q: %v", expr, err))
+	}
+	code, err := gojq.Compile(q)
+	if err != nil {
+		return nil, exitcode.UsageError(fmt.Sprintf("invalid --jq expression %q: %v", expr, err))
+	}
+	return code, nil
+}
+
+// runJQ runs the program on raw JSON and prints each result like gh --jq
+// (or jq -r): a string as plain text, anything else as JSON, indented on a
+// terminal and on one line otherwise. Numbers enter gojq as json.Number and
+// leave through gojq.Marshal, so integers of any size keep every digit.
+// Objects come out with sorted keys (gojq's maps have no order). A string
+// bound for a terminal is sanitised; one bound for a pipe is left exact.
+func runJQ(w io.Writer, code *gojq.Code, raw []byte, tty bool) error {
+	dec := json.NewDecoder(bytes.NewReader(jsonSafe(raw)))
+	dec.UseNumber()
+	var input any
+	if err := dec.Decode(&input); err != nil {
+		return invalidJSON(err)
+	}
+	var out bytes.Buffer
+	iter := code.Run(input)
+	for {
+		v, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if err, isErr := v.(error); isErr {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				break // halt: stop without an error
+			}
+			if _, werr := w.Write(out.Bytes()); werr != nil {
+				return werr
+			}
+			return fmt.Errorf("--jq: %w", err)
+		}
+		if err := writeJQValue(&out, v, tty); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+func writeJQValue(out *bytes.Buffer, v any, tty bool) error {
+	if s, ok := v.(string); ok {
+		if tty {
+			s = Sanitize(s)
+		}
+		out.WriteString(s)
+		out.WriteByte('\n')
+		return nil
+	}
+	b, err := gojq.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("--jq: %w", err)
+	}
+	b = jsonSafe(b)
+	if tty {
+		if err := json.Indent(out, b, "", "  "); err != nil {
+			return fmt.Errorf("--jq: %w", err)
+		}
+	} else {
+		out.Write(b)
+	}
+	out.WriteByte('\n')
+	return nil
+}

@@ -1,0 +1,282 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Object is one JSON value with its raw bytes, for reading fields in table
+// views. For a JSON object the top-level members are indexed in the order
+// sent; nested values are located on demand without decoding the rest.
+type Object struct {
+	raw     json.RawMessage
+	members []member
+}
+
+type member struct {
+	key    string
+	rawKey []byte // the key as sent, quotes included
+	value  json.RawMessage
+}
+
+// ParseObject checks that raw is one valid JSON value and indexes it.
+func ParseObject(raw json.RawMessage) (Object, error) {
+	raw = jsonSafe(raw)
+	if !json.Valid(raw) {
+		var v any
+		return Object{}, invalidJSON(json.Unmarshal(raw, &v))
+	}
+	raw = bytes.TrimSpace(raw)
+	o := Object{raw: raw}
+	if raw[0] == '{' {
+		eachMember(raw, func(rawKey, value []byte) bool {
+			o.members = append(o.members, member{key: unquote(rawKey), rawKey: rawKey, value: value})
+			return true
+		})
+	}
+	return o, nil
+}
+
+// Raw returns the value's bytes as sent (surrounding whitespace trimmed).
+func (o Object) Raw() json.RawMessage { return o.raw }
+
+// Keys returns the top-level keys in the order sent; nil when the value is
+// not an object.
+func (o Object) Keys() []string {
+	if o.members == nil {
+		return nil
+	}
+	keys := make([]string, len(o.members))
+	for i, m := range o.members {
+		keys[i] = m.key
+	}
+	return keys
+}
+
+// Get returns the raw value at a dotted path: "pagination.total",
+// "variants.0.price". Array elements are addressed by their index. A key
+// that itself contains dots is found too: at each level the whole remaining
+// path is tried as a key first. The empty path is the value itself.
+func (o Object) Get(path string) (json.RawMessage, bool) {
+	if path == "" {
+		return o.raw, o.raw != nil
+	}
+	if o.members == nil {
+		return lookup(o.raw, path)
+	}
+	for _, m := range o.members {
+		if m.key == path {
+			return m.value, true
+		}
+	}
+	head, tail, nested := strings.Cut(path, ".")
+	if !nested {
+		return nil, false
+	}
+	for _, m := range o.members {
+		if m.key == head {
+			return lookup(m.value, tail)
+		}
+	}
+	return nil, false
+}
+
+// String returns the display text of the value at path: strings unquoted,
+// numbers as the literal sent, booleans as true/false, null or missing as "",
+// arrays and objects as compact JSON. The text is not sanitised: the table
+// and CSV writers do that.
+func (o Object) String(path string) string {
+	v, ok := o.Get(path)
+	if !ok {
+		return ""
+	}
+	return displayText(v)
+}
+
+func displayText(v []byte) string {
+	switch v[0] {
+	case '"':
+		return unquote(v)
+	case 'n':
+		return ""
+	case '{', '[':
+		var b bytes.Buffer
+		if json.Compact(&b, v) != nil {
+			return string(v)
+		}
+		return b.String()
+	}
+	return string(v)
+}
+
+// lookup walks a dotted path through nested objects and arrays of valid JSON.
+func lookup(v []byte, path string) (json.RawMessage, bool) {
+	for {
+		switch v[0] {
+		case '{':
+			if found, ok := memberValue(v, path); ok {
+				return found, true
+			}
+			head, tail, nested := strings.Cut(path, ".")
+			if !nested {
+				return nil, false
+			}
+			found, ok := memberValue(v, head)
+			if !ok {
+				return nil, false
+			}
+			v, path = found, tail
+		case '[':
+			head, tail, nested := strings.Cut(path, ".")
+			found, ok := element(v, head)
+			if !ok || !nested {
+				return found, ok
+			}
+			v, path = found, tail
+		default:
+			return nil, false
+		}
+	}
+}
+
+func memberValue(obj []byte, key string) (found json.RawMessage, ok bool) {
+	eachMember(obj, func(rawKey, value []byte) bool {
+		if keyEquals(rawKey, key) {
+			found, ok = value, true
+		}
+		return !ok
+	})
+	return found, ok
+}
+
+// element returns the array element at a decimal index.
+func element(arr []byte, index string) (json.RawMessage, bool) {
+	if index == "" || strings.Trim(index, "0123456789") != "" {
+		return nil, false
+	}
+	n, err := strconv.Atoi(index)
+	if err != nil {
+		return nil, false
+	}
+	i := skipSpace(arr, 1)
+	if arr[i] == ']' {
+		return nil, false
+	}
+	for {
+		end := skipValue(arr, i)
+		if n == 0 {
+			return arr[i:end], true
+		}
+		n--
+		i = skipSpace(arr, end)
+		if arr[i] == ']' {
+			return nil, false
+		}
+		i = skipSpace(arr, i+1) // past ','
+	}
+}
+
+// keyEquals compares a raw key literal with a key without allocating in the
+// common case of a key free of escapes.
+func keyEquals(rawKey []byte, key string) bool {
+	if bytes.IndexByte(rawKey, '\\') < 0 {
+		return string(rawKey[1:len(rawKey)-1]) == key
+	}
+	return unquote(rawKey) == key
+}
+
+// eachMember calls fn with the raw key literal and raw value of each member
+// of a valid JSON object until fn returns false.
+func eachMember(obj []byte, fn func(rawKey, value []byte) bool) {
+	i := skipSpace(obj, 1)
+	if obj[i] == '}' {
+		return
+	}
+	for {
+		keyEnd := skipValue(obj, i)
+		rawKey := obj[i:keyEnd]
+		i = skipSpace(obj, keyEnd)
+		i = skipSpace(obj, i+1) // past ':'
+		end := skipValue(obj, i)
+		if !fn(rawKey, obj[i:end]) {
+			return
+		}
+		i = skipSpace(obj, end)
+		if obj[i] == '}' {
+			return
+		}
+		i = skipSpace(obj, i+1) // past ','
+	}
+}
+
+// skipValue returns the index just past the valid JSON value starting at i.
+func skipValue(v []byte, i int) int {
+	depth := 0
+	for ; i < len(v); i++ {
+		switch v[i] {
+		case '"':
+			i = skipString(v, i)
+		case '{', '[':
+			depth++
+			continue
+		case '}', ']':
+			depth--
+		default:
+			if depth == 0 {
+				// A scalar: runs to the next delimiter.
+				for i < len(v) && !endsScalar(v[i]) {
+					i++
+				}
+				return i
+			}
+			continue
+		}
+		if depth == 0 {
+			return i + 1
+		}
+	}
+	return i
+}
+
+func endsScalar(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}
+
+// skipString returns the index of the closing quote of the string opening
+// at i.
+func skipString(v []byte, i int) int {
+	for i++; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return i
+}
+
+func skipSpace(v []byte, i int) int {
+	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\r' || v[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// unquote decodes a valid JSON string literal.
+func unquote(lit []byte) string {
+	if bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1 : len(lit)-1])
+	}
+	var s string
+	if json.Unmarshal(lit, &s) != nil {
+		return string(lit)
+	}
+	return s
+}

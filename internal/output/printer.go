@@ -1,0 +1,346 @@
+package output
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/itchyny/gojq"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/storectl/storectl/internal/iostreams"
+)
+
+// Options are the global output flags: -o, --fields, --jq, --no-headers.
+type Options struct {
+	Format    Format   // empty means Table
+	Fields    []string // entries may be comma-separated lists themselves
+	JQ        string
+	NoHeaders bool
+}
+
+// Printer writes command results to stdout in the chosen format.
+type Printer struct {
+	ios       *iostreams.IOStreams
+	format    Format
+	fields    []string // as given, for table and CSV columns
+	keys      []string // their top-level keys, kept by JSON, NDJSON and YAML
+	jq        *gojq.Code
+	noHeaders bool
+}
+
+// Column is one column of a table or CSV. Key names it for --fields and
+// the CSV header; Header is the table header (default: Key upper-cased, _
+// and . becoming spaces); Value computes the display text (nil: the value
+// at the dotted path Key).
+type Column struct {
+	Key    string
+	Header string
+	Value  func(o Object) string
+}
+
+// New checks the options, compiling --jq, so that a bad flag fails before
+// any request is sent (a usage error, exit 2).
+func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
+	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders}
+	if opts.Format != "" {
+		f, err := ParseFormat(string(opts.Format))
+		if err != nil {
+			return nil, err
+		}
+		p.format = f
+	}
+	fields, err := parseFields(opts.Fields)
+	if err != nil {
+		return nil, err
+	}
+	p.fields, p.keys = fields, topLevelKeys(fields)
+	if strings.TrimSpace(opts.JQ) != "" {
+		if p.jq, err = compileJQ(opts.JQ); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// Format is the chosen output format.
+func (p *Printer) Format() Format { return p.format }
+
+// IsTable reports table output without --jq: the case where a command adds
+// things for people, such as page footers and notes on stderr.
+func (p *Printer) IsTable() bool { return p.format == Table && p.jq == nil }
+
+// List prints a list (what -o json prints as one array) in the chosen
+// format. Table and CSV use cols, or with --fields the named paths (a column
+// of cols whose Key matches, else the value at that path); when cols is nil
+// they use the top-level keys of the first item. JSON prints the array,
+// NDJSON one item per line, YAML a sequence; --jq runs on the array.
+//
+// An empty list prints nothing in table mode (commands say "no results" on
+// stderr when IsTable), a header row in CSV, [] in JSON and YAML.
+func (p *Printer) List(items []json.RawMessage, cols []Column) error {
+	if p.jq != nil {
+		arr, err := p.array(items)
+		if err != nil {
+			return err
+		}
+		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY)
+	}
+	var out bytes.Buffer
+	switch p.format {
+	case JSON:
+		arr, err := p.array(items)
+		if err != nil {
+			return err
+		}
+		if err := indentJSON(&out, arr); err != nil {
+			return err
+		}
+		out.WriteByte('\n')
+	case NDJSON:
+		for _, item := range items {
+			if err := p.ndjsonLine(&out, item); err != nil {
+				return err
+			}
+		}
+	case YAML:
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, item := range items {
+			n, err := p.yamlItem(item)
+			if err != nil {
+				return err
+			}
+			seq.Content = append(seq.Content, n)
+		}
+		if err := writeYAML(&out, seq); err != nil {
+			return err
+		}
+	case CSV, Table:
+		objects, err := parseAll(items)
+		if err != nil {
+			return err
+		}
+		var first *Object
+		if len(objects) > 0 {
+			first = &objects[0]
+		}
+		cols = columnsFor(p.fields, cols, first)
+		if p.format == CSV {
+			err = p.writeCSV(&out, cols, objects)
+		} else {
+			err = p.writeTable(&out, cols, objects)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := p.ios.Out.Write(out.Bytes())
+	return err
+}
+
+// Object prints one value. JSON, NDJSON, YAML and --jq print it as sent
+// (with --fields, only those keys). In table mode human writes the
+// command's own view, unless --fields is set: then a FIELD/VALUE table of
+// those fields; a nil human gets a sheet of the top-level keys. CSV prints
+// one row: the fields, or the top-level keys whose values are not objects
+// or arrays.
+func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) error {
+	if p.jq != nil {
+		shaped, err := p.shape(raw)
+		if err != nil {
+			return err
+		}
+		return runJQ(p.ios.Out, p.jq, shaped, p.ios.OutTTY)
+	}
+	var out bytes.Buffer
+	switch p.format {
+	case JSON:
+		shaped, err := p.shape(raw)
+		if err != nil {
+			return err
+		}
+		if err := indentJSON(&out, shaped); err != nil {
+			return err
+		}
+		out.WriteByte('\n')
+	case NDJSON:
+		if err := p.ndjsonLine(&out, raw); err != nil {
+			return err
+		}
+	case YAML:
+		n, err := p.yamlItem(raw)
+		if err != nil {
+			return err
+		}
+		if err := writeYAML(&out, n); err != nil {
+			return err
+		}
+	case CSV:
+		o, err := ParseObject(raw)
+		if err != nil {
+			return err
+		}
+		if err := p.writeCSV(&out, objectColumns(p.fields, o), []Object{o}); err != nil {
+			return err
+		}
+	case Table:
+		return p.humanObject(raw, human)
+	}
+	_, err := p.ios.Out.Write(out.Bytes())
+	return err
+}
+
+func (p *Printer) humanObject(raw json.RawMessage, human func(w io.Writer) error) error {
+	o, err := ParseObject(raw)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(p.fields) > 0:
+		var header []string
+		if !p.noHeaders {
+			header = []string{"FIELD", "VALUE"}
+		}
+		rows := make([][]string, len(p.fields))
+		for i, f := range p.fields {
+			rows[i] = []string{f, o.String(f)}
+		}
+		return RenderTable(p.ios.Out, p.ios, header, rows)
+	case human != nil:
+		return human(p.ios.Out)
+	case o.Keys() == nil:
+		_, err := fmt.Fprintln(p.ios.Out, cellText(o.String("")))
+		return err
+	default:
+		pairs := make([][2]string, len(o.members))
+		for i, m := range o.members {
+			pairs[i] = [2]string{m.key, displayText(m.value)}
+		}
+		return RenderSheet(p.ios.Out, p.ios, pairs)
+	}
+}
+
+// objectColumns are the CSV columns of a single object.
+func objectColumns(fields []string, o Object) []Column {
+	if len(fields) > 0 {
+		return columnsFor(fields, nil, nil)
+	}
+	if o.members == nil && o.raw[0] != '{' {
+		return []Column{{Key: "value", Value: func(o Object) string { return o.String("") }}}
+	}
+	var cols []Column
+	for _, m := range o.members {
+		if m.value[0] != '{' && m.value[0] != '[' {
+			cols = append(cols, Column{Key: m.key})
+		}
+	}
+	return cols
+}
+
+// shape applies --fields to one value for JSON-like output.
+func (p *Printer) shape(raw json.RawMessage) (json.RawMessage, error) {
+	if len(p.keys) == 0 {
+		return raw, nil
+	}
+	return project(raw, p.keys)
+}
+
+// array joins the shaped items into the JSON array -o json prints.
+func (p *Printer) array(items []json.RawMessage) (json.RawMessage, error) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, item := range items {
+		shaped, err := p.shape(item)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i+1, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(shaped)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+func (p *Printer) ndjsonLine(out *bytes.Buffer, raw json.RawMessage) error {
+	shaped, err := p.shape(raw)
+	if err != nil {
+		return err
+	}
+	if err := compactJSON(out, shaped); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	return nil
+}
+
+func (p *Printer) yamlItem(raw json.RawMessage) (*yaml.Node, error) {
+	shaped, err := p.shape(raw)
+	if err != nil {
+		return nil, err
+	}
+	return yamlNode(shaped)
+}
+
+func (p *Printer) writeCSV(w io.Writer, cols []Column, objects []Object) error {
+	rows := csvRows{w: csv.NewWriter(w)}
+	if !p.noHeaders {
+		if err := rows.header(cols); err != nil {
+			return err
+		}
+	}
+	for _, o := range objects {
+		if err := rows.row(cols, o); err != nil {
+			return err
+		}
+	}
+	rows.w.Flush()
+	return rows.w.Error()
+}
+
+func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) error {
+	if len(objects) == 0 {
+		return nil
+	}
+	rows := make([][]string, len(objects))
+	for i, o := range objects {
+		rows[i] = tableRow(cols, o)
+	}
+	_, err := renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, nil)
+	return err
+}
+
+func (p *Printer) tableHeader(cols []Column) []string {
+	if p.noHeaders {
+		return nil
+	}
+	h := make([]string, len(cols))
+	for i, c := range cols {
+		h[i] = cellText(c.header())
+	}
+	return h
+}
+
+func tableRow(cols []Column, o Object) []string {
+	row := make([]string, len(cols))
+	for i, c := range cols {
+		row[i] = cellText(c.text(o))
+	}
+	return row
+}
+
+func parseAll(items []json.RawMessage) ([]Object, error) {
+	objects := make([]Object, len(items))
+	for i, item := range items {
+		o, err := ParseObject(item)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i+1, err)
+		}
+		objects[i] = o
+	}
+	return objects, nil
+}

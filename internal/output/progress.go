@@ -1,0 +1,111 @@
+package output
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/briandowns/spinner"
+
+	"github.com/storectl/storectl/internal/iostreams"
+)
+
+// showAfter keeps fast commands from flashing a spinner.
+const showAfter = 200 * time.Millisecond
+
+// Progress is a spinner with a status text on stderr. It shows only when
+// stderr is a terminal, and only once the work has taken showAfter; without
+// a terminal every method does nothing, so logs never get spinner frames.
+// All methods are safe from any goroutine, and on a nil *Progress.
+type Progress struct {
+	mu      sync.Mutex
+	spin    *spinner.Spinner
+	timer   *time.Timer
+	stopped bool
+}
+
+// StartProgress starts a spinner with text on stderr; call Stop when done,
+// also on Ctrl-C (Stop is idempotent).
+func StartProgress(ios *iostreams.IOStreams, text string) *Progress {
+	return startProgress(ios, text, showAfter)
+}
+
+func startProgress(ios *iostreams.IOStreams, text string, delay time.Duration) *Progress {
+	p := &Progress{}
+	f, ok := ios.StderrFile()
+	if !ios.ErrTTY || !ok {
+		return p
+	}
+	// WithWriterFile, not WithWriter: the spinner checks that file, not
+	// stdout, for a terminal.
+	p.spin = spinner.New(spinner.CharSets[14], 100*time.Millisecond,
+		spinner.WithWriterFile(f), spinner.WithSuffix(suffix(text)))
+	p.timer = time.AfterFunc(delay, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.stopped {
+			p.spin.Start()
+		}
+	})
+	return p
+}
+
+// Update replaces the status text.
+func (p *Progress) Update(text string) {
+	if p == nil || p.spin == nil {
+		return
+	}
+	p.spin.Lock()
+	p.spin.Suffix = suffix(text)
+	p.spin.Unlock()
+}
+
+// Stop removes the spinner line and shows the cursor again. Only the first
+// call does anything.
+func (p *Progress) Stop() {
+	if p == nil || p.spin == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.stopped = true
+	p.timer.Stop()
+	p.spin.Stop()
+}
+
+// suffix is the text after the spinner glyph: one sanitised line.
+func suffix(text string) string {
+	return " " + cellText(text)
+}
+
+// FormatETA describes how far a job has got: "3/12 · ETA 20s" after 3 of
+// 12 steps, "3/12" before there is a rate to go by, "3" when the total is
+// unknown (total <= 0). Callers put the noun in front: "page " +
+// FormatETA(3, 12, elapsed).
+func FormatETA(done, total int, elapsed time.Duration) string {
+	if total <= 0 {
+		return fmt.Sprint(done)
+	}
+	s := fmt.Sprintf("%d/%d", done, total)
+	if done <= 0 || done >= total || elapsed <= 0 {
+		return s
+	}
+	left := time.Duration(float64(elapsed) / float64(done) * float64(total-done))
+	return s + " · ETA " + formatDuration(left)
+}
+
+// formatDuration rounds up to whole seconds: "20s", "4m05s", "1h02m".
+func formatDuration(d time.Duration) string {
+	secs := int((d + time.Second - 1) / time.Second)
+	switch {
+	case secs < 60:
+		return fmt.Sprintf("%ds", secs)
+	case secs < 3600:
+		return fmt.Sprintf("%dm%02ds", secs/60, secs%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", secs/3600, secs%3600/60)
+	}
+}

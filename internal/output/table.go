@@ -1,0 +1,268 @@
+package output
+
+import (
+	"bytes"
+	"io"
+	"reflect"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/storectl/storectl/internal/iostreams"
+)
+
+const (
+	columnGap   = 2 // spaces between columns
+	minColWidth = 4 // narrowest a truncated column gets: three characters and "…"
+	ellipsis    = "…"
+)
+
+// tableStyle is what the destination allows: a bold header on a colour
+// terminal, and truncation to the terminal width. Anything that is not the
+// terminal (a pipe, a file) gets a plain table with every cell whole.
+type tableStyle struct {
+	bold  bool
+	width int
+}
+
+func styleFor(w io.Writer, ios *iostreams.IOStreams) tableStyle {
+	if ios == nil || !ios.OutTTY || !sameWriter(w, ios.Out) {
+		return tableStyle{}
+	}
+	return tableStyle{bold: !ios.NoColor, width: ios.TermWidth}
+}
+
+// sameWriter compares two writers without panicking on writer types that
+// cannot be compared.
+func sameWriter(a, b io.Writer) bool {
+	if a == nil || b == nil || reflect.TypeOf(a) != reflect.TypeOf(b) || !reflect.TypeOf(a).Comparable() {
+		return false
+	}
+	return a == b
+}
+
+// RenderTable writes a borderless table of headers (none when nil) and rows,
+// for sub-tables inside a command's human view. Cells are sanitised and
+// flattened to one line; on a terminal, long cells are cut to fit its width.
+func RenderTable(w io.Writer, ios *iostreams.IOStreams, headers []string, rows [][]string) error {
+	n := len(headers)
+	for _, r := range rows {
+		n = max(n, len(r))
+	}
+	clean := func(cells []string) []string {
+		out := make([]string, n)
+		for i, c := range cells {
+			out[i] = cellText(c)
+		}
+		return out
+	}
+	var h []string
+	if headers != nil {
+		h = clean(headers)
+	}
+	body := make([][]string, len(rows))
+	for i, r := range rows {
+		body[i] = clean(r)
+	}
+	_, err := renderTable(w, styleFor(w, ios), h, body, nil)
+	return err
+}
+
+// renderTable writes cells already made single-line and safe. Columns are at
+// least minWidths wide (a streamed table keeps its columns aligned from one
+// block of rows to the next). It returns the natural column widths.
+func renderTable(w io.Writer, st tableStyle, header []string, rows [][]string, minWidths []int) ([]int, error) {
+	if header == nil && len(rows) == 0 {
+		return minWidths, nil
+	}
+	natural := naturalWidths(header, rows, minWidths)
+	if len(natural) == 0 {
+		return natural, nil
+	}
+	widths := natural
+	if st.width > 0 {
+		widths = fitWidths(natural, st.width)
+	}
+	fit := func(cells []string) []string {
+		for i, c := range cells {
+			cw := twwidth.Width(c)
+			if cw > widths[i] {
+				c = twwidth.Truncate(c, widths[i], ellipsis)
+				cw = twwidth.Width(c)
+			}
+			if i < len(cells)-1 && cw < widths[i] {
+				c += strings.Repeat(" ", widths[i]-cw)
+			}
+			cells[i] = c
+		}
+		return cells
+	}
+
+	var buf bytes.Buffer
+	t := newTableWriter(&buf)
+	if header != nil {
+		t.Header(fit(header))
+	}
+	for _, r := range rows {
+		if err := t.Append(fit(r)); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return nil, err
+	}
+	return natural, writeLines(w, buf.Bytes(), st.bold && header != nil)
+}
+
+func newTableWriter(w io.Writer) *tablewriter.Table {
+	plain := renderer.NewBlueprint(tw.Rendition{
+		Borders:  tw.BorderNone,
+		Symbols:  tw.NewSymbols(tw.StyleNone),
+		Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
+	})
+	gap := tw.CellPadding{Global: tw.Padding{Right: strings.Repeat(" ", columnGap), Overwrite: true}}
+	left := tw.CellAlignment{Global: tw.AlignLeft}
+	// Cells arrive cut and padded to their width: tablewriter must neither
+	// wrap, trim nor re-case them.
+	asIs := tw.CellFormatting{AutoWrap: tw.WrapNone, AutoFormat: tw.Off}
+	return tablewriter.NewTable(w,
+		tablewriter.WithRenderer(plain),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header:   tw.CellConfig{Formatting: asIs, Padding: gap, Alignment: left},
+			Row:      tw.CellConfig{Formatting: asIs, Padding: gap, Alignment: left},
+			Behavior: tw.Behavior{TrimSpace: tw.Off, TrimLine: tw.Off, TrimTab: tw.Off},
+		}),
+	)
+}
+
+// writeLines copies rendered table lines to w without trailing blanks,
+// making the first (header) line bold when asked.
+func writeLines(w io.Writer, rendered []byte, boldFirst bool) error {
+	var out bytes.Buffer
+	first := true
+	for line := range bytes.Lines(rendered) {
+		line = bytes.TrimRight(line, " \n")
+		if first && boldFirst {
+			out.WriteString("\x1b[1m")
+			out.Write(line)
+			out.WriteString("\x1b[0m")
+		} else {
+			out.Write(line)
+		}
+		out.WriteByte('\n')
+		first = false
+	}
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+func naturalWidths(header []string, rows [][]string, minWidths []int) []int {
+	n := len(header)
+	if len(rows) > 0 {
+		n = max(n, len(rows[0]))
+	}
+	widths := make([]int, n)
+	copy(widths, minWidths)
+	measure := func(cells []string) {
+		for i, c := range cells {
+			widths[i] = max(widths[i], twwidth.Width(c))
+		}
+	}
+	if header != nil {
+		measure(header)
+	}
+	for _, r := range rows {
+		measure(r)
+	}
+	return widths
+}
+
+// fitWidths shrinks column widths to fit a terminal: columns no wider than an
+// equal share keep their width, and the wider ones split what is left.
+func fitWidths(natural []int, termWidth int) []int {
+	budget := termWidth - columnGap*(len(natural)-1)
+	total := 0
+	for _, w := range natural {
+		total += w
+	}
+	if total <= budget {
+		return natural
+	}
+	fitted := make([]int, len(natural))
+	open := make([]int, 0, len(natural))
+	for i := range natural {
+		open = append(open, i)
+	}
+	for len(open) > 0 {
+		share := budget / len(open)
+		rest := open[:0]
+		for _, i := range open {
+			if natural[i] <= share {
+				fitted[i] = natural[i]
+				budget -= natural[i]
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		if len(rest) == len(open) {
+			break
+		}
+		open = rest
+	}
+	for k, i := range open {
+		share := budget / len(open)
+		if k < budget%len(open) {
+			share++
+		}
+		fitted[i] = max(share, min(minColWidth, natural[i]))
+	}
+	return fitted
+}
+
+// RenderSheet writes label/value pairs, one per line, values aligned:
+//
+//	Email:    a@example.com
+//	Product:  Blue shirt
+//
+// Labels and values are sanitised; a multi-line value continues under the
+// value column. Labels are bold on a colour terminal.
+func RenderSheet(w io.Writer, ios *iostreams.IOStreams, pairs [][2]string) error {
+	bold := styleFor(w, ios).bold
+	labels := make([]string, len(pairs))
+	width := 0
+	for i, p := range pairs {
+		labels[i] = cellText(p[0]) + ":"
+		width = max(width, twwidth.Width(labels[i]))
+	}
+	indent := strings.Repeat(" ", width+columnGap)
+	var b bytes.Buffer
+	for i, p := range pairs {
+		if bold {
+			b.WriteString("\x1b[1m" + labels[i] + "\x1b[0m")
+		} else {
+			b.WriteString(labels[i])
+		}
+		lines := strings.Split(strings.ReplaceAll(Sanitize(p[1]), "\t", " "), "\n")
+		for k, line := range lines {
+			line = strings.TrimRight(line, " ")
+			switch {
+			case line == "":
+			case k == 0:
+				b.WriteString(strings.Repeat(" ", width+columnGap-twwidth.Width(labels[i])))
+				b.WriteString(line)
+			default:
+				b.WriteString(indent)
+				b.WriteString(line)
+			}
+			if k < len(lines)-1 {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
