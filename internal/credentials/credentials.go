@@ -89,16 +89,32 @@ func (s *Store) Get(profile string, kind Kind) (Token, error) {
 	case errors.Is(err, ErrNotFound):
 		return Token{}, ErrNoToken
 	default:
-		return Token{}, err
+		// An unreachable keyring (headless Linux, containers) holds no token
+		// we could use: report "no token", saying why.
+		return Token{}, &KeyringUnavailableError{Err: err}
 	}
 }
+
+// KeyringUnavailableError is a lookup that could not ask the keyring. It
+// counts as ErrNoToken.
+type KeyringUnavailableError struct{ Err error }
+
+func (e *KeyringUnavailableError) Error() string {
+	return "no token found (the OS keyring is unavailable: " + e.Err.Error() + ")"
+}
+func (e *KeyringUnavailableError) Is(target error) bool { return target == ErrNoToken }
+func (e *KeyringUnavailableError) Unwrap() error        { return e.Err }
 
 // Require is Get with the user-facing error of a missing token (exit 4).
 func (s *Store) Require(profile string, kind Kind) (Token, error) {
 	tok, err := s.Get(profile, kind)
 	if errors.Is(err, ErrNoToken) {
-		return Token{}, exitcode.WithHint(exitcode.Auth,
-			fmt.Errorf("no %s API token for profile %q", kind, profile),
+		msg := fmt.Sprintf("no %s API token for profile %q", kind, profile)
+		var ke *KeyringUnavailableError
+		if errors.As(err, &ke) {
+			msg += " (the OS keyring is unavailable: " + ke.Err.Error() + ")"
+		}
+		return Token{}, exitcode.WithHint(exitcode.Auth, errors.New(msg),
 			fmt.Sprintf("run `storectl auth login %s --profile %s`, set %s, or try `--sandbox`", kind.Flag(), profile, kind.Env()))
 	}
 	if err != nil {

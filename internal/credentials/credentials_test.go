@@ -163,3 +163,16 @@ func TestMask(t *testing.T) {
 		t.Fatalf("Mask(short) = %q", got)
 	}
 }
+
+func TestUnreachableKeyringMeansNoToken(t *testing.T) {
+	s, k, _ := newTestStore(t, nil)
+	k.failing = errors.New(`exec: "dbus-launch": executable file not found in $PATH`)
+	_, err := s.Get("default", Shop)
+	if !errors.Is(err, ErrNoToken) || !strings.Contains(err.Error(), "keyring is unavailable") {
+		t.Fatalf("Get: %v", err)
+	}
+	_, err = s.Require("default", Shop)
+	if exitcode.Of(err) != exitcode.Auth || !strings.Contains(err.Error(), "dbus-launch") {
+		t.Fatalf("Require: %v", err)
+	}
+}

@@ -108,6 +108,10 @@ func checkToken(ctx context.Context, opts *StatusOptions, store *credentials.Sto
 	switch {
 	case errors.Is(err, credentials.ErrNoToken):
 		ts.Result = "not configured"
+		var ke *credentials.KeyringUnavailableError
+		if errors.As(err, &ke) {
+			ts.Result += " (OS keyring unavailable)"
+		}
 		if kind == credentials.Shop {
 			ts.err = exitcode.New(exitcode.Auth, "no shop token")
 		}
