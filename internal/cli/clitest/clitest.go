@@ -1,0 +1,139 @@
+// Package clitest builds a Factory for command tests: buffers for the
+// streams and clients wired to an in-memory sandbox, so a test calls a
+// command's run function directly and inspects what it printed and what the
+// server received.
+package clitest
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/sandbox"
+)
+
+// Env is one test's world.
+type Env struct {
+	F        *cmdutil.Factory
+	IO       *iostreams.IOStreams
+	In       *bytes.Buffer
+	Out      *bytes.Buffer
+	ErrOut   *bytes.Buffer
+	Settings *config.Settings
+	// Requests is the sandbox's log: one line per request it served.
+	Requests *SafeBuffer
+	Server   *sandbox.Server
+}
+
+// Option changes the Env before it is built.
+type Option func(*options)
+
+type options struct {
+	settings     config.Settings
+	sandbox      sandbox.Options
+	shopToken    string
+	catalogToken string
+}
+
+// WithOutput sets the output format ("json", "csv", …).
+func WithOutput(format string) Option { return func(o *options) { o.settings.Output = format } }
+
+// WithFields sets --fields.
+func WithFields(fields ...string) Option { return func(o *options) { o.settings.Fields = fields } }
+
+// WithJQ sets --jq.
+func WithJQ(expr string) Option { return func(o *options) { o.settings.JQ = expr } }
+
+// WithSandbox changes the sandbox options (Store, throttles, SyncRequests).
+func WithSandbox(f func(*sandbox.Options)) Option { return func(o *options) { f(&o.sandbox) } }
+
+// WithTokens replaces the demo tokens (to test 401/403).
+func WithTokens(shopToken, catalogToken string) Option {
+	return func(o *options) { o.shopToken, o.catalogToken = shopToken, catalogToken }
+}
+
+// New builds the Env. The sandbox starts from DemoState() in memory.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	o := options{
+		settings:     config.Settings{Profile: "default", Output: "table", Timeout: 10 * time.Second, Values: map[string]config.Value{}},
+		shopToken:    sandbox.ShopToken,
+		catalogToken: sandbox.CatalogToken,
+	}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	ios, in, out, errOut := iostreams.Test()
+	e := &Env{IO: ios, In: in, Out: out, ErrOut: errOut, Settings: &o.settings, Requests: &SafeBuffer{}}
+	if o.sandbox.Log == nil {
+		o.sandbox.Log = e.Requests
+	}
+	e.Server = sandbox.New(o.sandbox)
+	rt := sandbox.Transport(e.Server)
+
+	client := func(base, token string) (*httpx.Client, error) {
+		return httpx.New(httpx.Config{BaseURL: base, Token: token, UserAgent: "storectl/test", Timeout: o.settings.Timeout, Transport: rt})
+	}
+	f := &cmdutil.Factory{IOStreams: ios, Build: cmdutil.BuildInfo{Version: "test"}}
+	f.Settings = func() (*config.Settings, error) { return e.Settings, nil }
+	f.Progress = sync.OnceValue(func() *output.Progress { return output.StartProgress(ios, "") })
+	f.Printer = func() (*output.Printer, error) {
+		format, err := output.ParseFormat(e.Settings.Output)
+		if err != nil {
+			return nil, err
+		}
+		return output.New(ios, output.Options{Format: format, Fields: e.Settings.Fields, JQ: e.Settings.JQ, NoHeaders: e.Settings.NoHeaders})
+	}
+	f.ShopClient = func() (*shop.Client, error) {
+		h, err := client("https://sandbox.test", o.shopToken)
+		if err != nil {
+			return nil, err
+		}
+		return shop.New(h), nil
+	}
+	f.CatalogClient = func() (*catalog.Client, error) {
+		h, err := client("https://sandbox.test/sfs/v1", o.catalogToken)
+		if err != nil {
+			return nil, err
+		}
+		return catalog.New(h), nil
+	}
+	e.F = f
+	return e
+}
+
+// SafeBuffer is a bytes.Buffer safe for the sandbox's concurrent writes.
+type SafeBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SafeBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *SafeBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Lines returns the log's lines.
+func (b *SafeBuffer) Lines() []string {
+	s := strings.TrimSuffix(b.String(), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
