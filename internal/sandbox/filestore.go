@@ -1,0 +1,169 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/gofrs/flock"
+)
+
+// OpenFileStore keeps the state in the JSON file at path, creating it with
+// DemoState() when it is missing. Several processes may use the same file:
+// every View and Update takes a lock on path+".lock" and reloads the file, and
+// every Update replaces the file atomically (temporary file, fsync, rename),
+// so a reader never sees a half-written state.
+func OpenFileStore(path string) (Store, error) {
+	s := &fileStore{path: path}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("sandbox state directory: %w", err)
+	}
+	err := s.withLock(true, func() error {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("sandbox state file: %w", err)
+		}
+		return s.write(DemoState())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ResetFile replaces the state file at path with DemoState(), under the same
+// lock as the file store.
+func ResetFile(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("sandbox state directory: %w", err)
+	}
+	s := &fileStore{path: path}
+	return s.withLock(true, func() error { return s.write(DemoState()) })
+}
+
+type fileStore struct {
+	path string
+	// mu serialises this store's own users: a flock is held per open file,
+	// so goroutines sharing one store must take turns before locking.
+	mu sync.RWMutex
+}
+
+func (s *fileStore) View(fn func(*State) error) error {
+	return s.withLock(false, func() error {
+		state, err := s.read()
+		if err != nil {
+			return err
+		}
+		return fn(state)
+	})
+}
+
+func (s *fileStore) Update(fn func(*State) error) error {
+	return s.withLock(true, func() error {
+		state, err := s.read()
+		if err != nil {
+			return err
+		}
+		if err := fn(state); err != nil {
+			return err
+		}
+		return s.write(state)
+	})
+}
+
+// withLock runs fn holding the in-process lock and the file lock, shared or
+// exclusive.
+func (s *fileStore) withLock(exclusive bool, fn func() error) error {
+	if exclusive {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	} else {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	}
+	lock := flock.New(s.path+".lock", flock.SetPermissions(0o600))
+	var err error
+	if exclusive {
+		err = lock.Lock()
+	} else {
+		err = lock.RLock()
+	}
+	if err != nil {
+		return fmt.Errorf("lock sandbox state %s: %w", s.path, err)
+	}
+	defer func() { _ = lock.Close() }()
+	return fn()
+}
+
+// read loads the state file; a missing file reads as the demo state, which
+// the next Update writes.
+func (s *fileStore) read() (*State, error) {
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return DemoState(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read sandbox state: %w", err)
+	}
+	var state State
+	if err := json.Unmarshal(data, &state); err != nil {
+		return nil, s.corrupt(err.Error())
+	}
+	if state.Version != stateVersion {
+		return nil, s.corrupt(fmt.Sprintf("it has version %d, this storectl expects %d", state.Version, stateVersion))
+	}
+	return &state, nil
+}
+
+func (s *fileStore) corrupt(why string) error {
+	return fmt.Errorf("sandbox state file %s is unreadable (%s); run `storectl sandbox reset` to start again from the demo data", s.path, why)
+}
+
+// write replaces the state file atomically with mode 0600: the state holds
+// (fake) customer e-mails and phones, treated like real ones.
+func (s *fileStore) write(state *State) error {
+	data, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("encode sandbox state: %w", err)
+	}
+	dir := filepath.Dir(s.path)
+	tmp, err := os.CreateTemp(dir, filepath.Base(s.path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write sandbox state: %w", err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }() // no-op once renamed
+	err = tmp.Chmod(0o600)
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if closeErr := tmp.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), s.path)
+	}
+	if err != nil {
+		return fmt.Errorf("write sandbox state %s: %w", s.path, err)
+	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir makes the rename durable where the platform allows it; failing to
+// is not worth failing the write for.
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
+}
