@@ -1,0 +1,10 @@
+.PHONY: build test lint race docs bench
+build:
+	go build -o bin/storectl ./cmd/storectl
+test:
+	go test ./...
+race:
+	go test -race ./...
+lint:
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
+	go vet ./...
