@@ -67,7 +67,7 @@ func TestDemoLooksLikeAStore(t *testing.T) {
 		if !available(&p) {
 			soldOut++
 		}
-		if discountBasisPoints(&p) > 0 {
+		if bestDiscount(&p).off > 0 {
 			onSale++
 		}
 		for _, d := range []time.Time{p.CreatedAt, p.PublishedAt, p.UpdatedAt} {

@@ -111,9 +111,9 @@ func sortProducts(ps []*Product, sortBy string, scores map[int64]int) {
 	case sortCreatedAsc:
 		key = func(a, b *Product) int { return a.CreatedAt.Compare(b.CreatedAt) }
 	case sortSaleAsc:
-		key = func(a, b *Product) int { return cmp.Compare(discountBasisPoints(a), discountBasisPoints(b)) }
+		key = func(a, b *Product) int { return bestDiscount(a).compare(bestDiscount(b)) }
 	case sortSaleDesc:
-		key = func(a, b *Product) int { return cmp.Compare(discountBasisPoints(b), discountBasisPoints(a)) }
+		key = func(a, b *Product) int { return bestDiscount(b).compare(bestDiscount(a)) }
 	case sortPublishedAsc:
 		key = func(a, b *Product) int { return a.PublishedAt.Compare(b.PublishedAt) }
 	case sortPublishedDesc:
@@ -210,15 +210,22 @@ func maxPrice(p *Product) int64 {
 	return hi
 }
 
-// discountBasisPoints is the product's largest markdown, in hundredths of a
-// percent of the compare-at price; 0 when nothing is on sale.
-func discountBasisPoints(p *Product) int64 {
-	var best int64
+// discount is a markdown as the exact fraction off/was of the compare-at
+// price, so close discounts never tie or swap through rounding.
+type discount struct{ off, was int64 }
+
+func (d discount) compare(o discount) int {
+	return cmp.Compare(d.off*o.was, o.off*d.was)
+}
+
+// bestDiscount is the product's largest markdown; 0/1 when nothing is on sale.
+func bestDiscount(p *Product) discount {
+	best := discount{0, 1}
 	for _, v := range p.Variants {
 		was := parseCents(v.CompareAtPrice)
 		now := parseCents(v.Price)
-		if was > now && was > 0 {
-			best = max(best, (was-now)*10000/was)
+		if d := (discount{was - now, was}); was > now && d.compare(best) > 0 {
+			best = d
 		}
 	}
 	return best
