@@ -39,4 +39,5 @@ require (
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
+	golang.org/x/tools v0.35.0 // indirect
 )

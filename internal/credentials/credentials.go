@@ -161,7 +161,7 @@ func (s *Store) Delete(profile string, kind Kind) (bool, error) {
 		// The file copy is gone; an unreachable keyring cannot hold one we know of.
 		return true, nil
 	default:
-		return false, fmt.Errorf("cannot remove the token from the OS keyring: %w", err)
+		return false, &KeyringUnavailableError{Err: err}
 	}
 }
 

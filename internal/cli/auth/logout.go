@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -52,9 +53,13 @@ func runLogout(opts *LogoutOptions) error {
 		profiles = file.ProfileNames()
 	}
 	removed := 0
+	var keyringErr *credentials.KeyringUnavailableError
 	for _, name := range profiles {
 		for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
 			had, err := store.Delete(name, kind)
+			if errors.As(err, &keyringErr) {
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -63,6 +68,9 @@ func runLogout(opts *LogoutOptions) error {
 				fmt.Fprintf(opts.ErrOut, "✓ removed the %s token of profile %q\n", kind, name)
 			}
 		}
+	}
+	if keyringErr != nil {
+		fmt.Fprintf(opts.ErrOut, "note: the OS keyring is unavailable, so nothing could be removed from it (%v)\n", keyringErr.Err)
 	}
 	if removed == 0 {
 		fmt.Fprintln(opts.ErrOut, "no stored tokens to remove")

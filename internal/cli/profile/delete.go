@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -52,7 +53,10 @@ func runDelete(opts *DeleteOptions) error {
 		return err
 	}
 	for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
-		if _, err := store.Delete(opts.Name, kind); err != nil {
+		var keyringErr *credentials.KeyringUnavailableError
+		if _, err := store.Delete(opts.Name, kind); errors.As(err, &keyringErr) {
+			fmt.Fprintf(opts.IO.ErrOut, "note: the OS keyring is unavailable; a %s token kept there could not be removed\n", kind)
+		} else if err != nil {
 			return fmt.Errorf("profile kept: %w", err)
 		}
 	}
