@@ -11,16 +11,20 @@ import (
 // Demo store figures and id bases. Ids look like the platform's: 13-digit
 // products, 14-digit variants and inventory items, 12-digit collections.
 const (
-	demoProductCount            = 300
-	demoFirstProductID          = 8001234560001
-	demoFirstVariantID          = 45001234560001
-	demoFirstInventoryID        = 47001234560001
-	demoFirstCollectionID       = 400123456001
-	demoImageBase               = "https://cdn.example.com/sandbox/"
-	demoSeed                    = 20250106
-	demoBigIDProductIndex       = 41
-	DemoBigProductID      int64 = 9007199254740993 // beyond float64 precision: clients must keep every digit
+	demoProductCount      = 300
+	demoFirstProductID    = 8001234560001
+	demoFirstVariantID    = 45001234560001
+	demoFirstInventoryID  = 47001234560001
+	demoFirstCollectionID = 400123456001
+	demoImageBase         = "https://cdn.example.com/sandbox/"
+	demoSeed              = 20250106
+	demoBigIDProductIndex = 41
 )
+
+// DemoBigProductID is the id of the one demo product whose id lies beyond
+// float64 precision (2^53 + 1): a client that decodes ids as floats prints
+// 9007199254740992 and is caught.
+const DemoBigProductID int64 = 9007199254740993
 
 var (
 	demoStart      = time.Date(2025, time.January, 6, 9, 0, 0, 0, time.UTC)

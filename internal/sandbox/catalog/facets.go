@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -16,7 +17,10 @@ type selection map[int64][]string
 func selectionFrom(tree filterTree, raw ...map[string][]string) selection {
 	sel := selection{}
 	for _, m := range raw {
-		for key, values := range m {
+		// Sorted keys keep the order of values stable when two keys (an id
+		// and a handle) name the same option.
+		for _, key := range slices.Sorted(maps.Keys(m)) {
+			values := m[key]
 			opt, ok := tree.option(key)
 			if !ok {
 				continue
