@@ -25,6 +25,11 @@ const (
 	Deleted Outcome = "deleted"
 	Failed  Outcome = "failed"
 	Skipped Outcome = "skipped" // already done in an earlier run
+	// Pending is written just before a request that creates something and
+	// stays the row's last line when the answer never came (a crash, Ctrl-C,
+	// a timeout): the server may or may not have acted, so a resumed run
+	// must check before it repeats the row (see Report.Pending).
+	Pending Outcome = "pending"
 )
 
 // finished outcomes are never repeated by --resume.
@@ -47,12 +52,14 @@ type Report struct {
 	file *os.File
 	csv  *csv.Writer
 	done map[int]string // row → key of rows finished earlier
+	// pending holds rows whose last line is Pending: row → key.
+	pending map[int]string
 }
 
 // OpenReport creates the report (mode 0600: rows can name customers). With
 // resume it first reads the existing report and appends to it.
 func OpenReport(path string, resume bool) (*Report, error) {
-	r := &Report{path: path, done: map[int]string{}}
+	r := &Report{path: path, done: map[int]string{}, pending: map[int]string{}}
 	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
 	if resume {
 		if err := r.load(); err != nil {
@@ -102,8 +109,14 @@ func (r *Report) load() error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: %q is not a row number: is this a storectl report?", r.path, line, rec[0])
 		}
-		if Outcome(rec[2]).finished() {
+		switch outcome := Outcome(rec[2]); {
+		case outcome.finished():
 			r.done[row] = rec[1]
+			delete(r.pending, row)
+		case outcome == Pending:
+			r.pending[row] = rec[1]
+		default:
+			delete(r.pending, row)
 		}
 	}
 }
@@ -120,6 +133,13 @@ func (r *Report) Done(row int, key string) (bool, error) {
 		return false, fmt.Errorf("row %d changed since %s recorded it as done: restore the input, or start a new report without --resume", row, r.path)
 	}
 	return true, nil
+}
+
+// Pending reports whether an earlier run sent the row's request without
+// learning the outcome (its last line is Pending), for the same input.
+func (r *Report) Pending(row int, key string) bool {
+	k, ok := r.pending[row]
+	return ok && k == key
 }
 
 // DoneCount is how many rows an earlier run finished.

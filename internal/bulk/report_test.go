@@ -82,3 +82,29 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestResumeSeesPendingRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.csv")
+	r, err := OpenReport(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, r.Record(Entry{Row: 1, Key: "a", Outcome: Pending}))
+	must(t, r.Record(Entry{Row: 1, Key: "a", Outcome: Created, ID: "7"}))
+	must(t, r.Record(Entry{Row: 2, Key: "b", Outcome: Pending}))
+	must(t, r.Record(Entry{Row: 3, Key: "c", Outcome: Pending}))
+	must(t, r.Record(Entry{Row: 3, Key: "c", Outcome: Failed, Message: "refused"}))
+	must(t, r.Close())
+
+	r, err = OpenReport(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Pending(1, "a") || !r.Pending(2, "b") || r.Pending(2, "edited") || r.Pending(3, "c") {
+		t.Fatalf("pending rows: 1=%v 2=%v 3=%v", r.Pending(1, "a"), r.Pending(2, "b"), r.Pending(3, "c"))
+	}
+	if done, _ := r.Done(1, "a"); !done {
+		t.Fatal("row 1 finished after its pending line")
+	}
+}
