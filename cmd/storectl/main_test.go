@@ -40,7 +40,9 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fakeapi": cmdFakeAPI,
+			"fakeapi":  cmdFakeAPI,
+			"waitfile": cmdWaitFile,
+			"httpget":  cmdHTTPGet,
 		},
 	})
 }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// cmdWaitFile waits (up to 10 s) until FILE exists and is not empty: a
+// background `sandbox serve --url-file FILE` is then listening.
+//
+//	waitfile FILE
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile FILE")
+	}
+	path := ts.MkAbs(args[0])
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if info, err := os.Stat(path); err == nil && info.Size() > 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ts.Fatalf("%s did not appear within 10s", args[0])
+}
+
+// cmdHTTPGet is a minimal curl: it prints the status line, the rate-limit
+// headers and the body of a GET to stdout, so scripts can check what any
+// HTTP client sees. A URL starting with @FILE takes its base from FILE.
+//
+// With -repeat N it sends N requests and shows the last answer.
+//
+//	httpget [-repeat N] URL [TOKEN]
+func cmdHTTPGet(ts *testscript.TestScript, neg bool, args []string) {
+	repeat := 1
+	if len(args) > 2 && args[0] == "-repeat" {
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		repeat, args = n, args[2:]
+	}
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: httpget [-repeat N] URL [TOKEN]")
+	}
+	url := args[0]
+	if strings.HasPrefix(url, "@") {
+		file, path, _ := strings.Cut(url[1:], "/")
+		url = strings.TrimSpace(ts.ReadFile(file)) + "/" + path
+	}
+	req, err := http.NewRequest("GET", url, nil)
+	ts.Check(err)
+	if len(args) == 2 {
+		req.Header.Set("Authorization", "Bearer "+args[1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	for i := 1; i < repeat && err == nil; i++ {
+		resp.Body.Close()
+		resp, err = http.DefaultClient.Do(req)
+	}
+	if err != nil {
+		if !neg {
+			ts.Fatalf("GET %s: %v", url, err)
+		}
+		return
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	io.WriteString(ts.Stdout(), resp.Status+"\n")
+	for _, h := range []string{"Retry-After", "X-Ratelimit-Limit", "X-Ratelimit-Remaining"} {
+		if v := resp.Header.Get(h); v != "" {
+			io.WriteString(ts.Stdout(), h+": "+v+"\n")
+		}
+	}
+	ts.Stdout().Write(body)
+	if (resp.StatusCode >= 400) != neg {
+		ts.Fatalf("GET %s: unexpected %s", url, resp.Status)
+	}
+}
