@@ -90,7 +90,7 @@ func headerFor(key string) string {
 // columnsFor picks the columns of a table or CSV: with --fields, a known
 // column for each field matching its Key, else a column reading that path;
 // without, cols as given, or, when the command gave none, the top-level keys
-// of the first item.
+// of the first item (a single "value" column for a list of scalars).
 func columnsFor(fields []string, cols []Column, first *Object) []Column {
 	if len(fields) > 0 {
 		out := make([]Column, len(fields))
@@ -107,6 +107,9 @@ func columnsFor(fields []string, cols []Column, first *Object) []Column {
 	}
 	if len(cols) > 0 || first == nil {
 		return cols
+	}
+	if first.raw[0] != '{' {
+		return []Column{{Key: "value", Value: func(o Object) string { return o.String("") }}}
 	}
 	keys := first.Keys()
 	out := make([]Column, len(keys))

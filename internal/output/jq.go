@@ -54,7 +54,9 @@ func runJQ(w io.Writer, code *gojq.Code, raw []byte, tty bool) error {
 			if _, werr := w.Write(out.Bytes()); werr != nil {
 				return werr
 			}
-			return fmt.Errorf("--jq: %w", err)
+			// Exit 1 whatever the error: gojq's halt_error carries exit code 5,
+			// which storectl reserves for partial bulk failures.
+			return exitcode.Wrap(exitcode.Failure, fmt.Errorf("--jq: %w", err))
 		}
 		if err := writeJQValue(&out, v, tty); err != nil {
 			return err

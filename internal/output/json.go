@@ -9,8 +9,8 @@ import (
 
 // jsonSafe makes raw JSON safe to show on a terminal without changing the
 // value it encodes: control characters inside strings (which JSON forbids
-// unescaped, but a broken server may send) and the C1 controls (which JSON
-// allows, but a terminal may act on) become \u00XX escapes; invalid UTF-8
+// unescaped, but a broken server may send), DEL and the C1 controls (which
+// JSON allows, but a terminal may act on) become \u00XX escapes; invalid UTF-8
 // becomes \ufffd, as encoding/json would decode it. Bytes outside strings are
 // left for the JSON validator to judge. Clean input, the common case, is
 // returned as is.
@@ -42,7 +42,7 @@ func jsonSafe(raw []byte) []byte {
 			escaped = true
 		case c == '"':
 			inString = false
-		case c < 0x20:
+		case c < 0x20 || c == 0x7f:
 			replace(i, 1, fmt.Sprintf(`\u%04x`, c))
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRune(raw[i:])

@@ -39,7 +39,8 @@ func ParseObject(raw json.RawMessage) (Object, error) {
 	return o, nil
 }
 
-// Raw returns the value's bytes as sent (surrounding whitespace trimmed).
+// Raw returns the value's bytes as sent, surrounding whitespace trimmed and
+// any raw control characters in strings escaped.
 func (o Object) Raw() json.RawMessage { return o.raw }
 
 // Keys returns the top-level keys in the order sent; nil when the value is
@@ -60,8 +61,11 @@ func (o Object) Keys() []string {
 // that itself contains dots is found too: at each level the whole remaining
 // path is tried as a key first. The empty path is the value itself.
 func (o Object) Get(path string) (json.RawMessage, bool) {
+	if len(o.raw) == 0 { // the zero Object
+		return nil, false
+	}
 	if path == "" {
-		return o.raw, o.raw != nil
+		return o.raw, true
 	}
 	if o.members == nil {
 		return lookup(o.raw, path)

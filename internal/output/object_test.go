@@ -127,3 +127,10 @@ func FuzzParseObject(f *testing.F) {
 		}
 	})
 }
+
+func TestZeroObject(t *testing.T) {
+	var o Object
+	if _, ok := o.Get("a"); ok || o.String("a.b") != "" || o.Keys() != nil || o.Raw() != nil {
+		t.Error("the zero Object should read as empty")
+	}
+}

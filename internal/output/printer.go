@@ -15,6 +15,9 @@ import (
 )
 
 // Options are the global output flags: -o, --fields, --jq, --no-headers.
+// With JQ set, results print the way gh --jq prints them (strings as plain
+// text, other values as JSON) whatever the Format; --fields still applies
+// first, since --jq sees the value -o json would print.
 type Options struct {
 	Format    Format   // empty means Table
 	Fields    []string // entries may be comma-separated lists themselves
@@ -228,8 +231,8 @@ func objectColumns(fields []string, o Object) []Column {
 	if len(fields) > 0 {
 		return columnsFor(fields, nil, nil)
 	}
-	if o.members == nil && o.raw[0] != '{' {
-		return []Column{{Key: "value", Value: func(o Object) string { return o.String("") }}}
+	if o.raw[0] != '{' {
+		return columnsFor(nil, nil, &o)
 	}
 	var cols []Column
 	for _, m := range o.members {
@@ -254,6 +257,11 @@ func (p *Printer) array(items []json.RawMessage) (json.RawMessage, error) {
 	b.WriteByte('[')
 	for i, item := range items {
 		shaped, err := p.shape(item)
+		if err == nil && !json.Valid(jsonSafe(shaped)) {
+			// Checked one by one: "1,2" or "" would otherwise splice into
+			// a valid array.
+			_, err = ParseObject(shaped)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("item %d: %w", i+1, err)
 		}

@@ -341,3 +341,44 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("ParseFormat(\"\") err = %v", err)
 	}
 }
+
+func TestListOfScalars(t *testing.T) {
+	items := []json.RawMessage{json.RawMessage(`"shirt"`), json.RawMessage(`12`), json.RawMessage(`"=1+1"`)}
+	tests := map[Format]string{
+		Table: "VALUE\nshirt\n12\n=1+1\n",
+		CSV:   "value\nshirt\n12\n'=1+1\n",
+		JSON:  "[\n  \"shirt\",\n  12,\n  \"=1+1\"\n]\n",
+	}
+	for format, want := range tests {
+		p, out, _ := newPrinter(t, Options{Format: format})
+		if err := p.List(items, nil); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Errorf("%s: got %q, want %q", format, out, want)
+		}
+	}
+}
+
+func FuzzPrint(f *testing.F) {
+	for _, seed := range []string{offer, bigDoc, `[1,"a",null]`, `"x"`, `{}`, "{\"a\":\"\x1b]0;x\x07\"}", `{"a":{"b":[{"c":1}]}}`} {
+		f.Add(seed, "a.b.0.c")
+	}
+	f.Fuzz(func(t *testing.T, doc, fields string) {
+		for _, format := range Formats {
+			ios, _, out, _ := iostreams.Test()
+			p, err := New(ios, Options{Format: format, Fields: []string{fields}})
+			if err != nil {
+				return
+			}
+			objErr := p.Object(json.RawMessage(doc), nil)
+			listErr := p.List([]json.RawMessage{json.RawMessage(doc)}, nil)
+			if (objErr == nil) != (listErr == nil) {
+				t.Fatalf("%s: Object error %v but List error %v", format, objErr, listErr)
+			}
+			if !terminalSafe(out.String()) {
+				t.Fatalf("%s output holds control characters: %q", format, out)
+			}
+		}
+	})
+}
