@@ -1,0 +1,212 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	api "github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// FilterOptions are the inputs of `catalog filter`.
+type FilterOptions struct {
+	IO       *iostreams.IOStreams
+	Client   func() (*api.Client, error)
+	Printer  func() (*output.Printer, error)
+	Settings func() (*config.Settings, error)
+	Progress func() *output.Progress
+
+	Params      api.FilterParams
+	All         bool
+	ShowFilters bool
+	WaitSync    time.Duration
+
+	// syncFirstDelay replaces the first retry delay of sync waiting (tests).
+	syncFirstDelay time.Duration
+}
+
+const filterPath = "storectl catalog filter"
+
+func newFilter(f *cmdutil.Factory) *cobra.Command {
+	opts := &FilterOptions{IO: f.IOStreams, Client: f.CatalogClient, Printer: f.Printer, Settings: f.Settings, Progress: f.Progress}
+	var shared sharedFlags
+	var filters, forms []string
+	var formID int64
+	cmd := &cobra.Command{
+		Use:   "filter",
+		Short: "List a page's products and filter options as the storefront filter sees them",
+		Long: `Call the catalog API's filter endpoint with any of its parameters and show
+the products (id, title, vendor, type, price range, availability, tags) and,
+with --show-filters, the page's filter options with their values, product
+counts and what is selected. Prices already reflect --rate and --adjustment.
+
+With no flags: the All Products filter over the whole catalog. --collection
+takes a collection's numeric id (0 is All Products), never its handle.
+Select filter values with --filter KEY=VALUE, where KEY is an option's handle
+or id (shown under KEY by --show-filters); repeat it to select several.
+A vehicle finder form is used with --form-id ID and --form FIELD_ID=VALUE.
+
+Local checks (exit 2, nothing sent): --page is 1 to 9999, --limit at most 200,
+--collection numeric. An unknown --sort is sent, with a warning: the server
+falls back to its default order.
+
+While the store's first product sync runs, the request is retried with
+backoff for up to --wait-sync.`,
+		Example: `  storectl catalog filter --collection 400123456001 --sort price-ascending --show-filters
+  storectl catalog filter --filter pf_opt_color=Black --filter pf_p_price=50:100 --limit 10
+  storectl catalog filter --all -o json --jq '.products[].id'
+  storectl catalog filter --page-type search --query "rain jacket" -o ndjson`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := shared.check(cmd); err != nil {
+				return err
+			}
+			var err error
+			if opts.Params.Filter, err = selections("filter", filters); err != nil {
+				return err
+			}
+			if opts.Params.Form, err = selections("form", forms); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("form-id") {
+				opts.Params.FormID = &formID
+			}
+			opts.Params.SortBy, opts.Params.Page, opts.Params.Limit = shared.sort, shared.page, shared.limit
+			opts.Params.Context = shared.context()
+			opts.All, opts.WaitSync = shared.all, shared.waitSync
+			return runFilter(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Params.Collection, "collection", "", "collection `id` (numeric; 0 for All Products)")
+	fl.StringVar(&opts.Params.PageType, "page-type", "", "page `type`: collection (default), search or index")
+	fl.StringVar(&opts.Params.Query, "query", "", "free-text `search` within the page (q)")
+	fl.StringArrayVar(&filters, "filter", nil, "select a filter value, `KEY=VALUE` (repeatable)")
+	fl.StringArrayVar(&forms, "form", nil, "vehicle finder field selection, `FIELD_ID=VALUE` (repeatable)")
+	fl.Int64Var(&formID, "form-id", 0, "vehicle finder filter `id` to use with --form")
+	fl.StringVar(&opts.Params.Vendor, "vendor", "", "only this `vendor`")
+	fl.StringVar(&opts.Params.Type, "type", "", "only this product `type`")
+	fl.BoolVar(&opts.ShowFilters, "show-filters", false, "list the filter options below the products (table output)")
+	shared.register(cmd, api.DefaultFilterSort)
+	_ = cmd.RegisterFlagCompletionFunc("page-type", cobra.FixedCompletions(
+		[]string{api.PageTypeCollection, api.PageTypeSearch, api.PageTypeIndex}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(api.SortValues, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func runFilter(ctx context.Context, opts *FilterOptions) error {
+	if _, err := opts.Params.Values(); err != nil {
+		return paramError(filterPath, err)
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	warnFilter(opts)
+	client, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	waiter := newSyncWaiter(opts.WaitSync, opts.Progress, opts.IO.ErrOut, opts.IO.ErrTTY)
+	if opts.syncFirstDelay > 0 {
+		waiter.first = opts.syncFirstDelay
+	}
+
+	var first *api.FilterResult
+	fetch := func(ctx context.Context, page int) ([]json.RawMessage, *api.Pagination, error) {
+		params := opts.Params
+		if opts.All {
+			params.Page = page
+			if params.Limit == 0 {
+				params.Limit = api.MaxLimit
+			}
+		}
+		var res *api.FilterResult
+		err := waiter.run(ctx, func() (err error) {
+			res, err = client.Filter(ctx, params)
+			return err
+		})
+		if err != nil {
+			return nil, nil, explain(err, filterPath, scopeCatalog)
+		}
+		if first == nil {
+			first = res
+		}
+		return res.Products, &res.Pagination, nil
+	}
+
+	products, pages, raw := []json.RawMessage(nil), 1, json.RawMessage(nil)
+	if opts.All {
+		if products, pages, err = collectPages(ctx, opts.Progress(), opts.IO.ErrOut, fetch); err != nil {
+			return err
+		}
+		if raw, err = api.MergeProducts(first.Raw, api.FilterProductsPath, products); err != nil {
+			return err
+		}
+	} else {
+		if products, _, err = fetch(ctx, 0); err != nil {
+			return err
+		}
+		raw = first.Raw
+	}
+	opts.Progress().Stop()
+
+	switch view(p, s) {
+	case viewWhole:
+		return p.Object(raw, nil)
+	case viewProducts:
+		return p.List(products, productColumns())
+	}
+	if err := p.List(products, productColumns()); err != nil {
+		return err
+	}
+	if opts.ShowFilters && len(s.Fields) == 0 && len(first.Options) > 0 {
+		fmt.Fprintln(opts.IO.Out)
+		if err := renderOptions(opts.IO.Out, opts.IO, first.Options, first.OptionsKey == "form"); err != nil {
+			return err
+		}
+	}
+	if !s.Quiet {
+		filterFooter(opts, first, len(products), pages)
+	}
+	return nil
+}
+
+// warnFilter points out parameters the server accepts but will not use as
+// the user likely meant.
+func warnFilter(opts *FilterOptions) {
+	p := opts.Params
+	if p.SortBy != "" && !api.KnownSort(p.SortBy) {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: --sort %q is not a sort order the catalog API knows; the server falls back to its default (%s)\n", p.SortBy, api.DefaultFilterSort)
+	}
+	if p.Collection != "" && (p.PageType == api.PageTypeSearch || p.PageType == api.PageTypeIndex) {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: --collection is not used with --page-type %s\n", p.PageType)
+	}
+}
+
+func filterFooter(opts *FilterOptions, first *api.FilterResult, count, pages int) {
+	errOut := opts.IO.ErrOut
+	pg := first.Pagination
+	switch {
+	case count == 0:
+		fmt.Fprintln(errOut, "no products match")
+	case opts.All:
+		fmt.Fprintf(errOut, "%d products from %d page(s)\n", count, pages)
+	default:
+		output.PageFooter(opts.IO, int(pg.CurrentPage.Value), int(pg.LastPage.Value), int(pg.Total.Value))
+	}
+	if n := len(first.Options); n > 0 && !opts.ShowFilters {
+		fmt.Fprintf(errOut, "%d filter options · --show-filters lists their values\n", n)
+	}
+}

@@ -1,0 +1,212 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	api "github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// SearchOptions are the inputs of `catalog search`.
+type SearchOptions struct {
+	IO       *iostreams.IOStreams
+	Client   func() (*api.Client, error)
+	Printer  func() (*output.Printer, error)
+	Settings func() (*config.Settings, error)
+	Progress func() *output.Progress
+
+	Params   api.SearchParams
+	All      bool
+	WaitSync time.Duration
+
+	// syncFirstDelay replaces the first retry delay of sync waiting (tests).
+	syncFirstDelay time.Duration
+}
+
+const searchPath = "storectl catalog search"
+
+func newSearch(f *cmdutil.Factory) *cobra.Command {
+	opts := &SearchOptions{IO: f.IOStreams, Client: f.CatalogClient, Printer: f.Printer, Settings: f.Settings, Progress: f.Progress}
+	var shared sharedFlags
+	cmd := &cobra.Command{
+		Use:   "search [TERM]",
+		Short: "Search products as the storefront's instant search does",
+		Long: `Call the catalog API's search endpoint and show the matching products, the
+suggested keywords and matched collections, with the total product count.
+Without TERM, the store's zero-character answer: its popular keywords and
+products.
+
+A TERM longer than 512 characters is cut there, as the server would, with a
+warning. --limit is at most 200 (the store's instant-search limit by
+default). While the store's first product sync runs, the request is retried
+with backoff for up to --wait-sync.`,
+		Example: `  storectl catalog search shirt
+  storectl catalog search "rain jacket" --sort price-ascending --limit 5
+  storectl catalog search
+  storectl catalog search shirt -o ndjson | jq -r .title`,
+		Args: cmdutil.MaximumArgs(1, "one search term (quote a phrase)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := shared.check(cmd); err != nil {
+				return err
+			}
+			if len(args) == 1 {
+				opts.Params.Term = args[0]
+			}
+			opts.Params.Sort, opts.Params.Page, opts.Params.Limit = shared.sort, shared.page, shared.limit
+			opts.Params.Context = shared.context()
+			opts.All, opts.WaitSync = shared.all, shared.waitSync
+			return runSearch(cmd.Context(), opts)
+		},
+	}
+	shared.register(cmd, api.DefaultSearchSort)
+	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(api.SortValues, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func runSearch(ctx context.Context, opts *SearchOptions) error {
+	if term, cut := api.TruncateTerm(opts.Params.Term); cut {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: the search term is %d characters long; the API uses only the first %d, so it was cut there\n",
+			len([]rune(opts.Params.Term)), api.MaxTermRunes)
+		opts.Params.Term = term
+	}
+	if _, err := opts.Params.Values(); err != nil {
+		return paramError(searchPath, err)
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	if sort := opts.Params.Sort; sort != "" && !api.KnownSort(sort) {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: --sort %q is not a sort order the catalog API knows; the server falls back to its default (%s)\n", sort, api.DefaultSearchSort)
+	}
+	client, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	waiter := newSyncWaiter(opts.WaitSync, opts.Progress, opts.IO.ErrOut, opts.IO.ErrTTY)
+	if opts.syncFirstDelay > 0 {
+		waiter.first = opts.syncFirstDelay
+	}
+
+	var first *api.SearchResult
+	fetch := func(ctx context.Context, page int) ([]json.RawMessage, *api.Pagination, error) {
+		params := opts.Params
+		if opts.All {
+			params.Page = page
+			if params.Limit == 0 {
+				params.Limit = api.MaxLimit
+			}
+		}
+		var res *api.SearchResult
+		err := waiter.run(ctx, func() (err error) {
+			res, err = client.Search(ctx, params)
+			return err
+		})
+		if err != nil {
+			return nil, nil, explain(err, searchPath, scopeCatalog)
+		}
+		if first == nil {
+			first = res
+		}
+		return res.Products, res.Pagination, nil
+	}
+
+	var products []json.RawMessage
+	var raw json.RawMessage
+	if opts.All {
+		if products, _, err = collectPages(ctx, opts.Progress(), opts.IO.ErrOut, fetch); err != nil {
+			return err
+		}
+		if raw, err = api.MergeProducts(first.Raw, api.SearchProductsPath, products); err != nil {
+			return err
+		}
+	} else {
+		if products, _, err = fetch(ctx, 0); err != nil {
+			return err
+		}
+		raw = first.Raw
+	}
+	opts.Progress().Stop()
+
+	switch view(p, s) {
+	case viewWhole:
+		return p.Object(raw, nil)
+	case viewProducts:
+		return p.List(products, productColumns())
+	}
+	if err := p.List(products, productColumns()); err != nil {
+		return err
+	}
+	if len(s.Fields) == 0 {
+		if err := searchExtras(opts.IO.Out, opts.IO, first); err != nil {
+			return err
+		}
+	}
+	if !s.Quiet {
+		searchFooter(opts, first, len(products))
+	}
+	return nil
+}
+
+// searchExtras writes what search finds besides products: suggested
+// keywords, matched collections, and for the empty term the popular
+// keywords.
+func searchExtras(w io.Writer, ios *iostreams.IOStreams, r *api.SearchResult) error {
+	var pairs [][2]string
+	if s := keywordList(r.Suggestions); s != "" {
+		pairs = append(pairs, [2]string{"Suggestions", s})
+	}
+	if s := keywordList(r.PopularKeywords); s != "" {
+		pairs = append(pairs, [2]string{"Popular keywords", s})
+	}
+	if len(pairs) > 0 {
+		fmt.Fprintln(w)
+		if err := output.RenderSheet(w, ios, pairs); err != nil {
+			return err
+		}
+	}
+	if len(r.Collections) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Collections:")
+		return renderCollections(w, ios, r.Collections)
+	}
+	return nil
+}
+
+func searchFooter(opts *SearchOptions, r *api.SearchResult, count int) {
+	errOut := opts.IO.ErrOut
+	total, known := int64(0), true
+	switch {
+	case r.TotalProduct != nil:
+		total = *r.TotalProduct
+	case r.Pagination != nil && r.Pagination.Total.Valid:
+		total = r.Pagination.Total.Value
+	default:
+		known = false
+	}
+	switch {
+	case r.IsEmpty:
+		fmt.Fprintf(errOut, "nothing matches %q\n", r.Term)
+	case !known:
+		fmt.Fprintf(errOut, "%d products\n", count)
+	case count == 0:
+		fmt.Fprintf(errOut, "no products on this page · %d total\n", total)
+	case opts.All || r.Pagination == nil:
+		fmt.Fprintf(errOut, "%d products shown · %d total\n", count, total)
+	default:
+		output.PageFooter(opts.IO, int(r.Pagination.CurrentPage.Value), int(r.Pagination.LastPage.Value), int(total))
+	}
+}
