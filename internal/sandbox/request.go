@@ -75,13 +75,13 @@ func (m members) get(key string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// MarshalJSON encodes the members in their order.
-func (m members) MarshalJSON() ([]byte, error) {
+// object returns the members for encoding, in their order.
+func (m members) object() object {
 	obj := make(object, len(m))
 	for i, mem := range m {
 		obj[i] = field{mem.key, mem.value}
 	}
-	return obj.MarshalJSON()
+	return obj
 }
 
 // parseObject decodes a JSON object keeping its members' order; ok is false

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
@@ -21,38 +19,12 @@ type field struct {
 type object []field
 
 func (o object) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, f := range o {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		key, err := marshal(f.key)
-		if err != nil {
-			return nil, err
-		}
-		value, err := marshal(f.value)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(key)
-		buf.WriteByte(':')
-		buf.Write(value)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return o.appendTo(nil)
 }
 
-// marshal encodes v without escaping <, > and &: form labels hold raw HTML and
-// should read as the merchant wrote them.
+// marshal encodes v; see appendJSON.
 func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return appendJSON(nil, v)
 }
 
 // writeJSON sends body with the given status.
