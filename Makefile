@@ -8,3 +8,7 @@ race:
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	go vet ./...
+docs:
+	go run ./internal/gendocs
+bench:
+	scripts/bench
