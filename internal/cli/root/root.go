@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/auth"
+	"github.com/storectl/storectl/internal/cli/bis"
 	catalogcmd "github.com/storectl/storectl/internal/cli/catalog"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	configcmd "github.com/storectl/storectl/internal/cli/config"
@@ -64,6 +65,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 	f := factory.New(ios, build, flags)
 	cmd.AddCommand(
 		auth.New(f),
+		bis.New(f),
 		catalogcmd.New(f),
 		configcmd.New(f),
 		profile.New(f),

@@ -1,0 +1,101 @@
+package bis
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/storectl/storectl/internal/bisform"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// listColumns are the submission list's columns. The terminal gets a
+// narrow, readable table; CSV gets every list field with its raw value, for
+// spreadsheets and mailing tools.
+func listColumns(terminal bool) []output.Column {
+	if terminal {
+		return []output.Column{
+			{Key: "id"},
+			{Key: "customer_email", Header: "EMAIL"},
+			{Key: "customer_phone", Header: "PHONE"},
+			{Key: "product_title", Header: "PRODUCT"},
+			{Key: "variant_title", Header: "VARIANT"},
+			{Key: "sku", Header: "SKU"},
+			{Key: "status", Value: func(o output.Object) string { return shortStatus(o.String("status")) }},
+			{Key: "created_at", Header: "CREATED"},
+		}
+	}
+	return []output.Column{
+		{Key: "id"}, {Key: "product_id"}, {Key: "variant_id"}, {Key: "customer_email"}, {Key: "customer_phone"},
+		{Key: "product_title"}, {Key: "variant_title"}, {Key: "sku"}, {Key: "status"}, {Key: "created_at"}, {Key: "updated_at"},
+	}
+}
+
+// detailColumns are what export --details adds: the detail fields, then
+// one column per custom field of the form, headed by its label.
+func detailColumns(terminal bool, form *bisform.Form) []output.Column {
+	event := func(key string) func(o output.Object) string {
+		return func(o output.Object) string {
+			if terminal {
+				return eventText(o.String(key))
+			}
+			if v := o.String(key); v != "0" {
+				return v
+			}
+			return ""
+		}
+	}
+	cols := []output.Column{
+		{Key: "inventory_id"}, {Key: "last_sent"}, {Key: "unsubscribe"}, {Key: "locale"},
+		{Key: "opened", Value: event("opened")}, {Key: "clicked", Value: event("clicked")}, {Key: "note"},
+	}
+	if terminal {
+		cols[2].Value = yesNo("unsubscribe")
+	}
+	taken := map[string]bool{}
+	for _, c := range listColumns(false) {
+		taken[c.Key] = true
+	}
+	for _, c := range cols {
+		taken[c.Key] = true
+	}
+	content := &contentCache{}
+	for _, field := range form.CustomFields() {
+		key := bisform.Label(field)
+		if taken[key] {
+			key += " (" + field.ID + ")"
+		}
+		taken[key] = true
+		id := field.ID
+		cols = append(cols, output.Column{Key: key, Header: key, Value: func(o output.Object) string { return content.value(o, id) }})
+	}
+	return cols
+}
+
+// contentCache decodes a row's content once for all its custom columns.
+type contentCache struct {
+	raw     json.RawMessage // held, so its bytes cannot be reused under us
+	decoded *bisform.Content
+}
+
+func (c *contentCache) value(o output.Object, id string) string {
+	raw, _ := o.Get("content")
+	if c.raw == nil || !bytes.Equal(raw, c.raw) {
+		c.raw = raw
+		c.decoded, _ = bisform.DecodeContent(raw)
+	}
+	if c.decoded == nil {
+		return ""
+	}
+	v, _ := c.decoded.Value(id)
+	return v
+}
+
+func shortStatus(s string) string {
+	switch s {
+	case "0":
+		return "pending"
+	case "1":
+		return "sent"
+	}
+	return s
+}

@@ -1,0 +1,248 @@
+package bis
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/factory"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// ExportOptions are the inputs of `bis export`.
+type ExportOptions struct {
+	IO         *iostreams.IOStreams
+	Settings   func() (*config.Settings, error)
+	Printer    func() (*output.Printer, error)
+	ShopClient func() (*shop.Client, error)
+	Progress   func() *output.Progress
+	Forms      *formStore
+	File       string
+	Details    bool
+}
+
+func newExport(f *cmdutil.Factory, forms *formStore) *cobra.Command {
+	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, ShopClient: f.ShopClient, Progress: f.Progress, Forms: forms}
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Export every submission as CSV (or JSON, NDJSON)",
+		Long: `Export every back-in-stock submission, page after page, for a spreadsheet or
+a mailing tool. Rows are streamed as they arrive, so exports of any size use
+little memory. The format is CSV unless -o (or the profile's output setting)
+says otherwise; json and ndjson give the items exactly as sent.
+
+With --file the export is written to a temporary file beside PATH, mode 0600
+(it holds customers' e-mails and phones), and renamed to PATH when complete:
+a failure or Ctrl-C leaves no partial file. Without --file it goes to stdout.
+
+--details fetches each submission's detail as well (one more request per
+submission, paced to the shop API's throttle: slow for big stores; the
+command says how long first) and adds inventory_id, last_sent, unsubscribe,
+locale, opened, clicked, note and one column per custom field of the form,
+headed by the field's label.`,
+		Example: `  storectl bis export --file submissions.csv
+  storectl bis export --details --file submissions.csv
+  storectl bis export -o ndjson | jq -r .customer_email`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			factory.OverrideOutput(f, output.CSV)
+			opts.Printer = f.Printer
+			return runExport(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.File, "file", "", "write to `PATH` (atomically, mode 0600) instead of stdout")
+	cmd.Flags().BoolVar(&opts.Details, "details", false, "fetch each submission's detail and custom fields (one request per row)")
+	return cmd
+}
+
+func runExport(ctx context.Context, opts *ExportOptions) error {
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	client, err := opts.ShopClient()
+	if err != nil {
+		return err
+	}
+	terminal := p.Format() == output.Table
+	cols := listColumns(terminal)
+	if opts.Details {
+		form, err := opts.Forms.Load(ctx, false)
+		if err != nil {
+			return err
+		}
+		cols = append(cols, detailColumns(terminal, form.Form)...)
+	}
+
+	var w io.Writer = opts.IO.Out
+	var file *atomicFile
+	if opts.File != "" {
+		if file, err = createAtomic(opts.File); err != nil {
+			return err
+		}
+		w = file
+	}
+	stream, err := p.Stream(w, cols)
+	if err != nil {
+		if file != nil {
+			file.Abort()
+		}
+		return err
+	}
+	ex := &exporter{opts: opts, client: client, stream: stream, limit: effectiveLimit(s), quiet: s.Quiet, progress: opts.Progress()}
+	err = ex.run(ctx)
+	if closeErr := stream.Close(); err == nil {
+		err = closeErr
+	}
+	ex.progress.Stop()
+	if err == nil && file != nil {
+		err = file.Commit()
+	}
+	if err != nil {
+		if file != nil {
+			file.Abort()
+		}
+		ex.stopped()
+		return err
+	}
+	if !s.Quiet {
+		where := "stdout"
+		if file != nil {
+			where = opts.File
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "✓ Exported %d submissions to %s\n", ex.rows, where)
+	}
+	return nil
+}
+
+// exporter walks the pages and writes each row to the stream.
+type exporter struct {
+	opts     *ExportOptions
+	client   *shop.Client
+	stream   output.Stream
+	limit    httpx.Limit
+	quiet    bool
+	progress *output.Progress
+
+	page, lastPage, total, rows, duplicates int
+	start                                   time.Time
+}
+
+func (ex *exporter) run(ctx context.Context) error {
+	ex.start = time.Now()
+	ex.progress.Update("page 1")
+	page, err := ex.client.ListSubmissions(ctx, 1)
+	if err != nil {
+		return err
+	}
+	ex.lastPage, ex.total = int(page.Pagination.LastPage.Value), int(page.Pagination.Total.Value)
+	if ex.opts.Details && !ex.quiet {
+		ex.warnDetails()
+	}
+	// A submission made during the export pushes the list down by one: the
+	// previous page's ids catch the row that reappears (memory stays one
+	// page, whatever the number of rows).
+	var prevIDs map[string]bool
+	for {
+		ex.page = int(page.Pagination.CurrentPage.Value)
+		ids := make(map[string]bool, len(page.Items))
+		for _, item := range page.Items {
+			row, err := shop.DecodeSubmissionListItem(item)
+			if err != nil {
+				return &shop.BadResponse{Path: "/shop-api/back-in-stock/list", Err: err}
+			}
+			id := row.ID.String()
+			ids[id] = true
+			if prevIDs[id] {
+				ex.duplicates++
+				continue
+			}
+			if ex.opts.Details {
+				detail, err := ex.client.GetSubmission(ctx, id)
+				if err != nil {
+					return fmt.Errorf("submission %s: %w", id, err)
+				}
+				item = detail.Raw
+			}
+			if err := ex.stream.Write(item); err != nil {
+				return err
+			}
+			ex.rows++
+			if ex.opts.Details {
+				ex.report()
+			}
+		}
+		ex.report()
+		if !page.HasNext() {
+			return nil
+		}
+		prevIDs = ids
+		if page, err = ex.client.ListSubmissions(ctx, ex.page+1); err != nil {
+			return err
+		}
+	}
+}
+
+func (ex *exporter) report() {
+	elapsed := time.Since(ex.start)
+	if ex.opts.Details {
+		ex.progress.Update(fmt.Sprintf("row %s · page %d/%d", output.FormatETA(ex.rows, ex.total, elapsed), ex.page, ex.lastPage))
+		return
+	}
+	ex.progress.Update(fmt.Sprintf("page %s · %d rows", output.FormatETA(ex.page, ex.lastPage, elapsed), ex.rows))
+}
+
+// warnDetails says up front what --details costs under the throttle.
+func (ex *exporter) warnDetails() {
+	requests := ex.total + ex.lastPage
+	msg := fmt.Sprintf("--details makes one request per submission: %d requests in all", requests)
+	if ex.limit.Off() {
+		msg += " (pacing is off)"
+	} else {
+		msg += fmt.Sprintf("; at %d per %s that takes at least %s", ex.limit.N, ex.limit.Per, minDuration(requests, ex.limit).Round(time.Second))
+	}
+	fmt.Fprintln(ex.opts.IO.ErrOut, "warning: "+msg)
+}
+
+// stopped says how far a failed or interrupted export got.
+func (ex *exporter) stopped() {
+	where := "the output above is incomplete"
+	if ex.opts.File != "" {
+		where = ex.opts.File + " was not written"
+	}
+	fmt.Fprintf(ex.opts.IO.ErrOut, "export stopped after %d of %d rows (page %d of %d); %s\n", ex.rows, ex.total, ex.page, ex.lastPage, where)
+}
+
+// minDuration is the least time n requests take under a limit of N per
+// window: N at once, then N more after each window.
+func minDuration(n int, l httpx.Limit) time.Duration {
+	if n <= 0 || l.Off() {
+		return 0
+	}
+	return time.Duration((n-1)/l.N) * l.Per
+}
+
+// effectiveLimit is the pace the transport keeps (see factory's connector:
+// the sandbox is unpaced unless a rate limit is set explicitly).
+func effectiveLimit(s *config.Settings) httpx.Limit {
+	if s.Sandbox && s.Values["rate_limit"].Source == config.FromDefault {
+		return httpx.Limit{}
+	}
+	l, err := httpx.ParseLimit(s.RateLimit)
+	if err != nil {
+		return httpx.Limit{}
+	}
+	return l
+}

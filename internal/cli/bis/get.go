@@ -1,0 +1,171 @@
+package bis
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/bisform"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// GetOptions are the inputs of `bis get`.
+type GetOptions struct {
+	IO         *iostreams.IOStreams
+	Printer    func() (*output.Printer, error)
+	ShopClient func() (*shop.Client, error)
+	ID         string
+}
+
+func newGet(f *cmdutil.Factory) *cobra.Command {
+	opts := &GetOptions{IO: f.IOStreams, Printer: f.Printer, ShopClient: f.ShopClient}
+	return &cobra.Command{
+		Use:   "get ID",
+		Short: "Show one submission with its form answers",
+		Long: `Show one back-in-stock submission: the customer, the variant, whether the
+restock e-mail was sent, opened and clicked, and the answers to the form's
+custom fields, labelled as stored with the submission (content.keyLabel).
+
+-o json prints the submission exactly as the server sent it (content stays
+the JSON-encoded string the API uses).`,
+		Example: `  storectl bis get 10321
+  storectl bis get 10321 -o json --jq .content`,
+		Args: cmdutil.ExactArgs(1, "one submission ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			return runGet(cmd.Context(), opts)
+		},
+	}
+}
+
+func runGet(ctx context.Context, opts *GetOptions) error {
+	id := strings.TrimSpace(opts.ID)
+	if !isNumber(id) {
+		return cmdutil.FlagErrorf("submission ID %q is not a number (see `storectl bis list` for ids)", opts.ID)
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	client, err := opts.ShopClient()
+	if err != nil {
+		return err
+	}
+	res, err := client.GetSubmission(ctx, id)
+	if err != nil {
+		return err
+	}
+	return p.Object(res.Raw, func(w io.Writer) error { return renderSubmission(w, opts.IO, res.Raw) })
+}
+
+// renderSubmission is the human view of a submission (get and create).
+func renderSubmission(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage) error {
+	o, err := output.ParseObject(raw)
+	if err != nil {
+		return err
+	}
+	str := o.String
+	withID := func(title, key string) string {
+		if t := str(title); t != "" {
+			return fmt.Sprintf("%s (%s)", t, str(key))
+		}
+		return str(key)
+	}
+	pairs := [][2]string{
+		{"ID", str("id")},
+		{"Email", str("customer_email")},
+		{"Phone", str("customer_phone")},
+		{"Product", withID("product_title", "product_id")},
+		{"Variant", withID("variant_title", "variant_id")},
+		{"SKU", str("sku")},
+	}
+	if _, ok := o.Get("inventory_id"); ok {
+		pairs = append(pairs, [2]string{"Inventory ID", str("inventory_id")})
+	}
+	pairs = append(pairs, [2]string{"Status", statusText(str("status"))})
+	if _, ok := o.Get("last_sent"); ok {
+		pairs = append(pairs,
+			[2]string{"Last sent", orText(str("last_sent"), "never")},
+			[2]string{"Opened", eventText(str("opened"))},
+			[2]string{"Clicked", eventText(str("clicked"))},
+			[2]string{"Unsubscribed", yesNo("unsubscribe")(o)},
+			[2]string{"Locale", str("locale")},
+			[2]string{"Note", str("note")},
+		)
+	}
+	pairs = append(pairs, [2]string{"Created", str("created_at")}, [2]string{"Updated", str("updated_at")})
+	if err := output.RenderSheet(w, ios, pairs); err != nil {
+		return err
+	}
+	contentRaw, ok := o.Get("content")
+	if !ok {
+		return nil
+	}
+	return renderContent(w, ios, contentRaw)
+}
+
+// renderContent shows the form answers, labelled from keyLabel.
+func renderContent(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage) error {
+	c, err := bisform.DecodeContent(raw)
+	if err != nil {
+		fmt.Fprintln(w)
+		return output.RenderSheet(w, ios, [][2]string{{"Content", string(raw)}})
+	}
+	if len(c.Entries) == 0 && c.Source == "" {
+		return nil
+	}
+	pairs := make([][2]string, 0, len(c.Entries)+1)
+	for _, e := range c.Entries {
+		pairs = append(pairs, [2]string{e.Label, e.Value})
+	}
+	if c.Source != "" {
+		pairs = append(pairs, [2]string{"Source", c.Source})
+	}
+	fmt.Fprintln(w, "\nForm answers")
+	return output.RenderSheet(w, ios, pairs)
+}
+
+// statusText reads the submission status (0 pending, 1 sent).
+func statusText(s string) string {
+	switch s {
+	case "0":
+		return "pending (restock e-mail not sent)"
+	case "1":
+		return "sent"
+	}
+	return s
+}
+
+// eventText shows opened/clicked: the time, or "no" for 0.
+func eventText(s string) string {
+	if s == "" || s == "0" {
+		return "no"
+	}
+	return s
+}
+
+func orText(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
