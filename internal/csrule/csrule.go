@@ -1,0 +1,205 @@
+// Package csrule is the coming-soon rule model: it turns a rule as a person
+// or a file gives it (flags, JSON, YAML, CSV) into the exact create request,
+// checking every rule the server applies and answering with the server's own
+// messages, so that nothing invalid is ever sent. It does no I/O.
+package csrule
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/storectl/storectl/internal/api/shop"
+)
+
+// The apply_to values.
+const (
+	ApplyAll        = "all"
+	ApplyCollection = "collection"
+	ApplyProduct    = "product"
+	ApplyVariant    = "variant"
+)
+
+// ApplyValues lists the apply_to values in the order help texts show them.
+var ApplyValues = []string{ApplyAll, ApplyProduct, ApplyVariant, ApplyCollection}
+
+const (
+	maxNameLength = 255
+	// MaxIDs is the most product_ids or variant_ids a rule takes.
+	MaxIDs = 50
+)
+
+// Input is one rule as given, before validation: the text typed or read
+// from a file. An empty string means "not given".
+type Input struct {
+	Name   string
+	Status string
+	// StatusSet marks a status given explicitly: blank is then the
+	// server's "required" failure rather than the default of 1 (active).
+	StatusSet     bool
+	Start         string
+	End           string
+	ApplyTo       string
+	ProductIDs    []string // entries may hold several ids separated by , ; or spaces
+	VariantIDs    []string
+	CollectionID  string
+	ShowCountdown string // true/false/1/0; "" leaves it unset
+	Translations  []Text
+
+	// Invalid holds failures a reader found in a value's shape (an object
+	// where a string belongs), keyed by API field; Build reports them in
+	// place of checking that field.
+	Invalid map[string]string
+}
+
+// Text is one translated text: the language key ("default" or a locale
+// code), the text key (comingSoonAddToCartText, comingSoonAboveMessage or
+// comingSoonBellowMessage, or an alias) and the text.
+type Text struct {
+	Lang, Key, Value string
+}
+
+// Problem is one validation failure. Message is the server's text for every
+// rule the server checks.
+type Problem struct {
+	Field   string // API field: "name", "product_ids.2", "translations.fr.comingSoonAboveMessage"
+	Message string
+}
+
+// Rule is a valid rule: the request to send and how its dates were read.
+type Rule struct {
+	Request shop.NewRule
+	Start   time.Time
+	End     *time.Time
+	// Notes say how dates without a zone were read, for --dry-run.
+	Notes []string
+}
+
+// Build checks in and returns the request, or every problem found. Dates
+// without a zone are read in loc, and sent in UTC with a Z.
+func Build(in Input, loc *time.Location) (Rule, []Problem) {
+	c := checker{in: in}
+	var r Rule
+
+	name := strings.TrimSpace(in.Name)
+	if !c.shape("name") {
+		switch {
+		case name == "":
+			c.add("name", "The name field is required.")
+		case utf8.RuneCountInString(name) > maxNameLength:
+			c.add("name", "The name may not be greater than 255 characters.")
+		}
+	}
+	r.Request.Name = name
+
+	r.Request.Status = c.status()
+
+	start, startOK := c.date("start_date", "start date", in.Start, true, loc, &r.Notes)
+	if startOK {
+		r.Start, r.Request.StartDate = start, apiTime(start)
+	}
+	if end, ok := c.date("end_date", "end date", in.End, false, loc, &r.Notes); ok {
+		if startOK && !end.After(start) {
+			c.add("end_date", "The end date must be a date after start date.")
+		} else {
+			r.End, r.Request.EndDate = &end, apiTime(end)
+		}
+	}
+
+	r.Request.ShowCountdown = c.countdown()
+
+	applyTo := strings.ToLower(strings.TrimSpace(in.ApplyTo))
+	if !c.shape("apply_to") {
+		switch {
+		case applyTo == "":
+			c.add("apply_to", "The apply to field is required.")
+		case !validApplyTo(applyTo):
+			c.add("apply_to", "The selected apply to is invalid.")
+			applyTo = ""
+		}
+	}
+	r.Request.ApplyTo = applyTo
+	r.Request.ProductIDs = c.idList("product_ids", "product ids", ApplyProduct, applyTo, in.ProductIDs)
+	r.Request.VariantIDs = c.idList("variant_ids", "variant ids", ApplyVariant, applyTo, in.VariantIDs)
+	r.Request.CollectionID = c.collection(applyTo)
+	r.Request.Translations = c.translations()
+
+	if len(c.problems) > 0 {
+		return Rule{}, c.problems
+	}
+	return r, nil
+}
+
+// checker accumulates problems in the order the server checks the fields.
+type checker struct {
+	in       Input
+	problems []Problem
+}
+
+func (c *checker) add(field, message string) {
+	c.problems = append(c.problems, Problem{Field: field, Message: message})
+}
+
+// shape reports (and records) a shape failure a reader found for field.
+func (c *checker) shape(field string) bool {
+	msg, ok := c.in.Invalid[field]
+	if ok {
+		c.add(field, msg)
+	}
+	return ok
+}
+
+func (c *checker) status() int {
+	if c.shape("status") {
+		return 0
+	}
+	s := strings.ToLower(strings.TrimSpace(c.in.Status))
+	switch {
+	case s == "" && c.in.StatusSet:
+		c.add("status", "The status field is required.")
+	case s == "" || s == "1" || s == "true":
+		return 1
+	case s == "0" || s == "false":
+		return 0
+	default:
+		c.add("status", "The selected status is invalid.")
+	}
+	return 0
+}
+
+func (c *checker) countdown() *bool {
+	if c.shape("show_countdown") {
+		return nil
+	}
+	switch strings.ToLower(strings.TrimSpace(c.in.ShowCountdown)) {
+	case "":
+		return nil
+	case "true", "1":
+		v := true
+		return &v
+	case "false", "0":
+		v := false
+		return &v
+	}
+	c.add("show_countdown", "The show countdown field must be true or false.")
+	return nil
+}
+
+func validApplyTo(s string) bool {
+	for _, v := range ApplyValues {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// toNumbers turns checked digit strings into JSON numbers.
+func toNumbers(ids []string) []json.Number {
+	out := make([]json.Number, len(ids))
+	for i, id := range ids {
+		out[i] = json.Number(id)
+	}
+	return out
+}

@@ -1,0 +1,192 @@
+package csrule
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+var berlin = mustLoad("Europe/Berlin")
+
+func mustLoad(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}
+
+func valid() Input {
+	return Input{Name: "Drop", Start: "2026-10-01 09:00:00", ApplyTo: "product", ProductIDs: []string{"1,2", "2 3"}}
+}
+
+func TestBuildRequest(t *testing.T) {
+	in := valid()
+	in.End = "2026-10-02"
+	in.ShowCountdown = "true"
+	in.Translations = []Text{{"fr", "above", "Bientôt"}, {"default", "comingSoonAddToCartText", "Notify"}}
+	r, problems := Build(in, berlin)
+	if problems != nil {
+		t.Fatal(problems)
+	}
+	body, _ := r.Request.Body()
+	want := `{"name":"Drop","status":1,"start_date":"2026-10-01T07:00:00Z","end_date":"2026-10-01T22:00:00Z",` +
+		`"apply_to":"product","product_ids":[1,2,3],"show_countdown":true,` +
+		`"translations":{"default":{"comingSoonAddToCartText":"Notify"},"fr":{"comingSoonAboveMessage":"Bientôt"}}}`
+	if string(body) != want {
+		t.Errorf("body\n got %s\nwant %s", body, want)
+	}
+	if len(r.Notes) != 2 || !strings.Contains(r.Notes[0], `start_date "2026-10-01 09:00:00" is local time (Europe/Berlin, UTC+02:00): sent as 2026-10-01T07:00:00Z`) {
+		t.Errorf("notes: %q", r.Notes)
+	}
+}
+
+func TestBuildSendsIDsOnlyForTheirApplyTo(t *testing.T) {
+	for _, tc := range []struct {
+		in   Input
+		want string
+	}{
+		{Input{Name: "a", Start: "2026-01-01T00:00:00Z", ApplyTo: "all", Status: "0", StatusSet: true},
+			`{"name":"a","status":0,"start_date":"2026-01-01T00:00:00Z","apply_to":"all"}`},
+		{Input{Name: "a", Start: "2026-01-01T00:00:00+05:30", ApplyTo: " Collection ", CollectionID: "0042"},
+			`{"name":"a","status":1,"start_date":"2025-12-31T18:30:00Z","apply_to":"collection","collection_id":42}`},
+		{Input{Name: "a", Start: "2026-01-01", ApplyTo: "variant", VariantIDs: []string{"9007199254740993"}, ShowCountdown: "0"},
+			`{"name":"a","status":1,"start_date":"2025-12-31T23:00:00Z","apply_to":"variant","variant_ids":[9007199254740993],"show_countdown":false}`},
+	} {
+		r, problems := Build(tc.in, berlin)
+		if problems != nil {
+			t.Fatalf("%+v: %v", tc.in, problems)
+		}
+		body, _ := r.Request.Body()
+		if string(body) != tc.want {
+			t.Errorf("body\n got %s\nwant %s", body, tc.want)
+		}
+	}
+}
+
+// TestServerMessages checks every create rule of the contract locally, with
+// the server's wording.
+func TestServerMessages(t *testing.T) {
+	long := strings.Repeat("é", 256)
+	for _, tc := range []struct {
+		edit func(*Input)
+		want string
+	}{
+		{func(in *Input) { in.Name = "  " }, "The name field is required."},
+		{func(in *Input) { in.Name = long }, "The name may not be greater than 255 characters."},
+		{func(in *Input) { in.Status, in.StatusSet = "", true }, "The status field is required."},
+		{func(in *Input) { in.Status, in.StatusSet = "2", true }, "The selected status is invalid."},
+		{func(in *Input) { in.Start = "" }, "The start date field is required."},
+		{func(in *Input) { in.Start = "tomorrow" }, "The start date is not a valid date."},
+		{func(in *Input) { in.End = "2026-13-01" }, "The end date is not a valid date."},
+		{func(in *Input) { in.End = in.Start }, "The end date must be a date after start date."},
+		{func(in *Input) { in.ShowCountdown = "maybe" }, "The show countdown field must be true or false."},
+		{func(in *Input) { in.ApplyTo = "" }, "The apply to field is required."},
+		{func(in *Input) { in.ApplyTo = "store" }, "The selected apply to is invalid."},
+		{func(in *Input) { in.ProductIDs = nil }, "The product ids field is required when apply to is product."},
+		{func(in *Input) { in.Invalid = map[string]string{"product_ids": "The product ids must be an array."} }, "The product ids must be an array."},
+		{func(in *Input) { in.ProductIDs = []string{"1", "x"} }, "The product_ids.1 must be an integer."},
+		{func(in *Input) { in.ProductIDs = []string{strings.Repeat("1,", 50) + "2,3"} }, ""}, // duplicates collapse
+		{func(in *Input) { in.ProductIDs = manyIDs(51) }, "The product ids must have between 1 and 50 items."},
+		{func(in *Input) { in.ApplyTo, in.ProductIDs = "variant", nil }, "The variant ids field is required when apply to is variant."},
+		{func(in *Input) {
+			in.ApplyTo, in.ProductIDs = "variant", nil
+			in.Invalid = map[string]string{"variant_ids": "The variant ids must be an array."}
+		}, "The variant ids must be an array."},
+		{func(in *Input) { in.ApplyTo, in.ProductIDs = "collection", nil }, "The collection id field is required when apply to is collection."},
+		{func(in *Input) { in.ApplyTo, in.ProductIDs, in.CollectionID = "collection", nil, "abc" }, "The collection id must be an integer."},
+		{func(in *Input) { in.Invalid = map[string]string{"translations": "The translations must be an array."} }, "The translations must be an array."},
+		{func(in *Input) {
+			in.Invalid = map[string]string{"translations.fr": "Each translation entry must be an array."}
+		}, "Each translation entry must be an array."},
+		{func(in *Input) {
+			in.Invalid = map[string]string{"translations.fr.comingSoonAboveMessage": "The translations.fr.comingSoonAboveMessage must be a string."}
+		}, "The translations.fr.comingSoonAboveMessage must be a string."},
+		{func(in *Input) { in.Translations = []Text{{"fr", "title", "x"}} }, `The translation key "title" is not one of`},
+		{func(in *Input) { in.Translations = []Text{{"f r", "above", "x"}} }, `The translation language "f r"`},
+		{func(in *Input) { in.Translations = []Text{{"fr", "above", "x"}, {"fr", "comingSoonAboveMessage", "y"}} }, "given twice"},
+		{func(in *Input) { in.VariantIDs = []string{"5"} }, "The variant ids are sent only when apply to is variant; this rule applies to product: remove them."},
+		{func(in *Input) { in.CollectionID = "5" }, "The collection id is sent only when apply to is collection"},
+	} {
+		in := valid()
+		tc.edit(&in)
+		_, problems := Build(in, berlin)
+		if tc.want == "" {
+			if problems != nil {
+				t.Errorf("unexpected %v", problems)
+			}
+			continue
+		}
+		if len(problems) != 1 || !strings.Contains(problems[0].Message, tc.want) {
+			t.Errorf("want one problem %q, got %v", tc.want, problems)
+		}
+	}
+}
+
+func manyIDs(n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = string(rune('1'+i%9)) + strings.Repeat("0", i/9+1)
+	}
+	return ids
+}
+
+func TestBuildReportsEveryProblem(t *testing.T) {
+	_, problems := Build(Input{Status: "x", StatusSet: true, Start: "nope", ApplyTo: "variant"}, time.UTC)
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.Field)
+	}
+	if strings.Join(got, " ") != "name status start_date variant_ids" {
+		t.Errorf("fields in server order: %v", got)
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-10-01T09:00:00Z":        "2026-10-01T09:00:00Z",
+		"2026-10-01T09:00:00.5+02:00": "2026-10-01T07:00:00.5Z",
+		"2026-10-01T09:00":            "2026-10-01T07:00:00Z",
+		"2026-10-01 09:00:00":         "2026-10-01T07:00:00Z",
+		" 2026-01-15 ":                "2026-01-14T23:00:00Z",
+		"2026-10-01T09:00:00.000000Z": "2026-10-01T09:00:00Z",
+	} {
+		tm, _, err := ParseTime(in, berlin)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if got := apiTime(tm); got != want {
+			t.Errorf("%q: got %s want %s", in, got, want)
+		}
+	}
+	for _, bad := range []string{"", "01/10/2026", "2026-02-30", "2026-10-01T25:00:00Z"} {
+		if _, _, err := ParseTime(bad, berlin); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestParseTranslation(t *testing.T) {
+	tr, err := ParseTranslation("pt-BR.below=Em breve = logo")
+	if err != nil || tr != (Text{"pt-BR", "below", "Em breve = logo"}) {
+		t.Fatalf("%+v %v", tr, err)
+	}
+	for _, bad := range []string{"fr=x", "fr.above", ".above=x", "fr.=x"} {
+		if _, err := ParseTranslation(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestNormalizeID(t *testing.T) {
+	for in, want := range map[string]string{"007": "7", " 12 ": "12", "0": "0", "9223372036854775807": "9223372036854775807"} {
+		if got, ok := NormalizeID(in); !ok || got != want {
+			t.Errorf("%q: %q %v", in, got, ok)
+		}
+	}
+	for _, bad := range []string{"", "-1", "1.0", "1e3", "9223372036854775808", "abc"} {
+		if _, ok := NormalizeID(bad); ok {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
