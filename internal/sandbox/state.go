@@ -69,25 +69,25 @@ type Submission struct {
 
 // Offer is one pre-order offer (profile).
 type Offer struct {
-	ID                       int64          `json:"id"`
-	Name                     string         `json:"name"`
-	StartDate                *time.Time     `json:"start_date"`
-	EndDate                  *time.Time     `json:"end_date"`
-	CountdownBeforeStart     bool           `json:"countdown_before_start"`
-	CountdownBeforeEnd       bool           `json:"countdown_before_end"`
-	ApplyTo                  string         `json:"apply_to"`
-	ConditionInventory       string         `json:"condition_inventory"`
-	FulfillmentStatus        *string        `json:"fulfillment_status"`
-	FulfillmentShippingDate  string         `json:"fulfillment_shipping_date,omitempty"`
+	ID                       int64           `json:"id"`
+	Name                     string          `json:"name"`
+	StartDate                *time.Time      `json:"start_date"`
+	EndDate                  *time.Time      `json:"end_date"`
+	CountdownBeforeStart     bool            `json:"countdown_before_start"`
+	CountdownBeforeEnd       bool            `json:"countdown_before_end"`
+	ApplyTo                  string          `json:"apply_to"`
+	ConditionInventory       string          `json:"condition_inventory"`
+	FulfillmentStatus        *string         `json:"fulfillment_status"`
+	FulfillmentShippingDate  string          `json:"fulfillment_shipping_date,omitempty"`
 	FulfillmentAfterCheckout json.RawMessage `json:"fulfillment_after_checkout,omitempty"`
-	TurnOnContinueSelling    bool           `json:"turn_on_continue_selling"`
-	TurnOffContinueSelling   bool           `json:"turn_off_continue_selling"`
-	Status                   *int           `json:"status"`
-	Products                 []OfferProduct `json:"products,omitempty"`
-	CollectionID             int64          `json:"collection_id,omitempty"`
-	CollectionName           string         `json:"collection_name,omitempty"`
-	FullPaymentDiscountType  string         `json:"full_payment_discount_type"`
-	FullPaymentDiscountValue float64        `json:"full_payment_discount_value"`
+	TurnOnContinueSelling    bool            `json:"turn_on_continue_selling"`
+	TurnOffContinueSelling   bool            `json:"turn_off_continue_selling"`
+	Status                   *int            `json:"status"`
+	Products                 []OfferProduct  `json:"products,omitempty"`
+	CollectionID             int64           `json:"collection_id,omitempty"`
+	CollectionName           string          `json:"collection_name,omitempty"`
+	FullPaymentDiscountType  string          `json:"full_payment_discount_type"`
+	FullPaymentDiscountValue float64         `json:"full_payment_discount_value"`
 	PartialPayment           *PartialPayment `json:"partial_payment,omitempty"`
 	// UpdatedAt orders the offer list and decides priority ties; the API
 	// does not show it on the offer.
@@ -124,15 +124,15 @@ type ManualAssignment struct {
 
 // Rule is one coming-soon rule.
 type Rule struct {
-	ID            int64        `json:"id"`
-	Name          string       `json:"name"`
-	StartDate     *time.Time   `json:"start_date"`
-	EndDate       *time.Time   `json:"end_date"`
-	ShowCountdown *bool        `json:"show_countdown"`
-	ApplyTo       string       `json:"apply_to"`
-	ProductIDs    []int64      `json:"product_ids"`
-	VariantIDs    []int64      `json:"variant_ids"`
-	CollectionID  *int64       `json:"collection_id"`
+	ID            int64         `json:"id"`
+	Name          string        `json:"name"`
+	StartDate     *time.Time    `json:"start_date"`
+	EndDate       *time.Time    `json:"end_date"`
+	ShowCountdown *bool         `json:"show_countdown"`
+	ApplyTo       string        `json:"apply_to"`
+	ProductIDs    []int64       `json:"product_ids"`
+	VariantIDs    []int64       `json:"variant_ids"`
+	CollectionID  *int64        `json:"collection_id"`
 	Translations  []Translation `json:"translations"`
 	// TranslationsSet distinguishes an empty translations object ({}) from
 	// none at all (null).
