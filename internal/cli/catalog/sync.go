@@ -93,7 +93,11 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // shortDuration prints 2m rather than 2m0s, and 1h rather than 1h0m0s.
 func shortDuration(d time.Duration) string {
-	s := d.Round(100 * time.Millisecond).String()
+	precision := 100 * time.Millisecond
+	if d < time.Second {
+		precision = time.Millisecond
+	}
+	s := d.Round(precision).String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")
 	}
