@@ -169,19 +169,22 @@ func offerProducts(p catalog.Product, n int, limits, endQty []*int, sold []int) 
 	return items
 }
 
-// demoProduct returns the nth product of a type with at least two variants,
-// so that the demo's offers and rules do not depend on catalog details.
+// demoProduct returns the nth product of a type, preferring products with
+// several variants so that offers and rules can list a few of them; it does
+// not depend on other details of the catalog.
 func demoProduct(cat *catalog.Catalog, productType string, nth int) catalog.Product {
-	var found []catalog.Product
-	for _, p := range cat.Products() {
-		if p.ProductType == productType && len(p.Variants) > 1 {
-			found = append(found, p)
+	for _, minVariants := range []int{4, 2, 1} {
+		var found []catalog.Product
+		for _, p := range cat.Products() {
+			if p.ProductType == productType && len(p.Variants) >= minVariants {
+				found = append(found, p)
+			}
+		}
+		if len(found) > 0 {
+			return found[min(nth, len(found)-1)]
 		}
 	}
-	if len(found) == 0 {
-		return cat.Products()[0]
-	}
-	return found[min(nth, len(found)-1)]
+	return cat.Products()[0]
 }
 
 // demoCollection returns the collection with the handle, or the first one.

@@ -99,7 +99,7 @@ func demoSubmissions(cat *catalog.Catalog, n int) []Submission {
 			note := pick(r, demoNotes)
 			sub.Note = &note
 		}
-		if r.chance(85) {
+		if r.chance(85) || i == demoFormulaContentAt {
 			sub.Content = demoContent(r, i)
 		}
 		if ref.variant.Available && r.chance(80) {

@@ -69,6 +69,9 @@ func TestDemoCoverage(t *testing.T) {
 		mark(s.Note != nil, "note")
 		mark(s.Locale != "default", "locale")
 		mark(s.ProductID == 9007199254740993, "id beyond float64")
+		mark(strings.Contains(s.ProductTitle, "\u001b]0;"), "terminal escape")
+		mark(s.Note != nil && strings.HasPrefix(*s.Note, "=HYPERLINK("), "formula note")
+		mark(s.Content != nil && strings.Contains(*s.Content, `"full_name":"=`), "formula content")
 	}
 	for _, o := range st.Offers {
 		mark(true, "offer "+o.ApplyTo)
@@ -99,7 +102,7 @@ func TestDemoCoverage(t *testing.T) {
 		"field selectVariant", "field email", "field phone", "field text", "field textarea", "field select", "field radio",
 		"field checkbox", "field acceptTerms", "field hidden", "required hidden field", "HTML label", "default value",
 		"sent", "pending", "unsubscribed", "no phone", "phone", "no content", "keyLabel", "source", "content without keyLabel",
-		"opened", "clicked", "no SKU", "note", "locale", "id beyond float64",
+		"opened", "clicked", "no SKU", "note", "locale", "id beyond float64", "terminal escape", "formula note", "formula content",
 		"offer product", "offer collection", "offer all", "condition now", "condition oos", "condition outofstock",
 		"condition instock", "shipping date", "after checkout object", "after checkout number", "partial payment",
 		"draft", "null status", "no end", "collection without name", "manual assignment",

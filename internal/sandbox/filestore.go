@@ -13,7 +13,8 @@ import (
 )
 
 // OpenFileStore keeps the state in the JSON file at path, creating it with
-// DemoState() when it is missing. Several processes may use the same file:
+// DemoState() when it is missing; a file it cannot read is an error that
+// names the file and the command that resets it. Several processes may use the same file:
 // every View and Update takes a lock on path+".lock" and reloads the file, and
 // every Update replaces the file atomically (temporary file, fsync, rename),
 // so a reader never sees a half-written state.
@@ -23,12 +24,13 @@ func OpenFileStore(path string) (Store, error) {
 		return nil, fmt.Errorf("sandbox state directory: %w", err)
 	}
 	err := s.withLock(true, func() error {
-		if _, err := os.Stat(path); err == nil {
-			return nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("sandbox state file: %w", err)
+		_, err := os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return s.write(DemoState())
 		}
-		return s.write(DemoState())
+		// Reading it now reports a damaged file before any command runs.
+		_, err = s.read()
+		return err
 	})
 	if err != nil {
 		return nil, err

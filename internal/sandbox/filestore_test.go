@@ -87,13 +87,24 @@ func TestFileStoreCorrupt(t *testing.T) {
 			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			store, err := OpenFileStore(path)
+			advises := func(err error) bool {
+				return err != nil && strings.Contains(err.Error(), path) && strings.Contains(err.Error(), "storectl sandbox reset")
+			}
+			if _, err := OpenFileStore(path); !advises(err) {
+				t.Fatalf("OpenFileStore: err = %v, want one naming the file and the reset command", err)
+			}
+			// A file damaged after opening is reported by every access.
+			good := filepath.Join(t.TempDir(), "sandbox.json")
+			store, err := OpenFileStore(good)
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = store.View(func(*State) error { return nil })
-			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "storectl sandbox reset") {
-				t.Fatalf("err = %v, want one naming the file and the reset command", err)
+			path = good
+			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := store.View(func(*State) error { return nil }); !advises(err) {
+				t.Fatalf("View: err = %v", err)
 			}
 			// The server passes the advice on.
 			got := shop(t, New(Options{Store: store}), http.MethodGet, "/shop-api/coming-soon/list", "")
