@@ -52,14 +52,14 @@ type Report struct {
 	file *os.File
 	csv  *csv.Writer
 	done map[int]string // row → key of rows finished earlier
-	// pending holds rows whose last line is Pending: row → key.
-	pending map[int]string
+	// pending holds rows whose last line is Pending.
+	pending map[int]Entry
 }
 
 // OpenReport creates the report (mode 0600: rows can name customers). With
 // resume it first reads the existing report and appends to it.
 func OpenReport(path string, resume bool) (*Report, error) {
-	r := &Report{path: path, done: map[int]string{}, pending: map[int]string{}}
+	r := &Report{path: path, done: map[int]string{}, pending: map[int]Entry{}}
 	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
 	if resume {
 		if err := r.load(); err != nil {
@@ -114,7 +114,7 @@ func (r *Report) load() error {
 			r.done[row] = rec[1]
 			delete(r.pending, row)
 		case outcome == Pending:
-			r.pending[row] = rec[1]
+			r.pending[row] = Entry{Row: row, Key: rec[1], Outcome: Pending, ID: rec[3], Message: rec[4]}
 		default:
 			delete(r.pending, row)
 		}
@@ -135,11 +135,11 @@ func (r *Report) Done(row int, key string) (bool, error) {
 	return true, nil
 }
 
-// Pending reports whether an earlier run sent the row's request without
-// learning the outcome (its last line is Pending), for the same input.
-func (r *Report) Pending(row int, key string) bool {
-	k, ok := r.pending[row]
-	return ok && k == key
+// Pending returns the row's Pending line when an earlier run sent its
+// request without learning the outcome, for the same input.
+func (r *Report) Pending(row int, key string) (Entry, bool) {
+	e, ok := r.pending[row]
+	return e, ok && e.Key == key
 }
 
 // DoneCount is how many rows an earlier run finished.

@@ -91,7 +91,7 @@ func TestResumeSeesPendingRows(t *testing.T) {
 	}
 	must(t, r.Record(Entry{Row: 1, Key: "a", Outcome: Pending}))
 	must(t, r.Record(Entry{Row: 1, Key: "a", Outcome: Created, ID: "7"}))
-	must(t, r.Record(Entry{Row: 2, Key: "b", Outcome: Pending}))
+	must(t, r.Record(Entry{Row: 2, Key: "b", Outcome: Pending, Message: "sent at noon"}))
 	must(t, r.Record(Entry{Row: 3, Key: "c", Outcome: Pending}))
 	must(t, r.Record(Entry{Row: 3, Key: "c", Outcome: Failed, Message: "refused"}))
 	must(t, r.Close())
@@ -101,8 +101,12 @@ func TestResumeSeesPendingRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if r.Pending(1, "a") || !r.Pending(2, "b") || r.Pending(2, "edited") || r.Pending(3, "c") {
-		t.Fatalf("pending rows: 1=%v 2=%v 3=%v", r.Pending(1, "a"), r.Pending(2, "b"), r.Pending(3, "c"))
+	pending := func(row int, key string) bool { _, ok := r.Pending(row, key); return ok }
+	if pending(1, "a") || !pending(2, "b") || pending(2, "edited") || pending(3, "c") {
+		t.Fatalf("pending rows: 1=%v 2=%v 3=%v", pending(1, "a"), pending(2, "b"), pending(3, "c"))
+	}
+	if e, _ := r.Pending(2, "b"); e.Message != "sent at noon" {
+		t.Fatalf("pending entry: %+v", e)
 	}
 	if done, _ := r.Done(1, "a"); !done {
 		t.Fatal("row 1 finished after its pending line")
