@@ -27,11 +27,11 @@ type bulkJob struct {
 
 // bulkResult is what the command prints per row (and the report records).
 type bulkResult struct {
-	Row     int         `json:"row"`
-	Outcome string      `json:"outcome"`
+	Row     int             `json:"row"`
+	Outcome string          `json:"outcome"`
 	ID      json.RawMessage `json:"id,omitempty"`
-	Email   string      `json:"customer_email,omitempty"`
-	Message string      `json:"message,omitempty"`
+	Email   string          `json:"customer_email,omitempty"`
+	Message string          `json:"message,omitempty"`
 }
 
 var resultColumns = []output.Column{{Key: "row"}, {Key: "outcome"}, {Key: "id"}, {Key: "customer_email", Header: "EMAIL"}, {Key: "message"}}

@@ -132,8 +132,13 @@ func (s *formStore) fetch(ctx context.Context, path, key string) (*loadedForm, e
 	s.refetched = true
 	loaded := &loadedForm{BISForm: form, Form: bisform.New(form.Fields), FetchedAt: s.now().UTC()}
 	if path != "" {
-		data, _ := json.Marshal(cacheFile{Key: key, FetchedAt: loaded.FetchedAt, Fields: form.Raw})
-		if err := fsutil.WriteFileAtomic(path, data, 0o600); err != nil {
+		// Not json.Marshal: it would escape <, > and & in labels, and the
+		// cache must give back the server's bytes.
+		var data bytes.Buffer
+		enc := json.NewEncoder(&data)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(cacheFile{Key: key, FetchedAt: loaded.FetchedAt, Fields: form.Raw}) // cannot fail: valid JSON
+		if err := fsutil.WriteFileAtomic(path, data.Bytes(), 0o600); err != nil {
 			fmt.Fprintf(s.errOut, "warning: cannot cache the form in %s: %v\n", path, err)
 		}
 	}

@@ -1,0 +1,172 @@
+package bis
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/cli/factory"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/sandbox"
+)
+
+func exportOpts(t *testing.T, e *clitest.Env) *ExportOptions {
+	return &ExportOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.Printer, ShopClient: e.F.ShopClient,
+		Progress: e.F.Progress, Forms: testForms(t, e)}
+}
+
+func readCSV(t *testing.T, data []byte) [][]string {
+	t.Helper()
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatalf("not CSV: %v", err)
+	}
+	return recs
+}
+
+func TestExportDefaultsToCSV(t *testing.T) {
+	e := clitest.New(t)
+	e.Settings.Values["output"] = config.Value{Value: "table", Source: config.FromDefault}
+	factory.OverrideOutput(e.F, output.CSV)
+	opts := exportOpts(t, e)
+	opts.Printer = e.F.Printer
+	if err := runExport(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, e.Out.Bytes())
+	if len(recs) != 321 || recs[0][0] != "id" || recs[0][3] != "customer_email" {
+		t.Fatalf("%d records, header %v", len(recs), recs[0])
+	}
+	if n := len(requests(e, "GET /shop-api/back-in-stock/list")); n != 22 {
+		t.Errorf("%d list requests, want 22", n)
+	}
+	if !strings.Contains(e.ErrOut.String(), "Exported 320 submissions to stdout") {
+		t.Errorf("stderr: %s", e.ErrOut)
+	}
+}
+
+func TestExportToFileWithDetails(t *testing.T) {
+	e := clitest.New(t, clitest.WithOutput("csv"))
+	opts := exportOpts(t, e)
+	opts.File = filepath.Join(t.TempDir(), "out.csv")
+	opts.Details = true
+	if err := runExport(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(opts.File)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("file: %v %v", info, err)
+	}
+	data, _ := os.ReadFile(opts.File)
+	recs := readCSV(t, data)
+	header := strings.Join(recs[0], ",")
+	if !strings.HasSuffix(header, "updated_at,inventory_id,last_sent,unsubscribe,locale,opened,clicked,note,"+
+		"Your name,Size you wear,Anything we should know?,Best time to reach you,Also tell me about,I agree to the privacy policy,Campaign") {
+		t.Errorf("header: %s", header)
+	}
+	byID := map[string][]string{}
+	for _, r := range recs[1:] {
+		byID[r[0]] = r
+	}
+	if r := byID["10005"]; r[15] != "2026-07-03 20:21:07" || r[16] != "" || r[18] == "" {
+		t.Errorf("row 10005: %v", r)
+	}
+	if r := byID["10012"]; !strings.HasPrefix(r[17], "'=HYPERLINK") {
+		t.Errorf("formula note not neutralised: %q", r[17])
+	}
+	if !strings.Contains(e.ErrOut.String(), "warning: --details makes one request per submission: 342 requests in all") {
+		t.Errorf("no warning: %s", e.ErrOut)
+	}
+	if n := len(requests(e, "GET /shop-api/back-in-stock/get/")); n != 320 {
+		t.Errorf("%d detail requests", n)
+	}
+}
+
+func TestExportJSONAndNDJSONAreLossless(t *testing.T) {
+	for _, format := range []string{"json", "ndjson"} {
+		e := clitest.New(t, clitest.WithOutput(format))
+		if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
+			t.Fatal(err)
+		}
+		var items []json.RawMessage
+		if format == "json" {
+			if err := json.Unmarshal(e.Out.Bytes(), &items); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			for _, line := range bytes.Split(bytes.TrimSpace(e.Out.Bytes()), []byte("\n")) {
+				items = append(items, line)
+			}
+		}
+		if len(items) != 320 || !bytes.Contains(items[0], []byte(`"id":10320`)) && !bytes.Contains(items[0], []byte(`"id": 10320`)) {
+			t.Errorf("%s: %d items, first %s", format, len(items), items[0])
+		}
+	}
+}
+
+// cancelAfter cancels a context once the sandbox has served n requests.
+type cancelAfter struct {
+	mu     sync.Mutex
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n == 0 {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+func TestExportInterruptedLeavesNoFile(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := &cancelAfter{n: 3, cancel: cancel}
+	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Log = stop }))
+	opts := exportOpts(t, e)
+	dir := t.TempDir()
+	opts.File = filepath.Join(dir, "out.csv")
+	err := runExport(ctx, opts)
+	if !errors.Is(err, context.Canceled) || exitcode.Of(err) != exitcode.Interrupted {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+	if !strings.Contains(e.ErrOut.String(), "export stopped after 30 of 320 rows (page 2 of 22); "+opts.File+" was not written") {
+		t.Errorf("stderr: %s", e.ErrOut)
+	}
+}
+
+func TestExportFileIsADirectory(t *testing.T) {
+	e := clitest.New(t, clitest.WithOutput("csv"))
+	opts := exportOpts(t, e)
+	opts.File = t.TempDir()
+	if err := runExport(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestMinDuration(t *testing.T) {
+	for _, tt := range []struct{ n, want int }{{0, 0}, {1, 0}, {30, 0}, {31, 3}, {40, 3}, {61, 6}} {
+		if got := minDuration(tt.n, limit30per3s); got.Seconds() != float64(tt.want) {
+			t.Errorf("minDuration(%d) = %s, want %ds", tt.n, got, tt.want)
+		}
+	}
+}
+
+var limit30per3s = httpx.Limit{N: 30, Per: 3 * time.Second}

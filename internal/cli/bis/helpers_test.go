@@ -1,0 +1,62 @@
+package bis
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// Demo catalog ids (sandbox): a product and one of its variants.
+const (
+	demoProduct = "8001234560001"
+	demoVariant = "45001234560001"
+)
+
+// testForms is a form store caching in a temp dir.
+func testForms(t testing.TB, e *clitest.Env) *formStore {
+	t.Helper()
+	dir := t.TempDir()
+	return &formStore{settings: e.F.Settings, client: e.F.ShopClient, cacheDir: func() (string, error) { return dir, nil },
+		errOut: e.ErrOut, now: time.Now}
+}
+
+// writeCache puts fields (a JSON array) in the store's cache as if fetched
+// earlier.
+func writeCache(t *testing.T, forms *formStore, fields string) {
+	t.Helper()
+	path, key, err := forms.location()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(cacheFile{Key: key, FetchedAt: time.Now(), Fields: json.RawMessage(fields)})
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// requests returns the sandbox log lines that start with prefix.
+func requests(e *clitest.Env, prefix string) []string {
+	var out []string
+	for _, line := range e.Requests.Lines() {
+		if strings.HasPrefix(line, prefix) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func wantCode(t *testing.T, err error, code int) {
+	t.Helper()
+	if got := exitcode.Of(err); got != code {
+		t.Fatalf("exit code %d, want %d (err: %v)", got, code, err)
+	}
+}

@@ -1,0 +1,137 @@
+package bis
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+func TestFormTableAndLosslessJSON(t *testing.T) {
+	e := clitest.New(t)
+	forms := testForms(t, e)
+	opts := &FormOptions{ErrOut: e.ErrOut, Printer: e.F.Printer, Forms: forms}
+	if err := runForm(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	out := e.Out.String()
+	for _, want := range []string{"size_worn     select         Size you wear", "XS, S, M, L, XL, XXL", "I agree to the privacy policy"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "<") {
+		t.Errorf("HTML on the terminal:\n%s", out)
+	}
+
+	e.Out.Reset()
+	e.Settings.Output = "json"
+	if err := runForm(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.Out.String(), `"label": "<strong>Size</strong> you wear"`) {
+		t.Errorf("json is not the server's:\n%s", e.Out)
+	}
+	if n := len(requests(e, "GET /shop-api/back-in-stock/form")); n != 1 {
+		t.Errorf("%d form requests; the second run should use the cache", n)
+	}
+	opts.Refresh = true
+	if err := runForm(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(requests(e, "GET /shop-api/back-in-stock/form")); n != 2 {
+		t.Errorf("--refresh did not refetch (%d requests)", n)
+	}
+}
+
+func TestFormCacheIsPerStore(t *testing.T) {
+	e := clitest.New(t)
+	forms := testForms(t, e)
+	writeCache(t, forms, `[{"id":"only","label":"Only","type":"text"}]`)
+	e.Settings.BaseURL = "https://other.example"
+	form, err := forms.Load(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if form.Cached || len(form.Fields) != 10 {
+		t.Errorf("a cache of another store was used: %+v", form.Fields)
+	}
+}
+
+func listOpts(e *clitest.Env) *ListOptions {
+	return &ListOptions{IO: e.IO, Printer: e.F.Printer, ShopClient: e.F.ShopClient, Progress: e.F.Progress, Page: 1}
+}
+
+func TestListPageAndAll(t *testing.T) {
+	e := clitest.New(t)
+	opts := listOpts(e)
+	opts.Page = 2
+	if err := runList(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(e.Out.String(), "\n"); lines != 16 {
+		t.Errorf("%d lines, want header + 15:\n%s", lines, e.Out)
+	}
+	if !strings.Contains(e.ErrOut.String(), "page 2 of 22 · 320 total · --page 3 or --all for more") {
+		t.Errorf("footer: %s", e.ErrOut)
+	}
+
+	e.Out.Reset()
+	e.Settings.Output = "json"
+	opts.Page, opts.All = 1, true
+	if err := runList(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	var items []map[string]any
+	if err := json.Unmarshal(e.Out.Bytes(), &items); err != nil || len(items) != 320 {
+		t.Fatalf("--all json: %d items, %v", len(items), err)
+	}
+	if len(items[0]) != 11 {
+		t.Errorf("list item keys: %v", items[0])
+	}
+	opts.Page = 0
+	wantCode(t, runList(context.Background(), opts), exitcode.Usage)
+}
+
+func TestGetShowsContentAndEvents(t *testing.T) {
+	e := clitest.New(t)
+	opts := &GetOptions{IO: e.IO, Printer: e.F.Printer, ShopClient: e.F.ShopClient, ID: "10005"}
+	if err := runGet(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	out := e.Out.String()
+	for _, want := range []string{"Opened:        2026-07-03 20:21:07", "Clicked:       no", "Form answers", "Size you wear:", "Status:        sent"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("get lacks %q:\n%s", want, out)
+		}
+	}
+	e.Out.Reset()
+	e.Settings.Output = "json"
+	if err := runGet(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.Out.String(), `"content": "{\"full_name\"`) || !strings.Contains(e.Out.String(), `"clicked": 0`) {
+		t.Errorf("json not lossless:\n%s", e.Out)
+	}
+
+	opts.ID = "abc"
+	wantCode(t, runGet(context.Background(), opts), exitcode.Usage)
+	opts.ID = "1"
+	wantCode(t, runGet(context.Background(), opts), exitcode.APIRefused)
+}
+
+func TestGetSanitisesServerStrings(t *testing.T) {
+	e := clitest.New(t)
+	// The demo's eighth submission has a product title with an escape
+	// sequence that would retitle the terminal.
+	opts := &GetOptions{IO: e.IO, Printer: e.F.Printer, ShopClient: e.F.ShopClient, ID: "10008"}
+	if err := runGet(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(e.Out.String(), 0x1b) {
+		t.Errorf("escape sequence reached the terminal:\n%q", e.Out)
+	}
+}
