@@ -202,6 +202,8 @@ func searchFooter(opts *SearchOptions, r *api.SearchResult, count int) {
 		fmt.Fprintf(errOut, "nothing matches %q\n", r.Term)
 	case !known:
 		fmt.Fprintf(errOut, "%d products\n", count)
+	case total == 0:
+		fmt.Fprintf(errOut, "no products match %q\n", r.Term)
 	case count == 0:
 		fmt.Fprintf(errOut, "no products on this page · %d total\n", total)
 	case opts.All || r.Pagination == nil:
