@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -16,10 +17,6 @@ type requestLog struct {
 	mu sync.Mutex
 	w  io.Writer
 }
-
-// lineBreaks keeps a request's line on one line even when a programmatic
-// client put raw line breaks into the query.
-var lineBreaks = strings.NewReplacer("\n", "%0A", "\r", "%0D")
 
 func (l *requestLog) serve(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
 	var body []byte
@@ -39,7 +36,7 @@ func (l *requestLog) serve(w http.ResponseWriter, r *http.Request, next http.Han
 	line.WriteString(r.URL.EscapedPath())
 	if r.URL.RawQuery != "" {
 		line.WriteByte('?')
-		line.WriteString(lineBreaks.Replace(r.URL.RawQuery))
+		line.WriteString(escapeControls(r.URL.RawQuery))
 	}
 	line.WriteByte(' ')
 	line.WriteString(strconv.Itoa(rec.status))
@@ -52,6 +49,21 @@ func (l *requestLog) serve(w http.ResponseWriter, r *http.Request, next http.Han
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	_, _ = io.WriteString(l.w, line.String())
+}
+
+// escapeControls percent-encodes control bytes, which a request built in
+// process may carry in its raw query: the line stays one line and cannot
+// drive the terminal it is printed on.
+func escapeControls(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			b.WriteString(fmt.Sprintf("%%%02X", c))
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // logBody renders a request body on one line: compact JSON, or the raw bytes

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -45,6 +46,13 @@ func TestLog(t *testing.T) {
 	}
 	if strings.Contains(log.buf.String(), ShopToken) {
 		t.Error("the log holds the token")
+	}
+	log.buf.Reset()
+	req := httptest.NewRequest(http.MethodGet, "/shop-api/pre-order/list", nil)
+	req.URL.RawQuery = "keyword=a\nb\x1b]0;x\x07"
+	srv.ServeHTTP(httptest.NewRecorder(), req)
+	if got := log.buf.String(); got != "GET /shop-api/pre-order/list?keyword=a%0Ab%1B]0;x%07 401\n" {
+		t.Errorf("control bytes in the query: %q", got)
 	}
 }
 
