@@ -13,6 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	configcmd "github.com/storectl/storectl/internal/cli/config"
 	"github.com/storectl/storectl/internal/cli/factory"
+	"github.com/storectl/storectl/internal/cli/preorder"
 	"github.com/storectl/storectl/internal/cli/profile"
 	sandboxcmd "github.com/storectl/storectl/internal/cli/sandbox"
 	"github.com/storectl/storectl/internal/cli/version"
@@ -68,6 +69,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 		bis.New(f),
 		catalogcmd.New(f),
 		configcmd.New(f),
+		preorder.New(f),
 		profile.New(f),
 		sandboxcmd.New(f),
 		version.New(f),

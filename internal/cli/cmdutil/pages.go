@@ -1,0 +1,81 @@
+package cmdutil
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// PageFlags are the --page N and --all flags of a shop API list command.
+type PageFlags struct {
+	Page int
+	All  bool
+}
+
+// AddPageFlags registers --page and --all on cmd.
+func AddPageFlags(cmd *cobra.Command, p *PageFlags, noun string) {
+	cmd.Flags().IntVar(&p.Page, "page", 1, "page `number` to show")
+	cmd.Flags().BoolVar(&p.All, "all", false, "fetch every page of "+noun+", in order")
+}
+
+// CheckPageFlags rejects --page below 1 and --page with --all before
+// anything is sent.
+func CheckPageFlags(cmd *cobra.Command, p PageFlags) error {
+	if p.Page < 1 {
+		return FlagErrorf("--page must be 1 or more, not %d", p.Page)
+	}
+	return MutuallyExclusive("--page and --all cannot be used together: --all already fetches every page",
+		cmd.Flags().Changed("page"), p.All)
+}
+
+// FetchPages fetches the chosen page, or with All every page from the
+// first, reporting page n/N with an ETA on progress (shown only on a
+// terminal). It returns the items in order and the last page fetched.
+func FetchPages(ctx context.Context, progress *output.Progress, p PageFlags,
+	fetch func(ctx context.Context, page int) (*shop.Page, error)) ([]json.RawMessage, *shop.Page, error) {
+	if !p.All {
+		page, err := fetch(ctx, p.Page)
+		if err != nil {
+			return nil, nil, err
+		}
+		return page.Items, page, nil
+	}
+	var items []json.RawMessage
+	var last *shop.Page
+	start := time.Now()
+	err := shop.EachPage(ctx, 1, fetch, func(page *shop.Page) error {
+		items = append(items, page.Items...)
+		last = page
+		pg := page.Pagination
+		progress.Update("page " + output.FormatETA(int(pg.CurrentPage.Value), int(pg.LastPage.Value), time.Since(start)))
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return items, last, nil
+}
+
+// ListFooter tells people on stderr where they are: the page footer for
+// one page, the count for --all, "no …" for an empty list. Callers print
+// it in table mode only.
+func ListFooter(ios *iostreams.IOStreams, p PageFlags, last *shop.Page, count int, noun string) {
+	switch {
+	case count == 0 && last != nil && last.Pagination.Total.Value > 0:
+		fmt.Fprintf(ios.ErrOut, "no %s on page %d: there are %d pages\n", noun, p.Page, last.Pagination.LastPage.Value)
+	case count == 0:
+		fmt.Fprintf(ios.ErrOut, "no %s found\n", noun)
+	case p.All:
+		fmt.Fprintf(ios.ErrOut, "%d %s\n", count, noun)
+	default:
+		pg := last.Pagination
+		output.PageFooter(ios, int(pg.CurrentPage.Value), int(pg.LastPage.Value), int(pg.Total.Value))
+	}
+}

@@ -1,0 +1,72 @@
+package preorder
+
+import (
+	"context"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/csrule"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// GetOptions are the inputs of `preorder get`.
+type GetOptions struct {
+	IO         *iostreams.IOStreams
+	ShopClient func() (*shop.Client, error)
+	Printer    func() (*output.Printer, error)
+	Now        func() time.Time
+
+	ID string
+}
+
+func newGet(f *cmdutil.Factory) *cobra.Command {
+	opts := &GetOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Now: time.Now}
+	return &cobra.Command{
+		Use:   "get ID",
+		Short: "Show one pre-order offer in full",
+		Long: `Show one offer as a sheet: when it runs (with countdowns), what it applies to,
+its inventory condition and continue-selling switches, when orders ship, what
+the customer pays at checkout and later, and every product with its limit.
+
+-o json prints the offer exactly as the server sent it.`,
+		Example: `  storectl preorder get 3101
+  storectl preorder get 3101 -o json`,
+		Args: cmdutil.ExactArgs(1, "one offer ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			return runGet(cmd.Context(), opts)
+		},
+	}
+}
+
+func runGet(ctx context.Context, opts *GetOptions) error {
+	id, ok := csrule.NormalizeID(opts.ID)
+	if !ok {
+		return cmdutil.FlagErrorf("offer ID %q is not a number: `storectl preorder list` shows the IDs", strings.TrimSpace(opts.ID))
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	client, err := opts.ShopClient()
+	if err != nil {
+		return err
+	}
+	env, err := client.GetOffer(ctx, id)
+	if err != nil {
+		return err
+	}
+	return p.Object(env.Data, func(w io.Writer) error {
+		o, err := shop.DecodeOffer(env.Data)
+		if err != nil {
+			return &shop.BadResponse{Path: "/shop-api/pre-order/get/" + id, Err: err}
+		}
+		return renderOffer(w, opts.IO, o, opts.Now())
+	})
+}

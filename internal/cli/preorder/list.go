@@ -1,0 +1,116 @@
+package preorder
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// ListOptions are the inputs of `preorder list`.
+type ListOptions struct {
+	IO         *iostreams.IOStreams
+	ShopClient func() (*shop.Client, error)
+	Printer    func() (*output.Printer, error)
+	Progress   func() *output.Progress
+
+	Keyword string
+	Pages   cmdutil.PageFlags
+}
+
+func newList(f *cmdutil.Factory) *cobra.Command {
+	opts := &ListOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Progress: f.Progress}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List pre-order offers, newest first",
+		Long: `List pre-order offers (50 a page), newest first: name, target, status,
+schedule, inventory condition and fulfillment.
+
+A product offer's row carries only a sample of its products; "preorder get
+ID" shows them all.`,
+		Example: `  storectl preorder list
+  storectl preorder list --keyword parka
+  storectl preorder list --all -o json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := cmdutil.CheckPageFlags(cmd, opts.Pages); err != nil {
+				return err
+			}
+			return runList(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Keyword, "keyword", "", "only offers matching this `text`")
+	cmdutil.AddPageFlags(cmd, &opts.Pages, "offers")
+	return cmd
+}
+
+func runList(ctx context.Context, opts *ListOptions) error {
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	client, err := opts.ShopClient()
+	if err != nil {
+		return err
+	}
+	items, last, err := cmdutil.FetchPages(ctx, opts.Progress(), opts.Pages, func(ctx context.Context, page int) (*shop.Page, error) {
+		return client.ListOffers(ctx, page, opts.Keyword)
+	})
+	if err != nil {
+		return err
+	}
+	opts.Progress().Stop()
+	if err := p.List(items, offerColumns); err != nil {
+		return err
+	}
+	if p.IsTable() {
+		if hasProductOffer(items) {
+			fmt.Fprintln(opts.IO.ErrOut, "note: a product offer's row holds only a sample product; `storectl preorder get ID` lists them all")
+		}
+		cmdutil.ListFooter(opts.IO, opts.Pages, last, len(items), "offers")
+	}
+	return nil
+}
+
+var offerColumns = []output.Column{
+	{Key: "id"},
+	{Key: "offer_name", Header: "NAME"},
+	{Key: "apply_to"},
+	offerColumn("status", "STATUS", func(o shop.Offer) string { return statusText(o.Status) }),
+	offerColumn("start_date", "START", func(o shop.Offer) string { return orNone(o.StartDate) }),
+	offerColumn("end_date", "END", func(o shop.Offer) string {
+		if o.EndDate == "" {
+			return "no end"
+		}
+		return o.EndDate
+	}),
+	offerColumn("preorder_condition_inventory", "INVENTORY", func(o shop.Offer) string { return orNone(o.ConditionInventory) }),
+	offerColumn("fulfillment", "FULFILLMENT", fulfillmentSummary),
+}
+
+// offerColumn is a column computed from the decoded offer; an offer that
+// does not decode shows the server's value at key.
+func offerColumn(key, header string, text func(shop.Offer) string) output.Column {
+	return output.Column{Key: key, Header: header, Value: func(obj output.Object) string {
+		o, err := shop.DecodeOffer(obj.Raw())
+		if err != nil {
+			return obj.String(key)
+		}
+		return text(o)
+	}}
+}
+
+func hasProductOffer(items []json.RawMessage) bool {
+	for _, item := range items {
+		if o, err := output.ParseObject(item); err == nil && o.String("apply_to") == "product" {
+			return true
+		}
+	}
+	return false
+}
