@@ -206,7 +206,10 @@ func filterFooter(opts *FilterOptions, first *api.FilterResult, count, pages int
 	default:
 		output.PageFooter(opts.IO, int(pg.CurrentPage.Value), int(pg.LastPage.Value), int(pg.Total.Value))
 	}
-	if n := len(first.Options); n > 0 && !opts.ShowFilters {
+	switch n := len(first.Options); {
+	case n > 0 && !opts.ShowFilters:
 		fmt.Fprintf(errOut, "%d filter options · --show-filters lists their values\n", n)
+	case n == 0 && opts.ShowFilters:
+		fmt.Fprintln(errOut, "no filter options: no filter is configured for this page")
 	}
 }
