@@ -21,7 +21,8 @@ read:catalog scope, settings its read:config scope.
 
 -o json prints the whole response object as the server sent it; with --all,
 its product array holds every page's products (the other keys, pagination
-included, are the first page's). -o ndjson prints one product per line.`)
+included, are the first page's); --jq runs on that object. -o ndjson prints
+one product per line, -o csv one row per product.`)
 	cmd.AddCommand(newFilter(f), newSearch(f), newSettings(f))
 	return cmd
 }
