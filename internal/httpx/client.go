@@ -261,7 +261,7 @@ func (c *Client) check(method string, res *result) error {
 	switch {
 	case res.tooLarge:
 		return &ResponseError{Status: res.status, ContentType: contentType,
-			Problem: fmt.Sprintf("the server's answer is larger than the %d MiB limit", c.maxBody>>20),
+			Problem: "the server's answer is larger than the limit of " + byteSize(c.maxBody),
 			Hint:    "ask for less at once (a smaller page or fewer items)"}
 	case res.truncated:
 		return &ResponseError{Status: res.status, ContentType: contentType, Snippet: snippet(res.body),
@@ -305,4 +305,14 @@ func (c *Client) networkError(method string, u *url.URL, tries int, err error) e
 		msg += fmt.Sprintf(" (after %d attempts)", tries)
 	}
 	return &NetworkError{Method: method, URL: c.redactedURL(u), Attempts: tries, Err: err, msg: c.redact.String(msg)}
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -98,7 +98,7 @@ func (t *tracer) response(resp *http.Response, body []byte, elapsed time.Duratio
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "< %s (%s)\n", resp.Status, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(&b, "< %s (%s)\n", resp.Status, elapsed.Round(100*time.Microsecond))
 	for _, name := range strings.Split(traceResponseKeys, ",") {
 		for _, v := range resp.Header.Values(name) {
 			fmt.Fprintf(&b, "< %s: %s\n", name, debugText(v))
@@ -112,7 +112,7 @@ func (t *tracer) failure(err error, elapsed time.Duration) {
 	if !t.enabled() {
 		return
 	}
-	t.emit(fmt.Sprintf("< no response (%s): %v\n", elapsed.Round(time.Millisecond), err))
+	t.emit(fmt.Sprintf("< no response (%s): %v\n", elapsed.Round(100*time.Microsecond), err))
 }
 
 // writeBody redacts before it truncates, so that a cut cannot leave part
