@@ -11,6 +11,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/bis"
 	catalogcmd "github.com/storectl/storectl/internal/cli/catalog"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/comingsoon"
 	configcmd "github.com/storectl/storectl/internal/cli/config"
 	"github.com/storectl/storectl/internal/cli/factory"
 	"github.com/storectl/storectl/internal/cli/preorder"
@@ -68,6 +69,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 		auth.New(f),
 		bis.New(f),
 		catalogcmd.New(f),
+		comingsoon.New(f),
 		configcmd.New(f),
 		preorder.New(f),
 		profile.New(f),

@@ -1,0 +1,21 @@
+// Package comingsoon is `storectl comingsoon`: create, list, inspect and
+// delete coming-soon rules, one at a time or by the hundred.
+package comingsoon
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+)
+
+// New returns `storectl comingsoon` and its verbs.
+func New(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.NewGroup("comingsoon <command>", "Create, list and delete coming-soon rules",
+		`Coming-soon rules mark products, variants, a collection or the whole store as
+coming soon, with an optional countdown and translated texts.
+
+Rules can be created one by one from flags or in bulk from a JSON, YAML or CSV
+file, and deleted by the hundred from arguments, a file or stdin.`)
+	cmd.AddCommand(newCreate(f), newList(f), newGet(f), newDelete(f))
+	return cmd
+}

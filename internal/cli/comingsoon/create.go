@@ -1,0 +1,210 @@
+package comingsoon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/csrule"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// CreateOptions are the inputs of `comingsoon create`, for one rule from
+// flags or many from a file.
+type CreateOptions struct {
+	IO         *iostreams.IOStreams
+	ShopClient func() (*shop.Client, error)
+	Printer    func() (*output.Printer, error)
+	Settings   func() (*config.Settings, error)
+	Progress   func() *output.Progress
+	Loc        *time.Location
+	Now        func() time.Time
+
+	Input        csrule.Input
+	Translations []string // LANG.KEY=TEXT
+	DryRun       bool
+
+	FromFile   string
+	ReportPath string
+	Resume     bool
+	// ruleFlags are the single-rule flags given, which --from-file excludes.
+	ruleFlags []string
+}
+
+// singleRuleFlags describe one rule; a file describes its rules itself.
+var singleRuleFlags = []string{"name", "start", "end", "apply-to", "product-id", "variant-id", "collection-id", "status", "show-countdown", "translation"}
+
+func newCreate(f *cmdutil.Factory) *cobra.Command {
+	opts := &CreateOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Settings: f.Settings,
+		Progress: f.Progress, Loc: time.Local, Now: time.Now}
+	countdown := &optionalBool{}
+	cmd := &cobra.Command{
+		Use:   "create",
+		Short: "Create a coming-soon rule from flags, or many from a file",
+		Long: `Create one rule from flags, or many from a file with --from-file.
+
+Dates accept ISO 8601 (2026-10-01T09:00:00+02:00 or …Z), "YYYY-MM-DD HH:MM:SS"
+and "YYYY-MM-DD". Dates without a zone are your local time; every date is sent
+in UTC with a Z, and --dry-run shows the conversion.
+
+Every rule the server checks is checked first, with the server's messages: on
+a failure nothing is sent and the exit code is 2.
+
+--translation LANG.KEY=TEXT sets a text for a language ("default" or a locale
+code). KEY is comingSoonAddToCartText, comingSoonAboveMessage or
+comingSoonBellowMessage, or for short addToCart, above, below.
+
+Bulk: --from-file FILE takes a JSON array, a YAML list or a CSV with a header
+row (format from the extension, else from the content; - reads stdin). Fields
+are the API's: name, start_date, end_date, apply_to, product_ids, variant_ids,
+collection_id, status, show_countdown, translations (in CSV, one column per
+text: translations.LANG.KEY; id cells list ids separated by ; or spaces).
+Every row is checked before anything is sent, and all problems are listed
+with their row numbers. Rules are then created one by one at the store's
+rate limit. --report FILE records each row's outcome as it happens;
+--resume continues from it without creating any rule twice. Exit 5 when some
+rows failed.`,
+		Example: `  storectl comingsoon create --name "Fall drop" --start 2026-10-01 --apply-to product --product-id 8001,8002
+  storectl comingsoon create --name Teaser --start "2026-10-01 09:00:00" --end 2026-10-15 \
+      --apply-to collection --collection-id 4001 --show-countdown --translation fr.above="Bientôt"
+  storectl comingsoon create --from-file rules.csv --report created.csv
+  storectl comingsoon create --from-file rules.csv --report created.csv --resume`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, name := range singleRuleFlags {
+				if cmd.Flags().Changed(name) {
+					opts.ruleFlags = append(opts.ruleFlags, "--"+name)
+				}
+			}
+			opts.Input.StatusSet = cmd.Flags().Changed("status")
+			opts.Input.ShowCountdown = countdown.value
+			return runCreate(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Input.Name, "name", "", "rule `name` (at most 255 characters)")
+	fl.StringVar(&opts.Input.Start, "start", "", "start `date`: ISO 8601, YYYY-MM-DD HH:MM:SS or YYYY-MM-DD")
+	fl.StringVar(&opts.Input.End, "end", "", "end `date`, after the start (default: no end)")
+	fl.StringVar(&opts.Input.ApplyTo, "apply-to", "", "what the rule covers: "+strings.Join(csrule.ApplyValues, ", "))
+	fl.StringArrayVar(&opts.Input.ProductIDs, "product-id", nil, "product `ID`s for --apply-to product (repeat or comma-separate; 1 to 50)")
+	fl.StringArrayVar(&opts.Input.VariantIDs, "variant-id", nil, "variant `ID`s for --apply-to variant (repeat or comma-separate; 1 to 50)")
+	fl.StringVar(&opts.Input.CollectionID, "collection-id", "", "collection `ID` for --apply-to collection")
+	fl.StringVar(&opts.Input.Status, "status", "1", "1 (active) or 0 (inactive)")
+	fl.Var(countdown, "show-countdown", "show a countdown timer (--show-countdown=false to hide it; default: not set)")
+	fl.Lookup("show-countdown").NoOptDefVal = "true"
+	fl.StringArrayVar(&opts.Translations, "translation", nil, "translated text as `LANG.KEY=TEXT` (repeatable)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "check and print the request body(ies) without sending anything")
+	fl.StringVar(&opts.FromFile, "from-file", "", "create one rule per row of `FILE` (.json, .yaml, .csv; - for stdin)")
+	fl.StringVar(&opts.ReportPath, "report", "", "with --from-file: write each row's outcome to `FILE` (CSV) as it happens")
+	fl.BoolVar(&opts.Resume, "resume", false, "with --report: skip rows the report shows done, never creating a rule twice")
+	return cmd
+}
+
+func runCreate(ctx context.Context, opts *CreateOptions) error {
+	if opts.FromFile != "" {
+		if len(opts.ruleFlags) > 0 {
+			return cmdutil.FlagErrorf("%s cannot be used with --from-file: the file gives each rule's fields", strings.Join(opts.ruleFlags, ", "))
+		}
+		return runBulkCreate(ctx, opts)
+	}
+	if opts.ReportPath != "" || opts.Resume {
+		return cmdutil.FlagErrorf("--report and --resume go with --from-file")
+	}
+	in := opts.Input
+	var problems []csrule.Problem
+	for _, spec := range opts.Translations {
+		t, err := csrule.ParseTranslation(spec)
+		if err != nil {
+			problems = append(problems, csrule.Problem{Field: "translations", Message: err.Error()})
+			continue
+		}
+		in.Translations = append(in.Translations, t)
+	}
+	rule, more := csrule.Build(in, opts.Loc)
+	if problems = append(problems, more...); len(problems) > 0 {
+		return invalidRule(problems)
+	}
+	body, err := rule.Request.Body()
+	if err != nil {
+		return err
+	}
+	if opts.DryRun {
+		return printDryRun(opts.IO, body, rule.Notes)
+	}
+
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	client, err := opts.ShopClient()
+	if err != nil {
+		return err
+	}
+	env, err := client.CreateRule(ctx, rule.Request)
+	if err != nil {
+		return err
+	}
+	created, err := shop.DecodeRule(env.Data)
+	if err != nil {
+		return &shop.BadResponse{Path: "/shop-api/coming-soon/create", Err: err}
+	}
+	if s.Quiet {
+		_, err := fmt.Fprintln(opts.IO.Out, created.ID)
+		return err
+	}
+	if p.IsTable() {
+		fmt.Fprintf(opts.IO.ErrOut, "✓ created coming-soon rule %s\n", created.ID)
+	}
+	return printRule(p, opts.IO, env.Data, opts.Loc, "/shop-api/coming-soon/create")
+}
+
+// invalidRule is the exit-2 error listing every problem of one rule.
+func invalidRule(problems []csrule.Problem) error {
+	lines := make([]string, len(problems))
+	for i, p := range problems {
+		lines[i] = "  " + p.Message
+	}
+	return exitcode.WithHint(exitcode.Usage,
+		fmt.Errorf("the rule is not valid; nothing was sent:\n%s", strings.Join(lines, "\n")),
+		"fix the flags named above (`storectl comingsoon create --help` describes them)")
+}
+
+// printDryRun shows the body that would be sent on stdout and how dates
+// were read on stderr.
+func printDryRun(ios *iostreams.IOStreams, body []byte, notes []string) error {
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, body, "", "  "); err != nil {
+		return err
+	}
+	pretty.WriteByte('\n')
+	if _, err := ios.Out.Write(pretty.Bytes()); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(ios.ErrOut, "note: "+n)
+	}
+	fmt.Fprintln(ios.ErrOut, "dry run: POST /shop-api/coming-soon/create was not sent")
+	return nil
+}
+
+// optionalBool is a flag that can be left unset, set bare (true) or given a
+// value; the value is checked with the server's message by csrule.
+type optionalBool struct{ value string }
+
+func (b *optionalBool) String() string     { return b.value }
+func (b *optionalBool) Set(s string) error { b.value = s; return nil }
+func (b *optionalBool) Type() string       { return "bool" }

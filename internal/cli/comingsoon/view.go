@@ -1,0 +1,171 @@
+package comingsoon
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/storectl/storectl/internal/api/flex"
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/csrule"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+const none = "—"
+
+// displayTime shows an API datetime in loc ("2026-10-01 09:00 CEST"): list
+// and detail send ISO 8601 with Z. The create response's zone-less form,
+// and anything else, is shown as sent.
+func displayTime(s string, loc *time.Location) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return none
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.In(loc).Format("2006-01-02 15:04 MST")
+}
+
+func activeText(b flex.Bool) string {
+	switch {
+	case !b.Valid:
+		return none
+	case b.Value:
+		return "active"
+	}
+	return "inactive"
+}
+
+func countdownText(b flex.Bool) string {
+	switch {
+	case !b.Valid:
+		return "not set"
+	case b.Value:
+		return "shown"
+	}
+	return "hidden"
+}
+
+// targetText says what a rule covers: "3 products", "collection 42".
+func targetText(r shop.Rule) string {
+	switch r.ApplyTo {
+	case csrule.ApplyAll:
+		return "all products"
+	case csrule.ApplyProduct:
+		return count(len(r.ProductIDs), "product")
+	case csrule.ApplyVariant:
+		return count(len(r.VariantIDs), "variant")
+	case csrule.ApplyCollection:
+		return "collection " + string(r.CollectionID)
+	}
+	if r.ApplyTo == "" {
+		return none
+	}
+	return r.ApplyTo
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// ruleColumns are the list table's columns; times are shown in loc.
+func ruleColumns(loc *time.Location) []output.Column {
+	return []output.Column{
+		{Key: "id"},
+		{Key: "name"},
+		ruleColumn("status", "STATUS", func(r shop.Rule) string { return activeText(r.Status) }),
+		ruleColumn("apply_to", "APPLIES TO", targetText),
+		ruleColumn("start_date", "START", func(r shop.Rule) string { return displayTime(r.StartDate, loc) }),
+		ruleColumn("end_date", "END", func(r shop.Rule) string { return displayTime(r.EndDate, loc) }),
+		ruleColumn("show_countdown", "COUNTDOWN", func(r shop.Rule) string { return countdownText(r.ShowCountdown) }),
+	}
+}
+
+func ruleColumn(key, header string, text func(shop.Rule) string) output.Column {
+	return output.Column{Key: key, Header: header, Value: func(obj output.Object) string {
+		r, err := shop.DecodeRule(obj.Raw())
+		if err != nil {
+			return obj.String(key)
+		}
+		return text(r)
+	}}
+}
+
+// idsPerLine keeps long id lists readable in the sheet.
+const idsPerLine = 5
+
+func idLines(ids []flex.ID) string {
+	var b strings.Builder
+	for i, id := range ids {
+		switch {
+		case i == 0:
+		case i%idsPerLine == 0:
+			b.WriteString(",\n")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(id))
+	}
+	return b.String()
+}
+
+// renderRule writes a rule's sheet and its translations, one row per
+// language.
+func renderRule(w io.Writer, ios *iostreams.IOStreams, r shop.Rule, loc *time.Location) error {
+	heading := fmt.Sprintf("%s\nrule %s · %s\n\n", r.Name, r.ID, activeText(r.Status))
+	if _, err := io.WriteString(w, output.Sanitize(heading)); err != nil {
+		return err
+	}
+	pairs := [][2]string{
+		{"Starts", displayTime(r.StartDate, loc)},
+		{"Ends", endText(r.EndDate, loc)},
+		{"Countdown", countdownText(r.ShowCountdown)},
+		{"Applies to", targetText(r)},
+	}
+	switch r.ApplyTo {
+	case csrule.ApplyProduct:
+		pairs = append(pairs, [2]string{"Products", idLines(r.ProductIDs)})
+	case csrule.ApplyVariant:
+		pairs = append(pairs, [2]string{"Variants", idLines(r.VariantIDs)})
+	}
+	pairs = append(pairs,
+		[2]string{"Created", displayTime(r.CreatedAt, loc)},
+		[2]string{"Updated", displayTime(r.UpdatedAt, loc)},
+	)
+	if err := output.RenderSheet(w, ios, pairs); err != nil {
+		return err
+	}
+	if len(r.Translations) == 0 {
+		_, err := io.WriteString(w, "\nTranslations: none\n")
+		return err
+	}
+	if _, err := io.WriteString(w, "\nTranslations\n"); err != nil {
+		return err
+	}
+	rows := make([][]string, len(r.Translations))
+	for i, t := range r.Translations {
+		rows[i] = []string{t.Lang}
+		for _, key := range csrule.TextKeys {
+			text, ok := t.Texts[key]
+			if !ok {
+				text = none
+			}
+			rows[i] = append(rows[i], text)
+		}
+	}
+	return output.RenderTable(w, ios, []string{"LANGUAGE", "ADD TO CART TEXT", "ABOVE MESSAGE", "BELOW MESSAGE"}, rows)
+}
+
+func endText(s string, loc *time.Location) string {
+	if strings.TrimSpace(s) == "" {
+		return "no end date"
+	}
+	return displayTime(s, loc)
+}
