@@ -172,7 +172,11 @@ func localFailure(err error) error {
 		}
 		msg = b.String()
 	}
-	return exitcode.WithHint(exitcode.Usage, errors.New(msg), ve.Hint())
+	hint := "nothing was sent"
+	if h := ve.Hint(); h != "" {
+		hint = h + "\n      " + hint
+	}
+	return exitcode.WithHint(exitcode.Usage, errors.New(msg), hint)
 }
 
 func printDryRun(ios *iostreams.IOStreams, quiet bool, req *shop.BISCreateRequest) error {

@@ -19,9 +19,13 @@ func createAtomic(path string) (*atomicFile, error) {
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		return nil, fmt.Errorf("--file %s is a directory: name the file to write", path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	dir := filepath.Dir(path)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("cannot write %s: the directory %s does not exist (create it first)", path, dir)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("cannot create the export file: %w", err)
+		return nil, fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	if err := tmp.Chmod(0o600); err != nil {
 		tmp.Close()
