@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -263,7 +265,7 @@ func (b *bulkRun) one(ctx context.Context, pr plannedRule) (rowOutcome, error) {
 	if errors.Is(err, context.Canceled) {
 		return res, err
 	}
-	res.Outcome, res.Message, res.err = string(bulk.Failed), oneLine(err.Error()), err
+	res.Outcome, res.Message, res.err = string(bulk.Failed), failureMessage(err), err
 	b.tally.Add(bulk.Failed)
 	if !refused(err) {
 		// The request may have been carried out: the row stays pending so
@@ -297,6 +299,30 @@ func refused(err error) bool {
 	var authErr *httpx.AuthError
 	var rateErr *httpx.RateLimitError
 	return errors.As(err, &apiErr) || errors.As(err, &authErr) || errors.As(err, &rateErr)
+}
+
+// failureMessage is what a report line says about a failure: the server's
+// messages for a refusal (every field's, as a 422 lists them), else the
+// error on one line.
+func failureMessage(err error) string {
+	var apiErr *httpx.APIError
+	if !errors.As(err, &apiErr) || apiErr.Message == "" {
+		return oneLine(err.Error())
+	}
+	messages := []string{apiErr.Message}
+	fields := make([]string, 0, len(apiErr.Details))
+	for field := range apiErr.Details {
+		fields = append(fields, field)
+	}
+	sort.Strings(fields)
+	for _, field := range fields {
+		for _, m := range apiErr.Details[field] {
+			if !slices.Contains(messages, m) {
+				messages = append(messages, m)
+			}
+		}
+	}
+	return oneLine(strings.Join(messages, " "))
 }
 
 func oneLine(s string) string {

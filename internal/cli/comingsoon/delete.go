@@ -142,7 +142,7 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 			// Every later batch would fail the same way.
 			return err
 		case err != nil:
-			b.Outcome, b.Message = string(bulk.Failed), deleteFailure(err)
+			b.Outcome, b.Message = string(bulk.Failed), failureMessage(err)
 		default:
 			b.Outcome, b.Message = string(bulk.Deleted), msg
 		}
@@ -167,16 +167,6 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 			exitcode.HintOf(err))
 	}
 	return nil
-}
-
-// deleteFailure is the server's message for a refused batch, else the
-// error.
-func deleteFailure(err error) string {
-	var apiErr *httpx.APIError
-	if errors.As(err, &apiErr) && apiErr.Message != "" {
-		return apiErr.Message
-	}
-	return oneLine(err.Error())
 }
 
 func printBatches(p *output.Printer, batches []batchResult, cols []output.Column) error {

@@ -1,0 +1,126 @@
+package comingsoon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+func TestDelete250IDsFromStdinInThreeRequests(t *testing.T) {
+	e := clitest.New(t)
+	var ids []string
+	for i := 1; i <= 250; i++ {
+		ids = append(ids, fmt.Sprint(i))
+	}
+	// One per line, some comma-separated, and a repeat.
+	e.In.WriteString(strings.Join(ids[:200], "\n") + "\n" + strings.Join(ids[200:], ", ") + "\n7\n")
+	err := runDelete(context.Background(), deleteOpts(e, "-"))
+	// The demo has rules 1–20: the first batch deletes them, the others
+	// find nothing.
+	if exitcode.Of(err) != exitcode.Partial || !strings.Contains(err.Error(), "2 of 3 delete requests failed") {
+		t.Fatalf("err = %v", err)
+	}
+	got := requests(e, "DELETE")
+	if len(got) != 3 || strings.Count(got[0], ",") != 99 || strings.Count(got[2], ",") != 49 {
+		t.Fatalf("requests:\n%s", strings.Join(got, "\n"))
+	}
+	out := e.Out.String()
+	for _, want := range []string{"1      100    deleted  Coming soon products deleted successfully", "3      50     failed   Coming soon products not found"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}
+
+func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
+	e := clitest.New(t, clitest.WithOutput("json"))
+	opts := deleteOpts(e, "500500,1")
+	err := runDelete(context.Background(), opts)
+	if exitcode.Of(err) != exitcode.APIRefused {
+		t.Fatalf("err = %v", err)
+	}
+	var batches []batchResult
+	if err := json.Unmarshal(e.Out.Bytes(), &batches); err != nil {
+		t.Fatal(err)
+	}
+	if len(batches) != 1 || batches[0].Outcome != "failed" || batches[0].IDs[0] != "500500" {
+		t.Errorf("batches: %+v", batches)
+	}
+}
+
+func TestDeleteChecksIDsBeforeSending(t *testing.T) {
+	e := clitest.New(t)
+	path := filepath.Join(t.TempDir(), "ids.txt")
+	if err := os.WriteFile(path, []byte("1\nabc\n2, -3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := deleteOpts(e, "x1")
+	opts.FromFile = path
+	err := runDelete(context.Background(), opts)
+	if exitcode.Of(err) != exitcode.Usage {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{`argument 1: "x1" is not a rule ID`, `ids.txt line 2: "abc"`, `ids.txt line 3: "-3"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in %v", want, err)
+		}
+	}
+	if len(e.Requests.Lines()) != 0 {
+		t.Error("sent a request")
+	}
+	if err := runDelete(context.Background(), deleteOpts(e)); exitcode.Of(err) != exitcode.Usage {
+		t.Errorf("no ids: %v", err)
+	}
+}
+
+func TestDeleteNeedsConfirmationOffTerminal(t *testing.T) {
+	e := clitest.New(t)
+	opts := deleteOpts(e, "1")
+	opts.Yes = false
+	if err := runDelete(context.Background(), opts); exitcode.Of(err) != exitcode.Usage || !strings.Contains(exitcode.HintOf(err), "--yes") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(e.Requests.Lines()) != 0 {
+		t.Error("sent a request")
+	}
+}
+
+func TestDeleteDryRunListsBatches(t *testing.T) {
+	e := clitest.New(t)
+	var ids []string
+	for i := 1; i <= 101; i++ {
+		ids = append(ids, fmt.Sprint(i))
+	}
+	opts := deleteOpts(e, ids...)
+	opts.Yes, opts.DryRun = false, true
+	if err := runDelete(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.Out.String(), "2      1      101\n") || !strings.Contains(e.ErrOut.String(), "101 ids in 2 requests; nothing was sent") {
+		t.Errorf("out:\n%s\nerr: %s", e.Out, e.ErrOut)
+	}
+	if len(e.Requests.Lines()) != 0 {
+		t.Error("sent a request")
+	}
+}
+
+func TestDeleteReport(t *testing.T) {
+	e := clitest.New(t)
+	e.Settings.Quiet = true
+	opts := deleteOpts(e, "3", "4")
+	opts.ReportPath = filepath.Join(t.TempDir(), "deleted.csv")
+	if err := runDelete(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	report, _ := os.ReadFile(opts.ReportPath)
+	if !strings.Contains(string(report), ",deleted,3 4,Coming soon products deleted successfully") || e.Out.Len() != 0 {
+		t.Errorf("report:\n%s\nstdout: %q", report, e.Out)
+	}
+}

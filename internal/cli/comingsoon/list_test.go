@@ -1,0 +1,75 @@
+package comingsoon
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+func listOpts(e *clitest.Env, pages cmdutil.PageFlags) *ListOptions {
+	return &ListOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Progress: e.F.Progress, Loc: berlin, Pages: pages}
+}
+
+func TestListTableAndFooter(t *testing.T) {
+	e := clitest.New(t)
+	if err := runList(context.Background(), listOpts(e, cmdutil.PageFlags{Page: 2})); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.Out.String(), "1   Fall jackets teaser        active    3 products               2026-09-15 10:00 CEST") {
+		t.Errorf("table:\n%s", e.Out)
+	}
+	if e.ErrOut.String() != "page 2 of 2 · 20 total\n" {
+		t.Errorf("footer: %q", e.ErrOut)
+	}
+}
+
+func TestListAllJSON(t *testing.T) {
+	e := clitest.New(t, clitest.WithOutput("json"))
+	if err := runList(context.Background(), listOpts(e, cmdutil.PageFlags{Page: 1, All: true})); err != nil {
+		t.Fatal(err)
+	}
+	var rules []map[string]any
+	if err := json.Unmarshal(e.Out.Bytes(), &rules); err != nil || len(rules) != 20 || rules[0]["id"] != float64(20) {
+		t.Fatalf("rules: %v %d", err, len(rules))
+	}
+	if _, has := rules[0]["translations"]; has {
+		t.Error("list items carry translations")
+	}
+}
+
+func TestGetShowsTranslationsPerLanguage(t *testing.T) {
+	e := clitest.New(t)
+	opts := &GetOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Loc: berlin, ID: "9"}
+	if err := runGet(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	out := e.Out.String()
+	for _, want := range []string{"Black Friday countdown\nrule 9 · active", "Applies to:  all products",
+		"LANGUAGE  ADD TO CART TEXT", "default   Notify me", "es        Avísame           Muy pronto."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	opts.ID = "10"
+	e.Out.Reset()
+	if err := runGet(context.Background(), opts); err != nil || !strings.Contains(e.Out.String(), "Translations: none") {
+		t.Errorf("rule without translations: %v\n%s", err, e.Out)
+	}
+}
+
+func TestGetErrors(t *testing.T) {
+	e := clitest.New(t)
+	opts := &GetOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Loc: berlin, ID: "1/2"}
+	if err := runGet(context.Background(), opts); exitcode.Of(err) != exitcode.Usage {
+		t.Errorf("bad id: %v", err)
+	}
+	opts.ID = "999"
+	if err := runGet(context.Background(), opts); exitcode.Of(err) != exitcode.APIRefused || !strings.Contains(err.Error(), "Coming soon product not found") {
+		t.Errorf("unknown id: %v", err)
+	}
+}
