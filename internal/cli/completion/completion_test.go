@@ -57,6 +57,16 @@ func TestOneIDCompletesTheFirstPageCleanly(t *testing.T) {
 	}
 }
 
+func TestEverySourceCompletes(t *testing.T) {
+	for name, src := range map[string]IDSource{"submissions": Submissions, "offers": Offers, "rules": Rules} {
+		env := clitest.New(t)
+		got, _ := complete(t, OneID(env.F, src), nil, "")
+		if len(got) == 0 || !strings.Contains(got[0], "\t") {
+			t.Errorf("%s: %q, want ids with descriptions", name, got)
+		}
+	}
+}
+
 func TestOneIDFiltersByPrefix(t *testing.T) {
 	env := clitest.New(t)
 	all, _ := complete(t, OneID(env.F, Submissions), nil, "")

@@ -32,6 +32,18 @@ var Submissions = IDSource{
 	Describe: []string{"customer_email", "product_title"},
 }
 
+// Offers are pre-order offers, for `preorder get`.
+var Offers = IDSource{
+	List:     func(ctx context.Context, c *shop.Client) (*shop.Page, error) { return c.ListOffers(ctx, 1, "") },
+	Describe: []string{"offer_name", "apply_to"},
+}
+
+// Rules are coming-soon rules, for `comingsoon get` and `comingsoon delete`.
+var Rules = IDSource{
+	List:     func(ctx context.Context, c *shop.Client) (*shop.Page, error) { return c.ListRules(ctx, 1) },
+	Describe: []string{"name", "apply_to"},
+}
+
 // OneID completes the single ID argument of a `get` command.
 func OneID(f *cmdutil.Factory, src IDSource) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {

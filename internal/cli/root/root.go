@@ -12,6 +12,7 @@ import (
 	catalogcmd "github.com/storectl/storectl/internal/cli/catalog"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/comingsoon"
+	"github.com/storectl/storectl/internal/cli/completion"
 	configcmd "github.com/storectl/storectl/internal/cli/config"
 	"github.com/storectl/storectl/internal/cli/factory"
 	"github.com/storectl/storectl/internal/cli/preorder"
@@ -77,6 +78,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 		version.New(f),
 	)
 	cmd.CompletionOptions.HiddenDefaultCmd = false
+	completion.RegisterGlobalFlags(cmd, f)
 	return cmd, f
 }
 
