@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	cfg "github.com/storectl/storectl/internal/config"
 )
 
@@ -21,10 +22,11 @@ type GetOptions struct {
 func newGet(f *cmdutil.Factory) *cobra.Command {
 	opts := &GetOptions{Out: f.IOStreams.Out, Settings: f.Settings}
 	return &cobra.Command{
-		Use:   "get KEY",
-		Short: "Print the resolved value of one setting",
-		Long:  "Print the value a command would use for KEY. Keys: " + strings.Join(cfg.KeyNames(), ", ") + ".",
-		Args:  cmdutil.ExactArgs(1, "one KEY"),
+		Use:               "get KEY",
+		Short:             "Print the resolved value of one setting",
+		Long:              "Print the value a command would use for KEY. Keys: " + strings.Join(cfg.KeyNames(), ", ") + ".",
+		Args:              cmdutil.ExactArgs(1, "one KEY"),
+		ValidArgsFunction: completion.ConfigKey(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]
 			return runGet(opts)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	cfg "github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 )
@@ -24,10 +25,11 @@ type SetOptions struct {
 func newSet(f *cmdutil.Factory) *cobra.Command {
 	opts := &SetOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile, Settings: f.Settings}
 	return &cobra.Command{
-		Use:     "set KEY VALUE",
-		Short:   "Store a setting in the current profile",
-		Example: "  storectl config set output json\n  storectl --profile eu config set rate_limit 20/1m",
-		Args:    cmdutil.ExactArgs(2, "KEY and VALUE"),
+		Use:               "set KEY VALUE",
+		Short:             "Store a setting in the current profile",
+		Example:           "  storectl config set output json\n  storectl --profile eu config set rate_limit 20/1m",
+		Args:              cmdutil.ExactArgs(2, "KEY and VALUE"),
+		ValidArgsFunction: completion.ConfigKey(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]
 			return runSet(opts)
@@ -38,9 +40,10 @@ func newSet(f *cmdutil.Factory) *cobra.Command {
 func newUnset(f *cmdutil.Factory) *cobra.Command {
 	opts := &SetOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile, Settings: f.Settings, Unset: true}
 	return &cobra.Command{
-		Use:   "unset KEY",
-		Short: "Remove a setting from the current profile (its default applies again)",
-		Args:  cmdutil.ExactArgs(1, "one KEY"),
+		Use:               "unset KEY",
+		Short:             "Remove a setting from the current profile (its default applies again)",
+		Args:              cmdutil.ExactArgs(1, "one KEY"),
+		ValidArgsFunction: completion.ConfigKey(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]
 			return runSet(opts)

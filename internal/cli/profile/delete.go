@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -25,9 +26,10 @@ type DeleteOptions struct {
 func newDelete(f *cmdutil.Factory) *cobra.Command {
 	opts := &DeleteOptions{IO: f.IOStreams, ConfigFile: f.ConfigFile, Credentials: f.Credentials}
 	cmd := &cobra.Command{
-		Use:   "delete NAME",
-		Short: "Delete a profile's settings and its stored tokens",
-		Args:  cmdutil.ExactArgs(1, "one profile NAME"),
+		Use:               "delete NAME",
+		Short:             "Delete a profile's settings and its stored tokens",
+		Args:              cmdutil.ExactArgs(1, "one profile NAME"),
+		ValidArgsFunction: completion.ProfileArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
 			return runDelete(opts)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 )
@@ -21,9 +22,10 @@ type UseOptions struct {
 func newUse(f *cmdutil.Factory) *cobra.Command {
 	opts := &UseOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile}
 	return &cobra.Command{
-		Use:   "use NAME",
-		Short: "Make NAME the profile commands use by default",
-		Args:  cmdutil.ExactArgs(1, "one profile NAME"),
+		Use:               "use NAME",
+		Short:             "Make NAME the profile commands use by default",
+		Args:              cmdutil.ExactArgs(1, "one profile NAME"),
+		ValidArgsFunction: completion.ProfileArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
 			return runUse(opts)
