@@ -3,6 +3,7 @@ package completion
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
 )
 
 func complete(t *testing.T, fn cobra.CompletionFunc, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -183,16 +185,25 @@ func TestFixedVocabularies(t *testing.T) {
 	}
 }
 
-func TestRegisterGlobalFlags(t *testing.T) {
+func TestSetup(t *testing.T) {
 	env := clitest.New(t)
 	root := &cobra.Command{Use: "storectl"}
 	root.PersistentFlags().StringP("profile", "p", "", "")
 	root.PersistentFlags().StringP("output", "o", "table", "")
-	RegisterGlobalFlags(root, env.F)
+	root.AddCommand(&cobra.Command{Use: "version", Run: func(*cobra.Command, []string) {}})
+	Setup(root, env.F)
 	for _, name := range []string{"profile", "output"} {
 		if _, ok := root.GetFlagCompletionFunc(name); !ok {
 			t.Errorf("--%s has no completion", name)
 		}
+	}
+
+	root.SetArgs([]string{"completion", "tcsh"})
+	root.SetOut(io.Discard)
+	root.SilenceErrors, root.SilenceUsage = true, true
+	err := root.Execute()
+	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), `"tcsh"`) {
+		t.Errorf("completion tcsh: %v (exit %d), want a usage error", err, exitcode.Of(err))
 	}
 }
 

@@ -1,12 +1,14 @@
 package completion
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // Profiles completes profile names from the config file, with each one's
@@ -64,10 +66,28 @@ func ConfigKey() cobra.CompletionFunc {
 	}
 }
 
-// RegisterGlobalFlags wires the root's persistent flags that have a known
-// vocabulary: --profile and --output.
-func RegisterGlobalFlags(root *cobra.Command, f *cmdutil.Factory) {
+// Setup wires completion into the finished command tree: the `completion`
+// command, which rejects an unknown shell like every other group rejects an
+// unknown verb (cobra would print help and exit 0), and the values of the
+// root's --profile and --output.
+func Setup(root *cobra.Command, f *cmdutil.Factory) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = rejectUnknownShell
+		}
+	}
 	// Errors only mean the flag does not exist, which the tests catch.
 	_ = root.RegisterFlagCompletionFunc("profile", Profiles(f))
 	_ = root.RegisterFlagCompletionFunc("output", OutputFormats())
+}
+
+func rejectUnknownShell(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return cmd.Help()
+	}
+	return exitcode.WithHint(exitcode.Usage,
+		fmt.Errorf("no completion for shell %q", args[0]),
+		"use bash, zsh, fish or powershell: `storectl completion bash`")
 }

@@ -78,7 +78,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 		version.New(f),
 	)
 	cmd.CompletionOptions.HiddenDefaultCmd = false
-	completion.RegisterGlobalFlags(cmd, f)
+	completion.Setup(cmd, f)
 	return cmd, f
 }
 
