@@ -22,7 +22,7 @@ import (
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
-func exportOpts(t *testing.T, e *clitest.Env) *ExportOptions {
+func exportOpts(t testing.TB, e *clitest.Env) *ExportOptions {
 	return &ExportOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.Printer, ShopClient: e.F.ShopClient,
 		Progress: e.F.Progress, Forms: testForms(t, e)}
 }
