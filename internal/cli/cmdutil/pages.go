@@ -69,7 +69,7 @@ func FetchPages(ctx context.Context, progress *output.Progress, p PageFlags,
 func ListFooter(ios *iostreams.IOStreams, p PageFlags, last *shop.Page, count int, noun string) {
 	switch {
 	case count == 0 && last != nil && last.Pagination.Total.Value > 0:
-		fmt.Fprintf(ios.ErrOut, "no %s on page %d: there are %d pages\n", noun, p.Page, last.Pagination.LastPage.Value)
+		fmt.Fprintf(ios.ErrOut, "no %s on page %d: the last page is %d\n", noun, p.Page, last.Pagination.LastPage.Value)
 	case count == 0:
 		fmt.Fprintf(ios.ErrOut, "no %s found\n", noun)
 	case p.All:
