@@ -22,6 +22,8 @@ type Progress struct {
 	spin    *spinner.Spinner
 	timer   *time.Timer
 	stopped bool
+	text    string // the command's own status
+	note    string // the transport's passing remark (a wait), after the text
 }
 
 // StartProgress starts a spinner with text on stderr; call Stop when done,
@@ -54,6 +56,34 @@ func startProgress(ios *iostreams.IOStreams, text string, delay time.Duration) *
 func (p *Progress) Update(text string) {
 	if p == nil || p.spin == nil {
 		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.text = text
+	p.show()
+}
+
+// Note sets a passing remark shown after the status text, such as the
+// transport's "pacing …: next request in 2s", so that a command's own
+// progress (page 3/40 · ETA 1m) stays in view during waits; "" clears it.
+func (p *Progress) Note(note string) {
+	if p == nil || p.spin == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.note = note
+	p.show()
+}
+
+// show writes text and note to the spinner; p.mu is held.
+func (p *Progress) show() {
+	text := p.text
+	switch {
+	case text == "":
+		text = p.note
+	case p.note != "":
+		text += " · " + p.note
 	}
 	p.spin.Lock()
 	p.spin.Suffix = suffix(text)

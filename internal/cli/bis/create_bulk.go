@@ -78,7 +78,13 @@ func runBulkCreate(ctx context.Context, opts *CreateOptions) (err error) {
 		return err
 	}
 	var results output.Stream
-	if !s.Quiet {
+	switch {
+	case s.Quiet:
+	case p.IsTable():
+		// A table is printed at the end: rows written mid-run would
+		// tangle with the progress line on the terminal.
+		results = &collected{p: p}
+	default:
 		if results, err = p.Stream(opts.IO.Out, resultColumns); err != nil {
 			return err
 		}
@@ -86,12 +92,12 @@ func runBulkCreate(ctx context.Context, opts *CreateOptions) (err error) {
 	run := &bulkRun{opts: opts, report: report, results: results, quiet: s.Quiet, tally: bulk.Tally{},
 		sub: &submitter{client: client, forms: opts.Forms, form: form}}
 	runErr := run.all(ctx, jobs)
+	opts.Progress().Stop()
 	if results != nil {
 		if err := results.Close(); err != nil && runErr == nil {
 			runErr = err
 		}
 	}
-	opts.Progress().Stop()
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) {
 			fmt.Fprintf(opts.IO.ErrOut, "interrupted: %s\n", run.tally)
@@ -202,7 +208,7 @@ func (r *bulkRun) all(ctx context.Context, jobs []bulkJob) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		progress.Update(fmt.Sprintf("row %d · %s", job.row.Num, output.FormatETA(sent, todo, time.Since(start))))
+		progress.Update(bulkProgress(sent, todo, time.Since(start)))
 		res, err := r.one(ctx, job)
 		sent++
 		if errors.Is(err, context.Canceled) {
@@ -294,3 +300,27 @@ func idJSON(id string) json.RawMessage {
 	raw, _ := json.Marshal(id)
 	return raw
 }
+
+// bulkProgress reads "row 4/40 · ETA 12s" while the fourth of 40 rows to
+// send is under way.
+func bulkProgress(sent, todo int, elapsed time.Duration) string {
+	text := fmt.Sprintf("row %d/%d", sent+1, todo)
+	if sent > 0 {
+		left := elapsed / time.Duration(sent) * time.Duration(todo-sent)
+		text += " · ETA " + left.Round(time.Second).String()
+	}
+	return text
+}
+
+// collected is a Stream that prints the whole list when closed.
+type collected struct {
+	p     *output.Printer
+	items []json.RawMessage
+}
+
+func (c *collected) Write(item json.RawMessage) error {
+	c.items = append(c.items, item)
+	return nil
+}
+
+func (c *collected) Close() error { return c.p.List(c.items, resultColumns) }

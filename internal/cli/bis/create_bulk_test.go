@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/cli/clitest"
@@ -147,5 +148,14 @@ func TestReadRowsFormats(t *testing.T) {
 	rows, err := readRows("-", strings.NewReader(`{"email":"a@b.co"}`+"\n"+`{"email":"c@d.co"}`))
 	if err != nil || len(rows) != 2 || rows[1].Num != 2 {
 		t.Errorf("stdin: %+v %v", rows, err)
+	}
+}
+
+func TestBulkProgress(t *testing.T) {
+	if got := bulkProgress(0, 40, 0); got != "row 1/40" {
+		t.Errorf("start: %q", got)
+	}
+	if got := bulkProgress(10, 40, 5*time.Second); got != "row 11/40 · ETA 15s" {
+		t.Errorf("later: %q", got)
 	}
 }

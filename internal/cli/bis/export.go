@@ -103,10 +103,10 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	}
 	ex := &exporter{opts: opts, client: client, stream: stream, limit: effectiveLimit(s), quiet: s.Quiet, progress: opts.Progress()}
 	err = ex.run(ctx)
+	ex.progress.Stop()
 	if closeErr := stream.Close(); err == nil {
 		err = closeErr
 	}
-	ex.progress.Stop()
 	if err == nil && file != nil {
 		err = file.Commit()
 	}

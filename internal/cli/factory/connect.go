@@ -37,7 +37,7 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 	cfg := httpx.Config{
 		UserAgent: c.f.Build.UserAgent(),
 		Timeout:   s.Timeout,
-		Status:    func(msg string) { c.f.Progress().Update(msg) },
+		Status:    func(msg string) { c.f.Progress().Note(msg) },
 	}
 	if s.Debug {
 		cfg.Debug = c.f.IOStreams.ErrOut
