@@ -123,6 +123,9 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 			where = opts.File
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "✓ Exported %d submissions to %s\n", ex.rows, where)
+		if ex.duplicates > 0 {
+			fmt.Fprintf(opts.IO.ErrOut, "%d row(s) moved to the next page while exporting (new submissions came in) and were written once\n", ex.duplicates)
+		}
 	}
 	return nil
 }

@@ -170,3 +170,49 @@ func TestMinDuration(t *testing.T) {
 }
 
 var limit30per3s = httpx.Limit{N: 30, Per: 3 * time.Second}
+
+// onRequest calls fn after the sandbox served its nth request.
+type onRequest struct {
+	mu sync.Mutex
+	n  int
+	fn func()
+}
+
+func (o *onRequest) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.n--; o.n == 0 {
+		o.fn()
+	}
+	return len(p), nil
+}
+
+// A submission made while the export runs pushes the list down a row: the
+// row that reappears at the top of the next page is written once.
+func TestExportSkipsARowPushedToTheNextPage(t *testing.T) {
+	store := sandbox.NewMemoryStore(sandbox.DemoState())
+	hook := &onRequest{n: 1, fn: func() {
+		_ = store.Update(func(st *sandbox.State) error {
+			sub := st.Submissions[0]
+			sub.ID, sub.CustomerEmail = st.NextSubmissionID, "late@example.com"
+			st.Submissions = append(st.Submissions, sub)
+			st.NextSubmissionID++
+			return nil
+		})
+	}}
+	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, e.Out.Bytes())
+	seen := map[string]bool{}
+	for _, r := range recs[1:] {
+		if seen[r[0]] {
+			t.Fatalf("id %s written twice", r[0])
+		}
+		seen[r[0]] = true
+	}
+	if len(seen) != 320 || !strings.Contains(e.ErrOut.String(), "1 row(s) moved to the next page") {
+		t.Errorf("%d rows; stderr: %s", len(seen), e.ErrOut)
+	}
+}
