@@ -95,11 +95,11 @@ rows failed.`,
 	fl.StringVar(&opts.Input.Name, "name", "", "rule `name` (at most 255 characters)")
 	fl.StringVar(&opts.Input.Start, "start", "", "start `date`: ISO 8601, YYYY-MM-DD HH:MM:SS or YYYY-MM-DD")
 	fl.StringVar(&opts.Input.End, "end", "", "end `date`, after the start (default: no end)")
-	fl.StringVar(&opts.Input.ApplyTo, "apply-to", "", "what the rule covers: "+strings.Join(csrule.ApplyValues, ", "))
+	fl.StringVar(&opts.Input.ApplyTo, "apply-to", "", "`target` the rule covers: "+strings.Join(csrule.ApplyValues, ", "))
 	fl.StringArrayVar(&opts.Input.ProductIDs, "product-id", nil, "product `ID`s for --apply-to product (repeat or comma-separate; 1 to 50)")
 	fl.StringArrayVar(&opts.Input.VariantIDs, "variant-id", nil, "variant `ID`s for --apply-to variant (repeat or comma-separate; 1 to 50)")
 	fl.StringVar(&opts.Input.CollectionID, "collection-id", "", "collection `ID` for --apply-to collection")
-	fl.StringVar(&opts.Input.Status, "status", "1", "1 (active) or 0 (inactive)")
+	fl.StringVar(&opts.Input.Status, "status", "1", "`0|1`: 1 for active, 0 for inactive")
 	fl.Var(countdown, "show-countdown", "show a countdown timer (--show-countdown=false to hide it; default: not set)")
 	fl.Lookup("show-countdown").NoOptDefVal = "true"
 	fl.StringArrayVar(&opts.Translations, "translation", nil, "translated text as `LANG.KEY=TEXT` (repeatable)")
