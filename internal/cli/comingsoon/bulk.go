@@ -66,6 +66,13 @@ func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 	}
 	var report *bulk.Report
 	if opts.ReportPath != "" {
+		// Starting afresh over an earlier report would forget what it
+		// created, and the next --resume would create those rules again.
+		if info, err := os.Stat(opts.ReportPath); err == nil && info.Size() > 0 && !opts.Resume {
+			return exitcode.WithHint(exitcode.Usage,
+				fmt.Errorf("the report %s already exists; nothing was sent", opts.ReportPath),
+				"add --resume to continue from it, or name a new report file")
+		}
 		if report, err = bulk.OpenReport(opts.ReportPath, opts.Resume); err != nil {
 			return err
 		}

@@ -58,6 +58,11 @@ func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 		t.Errorf("out:\n%s\nerr:\n%s", e.Out, e.ErrOut)
 	}
 
+	// Starting afresh over the report is refused: it would forget what was created.
+	if err := runCreate(context.Background(), opts); exitcode.Of(err) != exitcode.Usage || !strings.Contains(exitcode.HintOf(err), "--resume") {
+		t.Fatalf("fresh run over a report: %v", err)
+	}
+
 	// Resuming a finished run sends nothing.
 	opts.Resume = true
 	e.Out.Reset()
