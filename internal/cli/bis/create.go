@@ -124,7 +124,11 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	}
 	req, err := form.Form.Build(in)
 	if err != nil {
-		return localFailure(err)
+		failure := localFailure(err)
+		if opts.IO.CanPrompt() && !opts.Interactive && !givesSingle(opts) {
+			failure = exitcode.WithHint(exitcode.Usage, failure, "pass the values as flags, or answer the form's questions with --interactive")
+		}
+		return failure
 	}
 	if opts.DryRun {
 		return printDryRun(opts.IO, s.Quiet, req)
@@ -142,11 +146,8 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 }
 
 func checkCreateFlags(opts *CreateOptions) error {
-	in := opts.Input
-	single := in.Email != "" || in.ProductID != "" || in.VariantID != "" || in.Phone != "" || in.Locale != "" || in.Note != "" ||
-		len(opts.FieldArgs) > 0 || opts.Interactive
 	switch {
-	case opts.FromFile != "" && single:
+	case opts.FromFile != "" && (givesSingle(opts) || opts.Interactive):
 		return exitcode.WithHint(exitcode.Usage, errors.New("--from-file cannot be combined with the values of a single submission"),
 			"put those values in the file's columns")
 	case opts.FromFile == "" && (opts.Report != "" || opts.Resume):
@@ -155,6 +156,13 @@ func checkCreateFlags(opts *CreateOptions) error {
 		return exitcode.WithHint(exitcode.Usage, errors.New("--resume needs --report FILE"), "pass the report of the earlier run")
 	}
 	return nil
+}
+
+// givesSingle reports values of a single submission given as flags.
+func givesSingle(opts *CreateOptions) bool {
+	in := opts.Input
+	return in.Email != "" || in.ProductID != "" || in.VariantID != "" || in.Phone != "" || in.Locale != "" || in.Note != "" ||
+		len(opts.FieldArgs) > 0
 }
 
 // localFailure is a failed local check: exit 2, nothing sent.
