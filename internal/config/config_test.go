@@ -114,3 +114,11 @@ func TestResolveDefaultProfile(t *testing.T) {
 		t.Fatalf("STORECTL_PROFILE ignored: %q", s.Profile)
 	}
 }
+
+func TestEmptyEnvIsUnset(t *testing.T) {
+	t.Setenv("STORECTL_OUTPUT", "")
+	s, err := Resolve(&File{Profiles: map[string]map[string]string{}}, nil)
+	if err != nil || s.Output != "table" || s.Values["output"].Source != FromDefault {
+		t.Fatalf("got %q from %s, %v", s.Output, s.Values["output"].Source, err)
+	}
+}

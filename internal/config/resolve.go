@@ -112,7 +112,8 @@ func sourceOf(k Key, flags *pflag.FlagSet, profile map[string]string) Source {
 			return FromFlag
 		}
 	}
-	if _, ok := os.LookupEnv(k.Env()); ok {
+	// viper ignores an empty variable, so "set" means set and non-empty.
+	if os.Getenv(k.Env()) != "" {
 		return FromEnv
 	}
 	if _, ok := profile[k.Name]; ok {
