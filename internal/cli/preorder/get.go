@@ -10,6 +10,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
@@ -37,7 +38,8 @@ the customer pays at checkout and later, and every product with its limit.
 -o json prints the offer exactly as the server sent it.`,
 		Example: `  storectl preorder get 3101
   storectl preorder get 3101 -o json`,
-		Args: cmdutil.ExactArgs(1, "one offer ID"),
+		Args:              cmdutil.ExactArgs(1, "one offer ID"),
+		ValidArgsFunction: completion.OneID(f, completion.Offers),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
 			return runGet(cmd.Context(), opts)
