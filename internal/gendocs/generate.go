@@ -58,6 +58,7 @@ func Files(cmd *cobra.Command) (map[string][]byte, error) {
 		if err != nil {
 			return
 		}
+		c.Long = preformat(c.Long)
 		base := strings.ReplaceAll(c.CommandPath(), " ", "_") + ".md"
 		var md bytes.Buffer
 		if err = doc.GenMarkdown(c, &md); err != nil {

@@ -180,3 +180,14 @@ func joinChanges(changes []Change) string {
 	}
 	return strings.Join(s, "|")
 }
+
+func TestPreformatKeepsColumnsAndFlowsProse(t *testing.T) {
+	in := "Some prose that wraps.  Over two lines.\n\nExit codes:\n  0    success\n  2    usage\n\nTry it:  storectl --sandbox bis list\nLog in:  storectl auth login"
+	want := "Some prose that wraps.  Over two lines.\n\n```\nExit codes:\n  0    success\n  2    usage\n```\n\n```\nTry it:  storectl --sandbox bis list\nLog in:  storectl auth login\n```"
+	if got := preformat(in); got != want {
+		t.Errorf("preformat:\n%s\nwant:\n%s", got, want)
+	}
+	if got := preformat("```\n  already fenced\n```"); got != "```\n  already fenced\n```" {
+		t.Errorf("fenced block changed: %q", got)
+	}
+}
