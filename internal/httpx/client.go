@@ -122,64 +122,79 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	where := method + " " + c.redactedURL(u)
 	idempotent := r.Idempotent || method == http.MethodGet || method == http.MethodHead
+	// tries counts attempts against MaxAttempts; a 429 is not one of them,
+	// since the server did nothing.
 	tries, throttled := 0, 0
 	for {
 		tries++
 		res, err := c.attempt(ctx, method, u, r.Body, tries+throttled)
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, fmt.Errorf("%s %s: %w", method, c.redactedURL(u), ctxErr)
-		}
-		if err != nil {
-			if tries < c.maxAttempts && (idempotent || notSent(err)) {
-				if err := c.pause(ctx, retryBackoff(tries, c.jitter), "network error: retrying in %s (attempt %d of %d)", tries+1, c.maxAttempts); err != nil {
-					return nil, fmt.Errorf("%s %s: %w", method, c.redactedURL(u), err)
-				}
-				continue
-			}
-			return nil, c.networkError(method, u, tries, err)
+			return nil, fmt.Errorf("%s: %w", where, ctxErr)
 		}
 		switch {
+		case err != nil && tries < c.maxAttempts && (idempotent || notSent(err)):
+			err = c.pause(ctx, retryBackoff(tries, c.jitter), "network error: retrying in %s (attempt %d of %d)", tries+1, c.maxAttempts)
+		case err != nil:
+			return nil, c.networkError(method, u, tries, err)
 		case res.status == http.StatusTooManyRequests:
 			tries--
 			throttled++
-			wait, named := ParseRetryAfter(res.header.Get("Retry-After"), c.clock.now())
-			if named && wait > maxRetryAfter {
-				return nil, &RateLimitError{Retries: throttled - 1, Wait: wait}
-			}
-			if throttled > max429Retries {
-				return nil, &RateLimitError{Retries: max429Retries}
-			}
-			if !named {
-				wait = throttleBackoff(throttled)
-			}
-			wait = max(wait, minThrottleWait)
-			if c.pacer != nil {
-				c.pacer.block(c.clock.now().Add(wait))
-			}
-			if err := c.pause(ctx, wait, "rate limited by the server: retrying in %s (retry %d of %d)", throttled, max429Retries); err != nil {
-				return nil, fmt.Errorf("%s %s: %w", method, c.redactedURL(u), err)
-			}
-			continue
+			err = c.waitThrottled(ctx, res.header, throttled)
 		case idempotent && tries < c.maxAttempts && (res.truncated || retryableStatus(res.status)):
-			wait := retryBackoff(tries, c.jitter)
-			if after, ok := ParseRetryAfter(res.header.Get("Retry-After"), c.clock.now()); ok && after <= maxRetryAfter {
-				wait = max(wait, after)
+			err = c.waitRetry(ctx, res, tries)
+		default:
+			if err := c.check(method, res); err != nil {
+				if re, ok := err.(*ResponseError); ok {
+					re.Attempts = tries
+				}
+				return nil, c.redactError(err)
 			}
-			if err := c.pause(ctx, wait, fmt.Sprintf("server error (%s): retrying in %%s (attempt %%d of %%d)", statusLine(res.status)), tries+1, c.maxAttempts); err != nil {
-				return nil, fmt.Errorf("%s %s: %w", method, c.redactedURL(u), err)
-			}
-			continue
+			return &Response{StatusCode: res.status, Header: res.header, Body: res.body}, nil
 		}
-		if err := c.check(method, res); err != nil {
-			var re *ResponseError
-			if errors.As(err, &re) {
-				re.Attempts = tries
-			}
+		var rl *RateLimitError
+		if errors.As(err, &rl) {
 			return nil, err
 		}
-		return &Response{StatusCode: res.status, Header: res.header, Body: res.body}, nil
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
 	}
+}
+
+// waitThrottled sits out the nth 429 in a row: as long as Retry-After says,
+// or a capped exponential backoff when it says nothing usable. Every user
+// of the token waits with it.
+func (c *Client) waitThrottled(ctx context.Context, header http.Header, n int) error {
+	wait, named := ParseRetryAfter(header.Get("Retry-After"), c.clock.now())
+	switch {
+	case named && wait > maxRetryAfter:
+		return &RateLimitError{Retries: n - 1, Wait: wait}
+	case n > max429Retries:
+		return &RateLimitError{Retries: max429Retries}
+	case !named:
+		wait = throttleBackoff(n)
+	}
+	wait = max(wait, minThrottleWait)
+	if c.pacer != nil {
+		c.pacer.block(c.clock.now().Add(wait))
+	}
+	return c.pause(ctx, wait, "rate limited by the server: retrying in %s (retry %d of %d)", n, max429Retries)
+}
+
+// waitRetry backs off before another try of an idempotent request whose
+// answer was a gateway error or arrived cut short.
+func (c *Client) waitRetry(ctx context.Context, res *result, tries int) error {
+	wait := retryBackoff(tries, c.jitter)
+	if after, ok := ParseRetryAfter(res.header.Get("Retry-After"), c.clock.now()); ok && after <= maxRetryAfter {
+		wait = max(wait, after)
+	}
+	reason := "incomplete answer"
+	if !res.truncated {
+		reason = "server error (" + statusLine(res.status) + ")"
+	}
+	return c.pause(ctx, wait, reason+": retrying in %s (attempt %d of %d)", tries+1, c.maxAttempts)
 }
 
 // result is one attempt's answer. truncated and tooLarge describe a body
@@ -295,6 +310,27 @@ func (c *Client) resolve(path string, query url.Values) (*url.URL, error) {
 	}
 	u.RawQuery = query.Encode()
 	return u, nil
+}
+
+// redactError hides the token should the server echo it in a message; the
+// raw body is left to the caller.
+func (c *Client) redactError(err error) error {
+	switch e := err.(type) {
+	case *APIError:
+		e.Message = c.redact.String(e.Message)
+		for field, msgs := range e.Details {
+			for i := range msgs {
+				msgs[i] = c.redact.String(msgs[i])
+			}
+			e.Details[field] = msgs
+		}
+	case *AuthError:
+		e.Message = c.redact.String(e.Message)
+	case *ResponseError:
+		e.Snippet = c.redact.String(e.Snippet)
+		e.Problem = c.redact.String(e.Problem)
+	}
+	return err
 }
 
 func (c *Client) redactedURL(u *url.URL) string { return c.redact.String(u.String()) }

@@ -168,7 +168,7 @@ func TestCancellationWhileWaitingForServer(t *testing.T) {
 func TestCancellationWhilePacing(t *testing.T) {
 	srv := httptest.NewServer(reply(200, `{}`))
 	defer srv.Close()
-	c, err := New(Config{BaseURL: srv.URL, Token: "cancel-pacing", Limit: Limit{N: 1, Per: time.Hour}})
+	c, err := New(Config{BaseURL: srv.URL, Token: uniqueToken(t), Limit: Limit{N: 1, Per: time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,3 +98,15 @@ func TestTraceSanitisesControlCharacters(t *testing.T) {
 		t.Errorf("debugText = %q", got)
 	}
 }
+
+func TestErrorsRedactEchoedToken(t *testing.T) {
+	const token = "tok-echoed-123"
+	for _, status := range []int{401, 422, 200} {
+		body := `{"success":false,"message":"token tok-echoed-123 is bad","errors":{"t":["tok-echoed-123"]}}`
+		c, _, _ := newTestClient(t, Config{Token: token}, reply(status, body))
+		_, err := c.Do(context.Background(), Request{Method: http.MethodPost, Path: "/x"})
+		if err == nil || strings.Contains(err.Error(), token) {
+			t.Errorf("HTTP %d: err = %v, want the token redacted", status, err)
+		}
+	}
+}

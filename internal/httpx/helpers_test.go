@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -9,6 +10,14 @@ import (
 	"testing"
 	"time"
 )
+
+var tokenSeq atomic.Int64
+
+// uniqueToken keeps tests (and -count runs) from sharing a pacing budget
+// through the process-wide window registry.
+func uniqueToken(t *testing.T) string {
+	return fmt.Sprintf("%s-%d", t.Name(), tokenSeq.Add(1))
+}
 
 // fakeClock makes waits instant: sleep records the wait and moves time on.
 type fakeClock struct {

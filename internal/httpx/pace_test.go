@@ -109,7 +109,8 @@ func doN(t *testing.T, c *Client, n int) {
 
 func TestPacingInMemory(t *testing.T) {
 	limit := Limit{N: 3, Per: time.Hour}
-	clients, fc, status := pacedClients(t, limit, "", t.Name(), t.Name())
+	token := uniqueToken(t)
+	clients, fc, status := pacedClients(t, limit, "", token, token)
 	doN(t, clients[0], 3)
 	if len(fc.waits()) != 0 {
 		t.Fatalf("waited within the budget: %v", fc.waits())
@@ -126,7 +127,8 @@ func TestPacingInMemory(t *testing.T) {
 func TestPacingSharedThroughFile(t *testing.T) {
 	dir := t.TempDir()
 	limit := Limit{N: 3, Per: time.Hour}
-	clients, fc, _ := pacedClients(t, limit, dir, t.Name()+"A", t.Name()+"A", t.Name()+"B")
+	tokenA, tokenB := uniqueToken(t), uniqueToken(t)
+	clients, fc, _ := pacedClients(t, limit, dir, tokenA, tokenA, tokenB)
 	doN(t, clients[0], 3)
 	doN(t, clients[2], 3) // another token: its own budget
 	if len(fc.waits()) != 0 {
@@ -138,11 +140,11 @@ func TestPacingSharedThroughFile(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if strings.Contains(e.Name(), "A") || strings.Contains(e.Name(), "Pacing") {
+		if strings.Contains(e.Name(), tokenA) || strings.Contains(e.Name(), "Pacing") {
 			t.Errorf("state file name %q reveals the token", e.Name())
 		}
 		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		if strings.Contains(string(data), t.Name()) {
+		if strings.Contains(string(data), tokenA) || strings.Contains(string(data), tokenB) {
 			t.Errorf("state file %s holds the token", e.Name())
 		}
 	}
@@ -176,8 +178,9 @@ func TestPacingSharedBetweenStores(t *testing.T) {
 
 func TestPacingSurvivesCorruptStateFile(t *testing.T) {
 	dir := t.TempDir()
-	clients, _, _ := pacedClients(t, Limit{N: 50, Per: time.Minute}, dir, t.Name())
-	state := filepath.Join(dir, "pace-"+tokenKey(t.Name())+".json")
+	token := uniqueToken(t)
+	clients, _, _ := pacedClients(t, Limit{N: 50, Per: time.Minute}, dir, token)
+	state := filepath.Join(dir, "pace-"+tokenKey(token)+".json")
 	for _, garbage := range []string{"{not json", `{"slots":"x"}`, "\x00\x01", `{"slots":[{"id":1,"sent":99999999999999999999}]}`, strings.Repeat("[", maxStateSize+10)} {
 		if err := os.WriteFile(state, []byte(garbage), 0o600); err != nil {
 			t.Fatal(err)
@@ -200,7 +203,8 @@ func TestPacingFallsBackWhenDirUnusable(t *testing.T) {
 	var trace lockedBuffer
 	srv := httptest.NewServer(reply(200, `{}`))
 	defer srv.Close()
-	c, err := New(Config{BaseURL: srv.URL, Token: t.Name(), Limit: Limit{N: 5, Per: time.Minute}, PaceDir: file, Debug: &trace})
+	token := uniqueToken(t)
+	c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: Limit{N: 5, Per: time.Minute}, PaceDir: file, Debug: &trace})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,8 +224,9 @@ func TestThrottleBlocksOtherClientsOfTheToken(t *testing.T) {
 	// Two processes at the same moment, each with its own clock.
 	var clients []*Client
 	var clocks []*fakeClock
+	token := uniqueToken(t)
 	for range 2 {
-		c, err := New(Config{BaseURL: srv.URL, Token: t.Name(), Limit: Limit{N: 30, Per: time.Minute}, PaceDir: dir})
+		c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: Limit{N: 30, Per: time.Minute}, PaceDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +244,8 @@ func TestThrottleBlocksOtherClientsOfTheToken(t *testing.T) {
 func TestPacingConcurrentGoroutines(t *testing.T) {
 	srv := httptest.NewServer(reply(200, `{}`))
 	defer srv.Close()
-	c, err := New(Config{BaseURL: srv.URL, Token: t.Name(), Limit: Limit{N: 1000, Per: time.Minute}, PaceDir: t.TempDir()})
+	token := uniqueToken(t)
+	c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: Limit{N: 1000, Per: time.Minute}, PaceDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
