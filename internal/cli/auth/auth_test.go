@@ -1,0 +1,178 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/credentials"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// memKeyring is an in-memory keyring; broken makes it behave like a host
+// without one.
+type memKeyring struct {
+	entries map[string]string
+	broken  bool
+}
+
+var errNoKeyring = errors.New("failed to unlock correct collection")
+
+func (m *memKeyring) Get(a string) (string, error) {
+	if m.broken {
+		return "", errNoKeyring
+	}
+	if v, ok := m.entries[a]; ok {
+		return v, nil
+	}
+	return "", credentials.ErrNotFound
+}
+func (m *memKeyring) Set(a, s string) error {
+	if m.broken {
+		return errNoKeyring
+	}
+	m.entries[a] = s
+	return nil
+}
+func (m *memKeyring) Delete(a string) error {
+	if m.broken {
+		return errNoKeyring
+	}
+	delete(m.entries, a)
+	return nil
+}
+
+type world struct {
+	opts    *LoginOptions
+	file    *config.File
+	keyring *memKeyring
+	store   *credentials.Store
+	checked []string
+}
+
+func newWorld(t *testing.T, stdin string) *world {
+	dir := t.TempDir()
+	ios, in, _, _ := iostreams.Test()
+	in.WriteString(stdin)
+	w := &world{file: &config.File{Path: filepath.Join(dir, "config.yaml"), Profiles: map[string]map[string]string{}}, keyring: &memKeyring{entries: map[string]string{}}}
+	w.store = credentials.NewWith(w.keyring, filepath.Join(dir, "credentials.json"), func(string) string { return "" })
+	settings := &config.Settings{Profile: "default", Values: map[string]config.Value{}}
+	w.opts = &LoginOptions{
+		IO:          ios,
+		ConfigFile:  func() (*config.File, error) { return w.file, nil },
+		Settings:    func() (*config.Settings, error) { return settings, nil },
+		Credentials: func() (*credentials.Store, error) { return w.store, nil },
+		Check: func(_ context.Context, kind credentials.Kind, url, token string) (string, error) {
+			w.checked = append(w.checked, string(kind)+" "+url+" "+token)
+			if strings.HasPrefix(token, "bad") {
+				return "", &httpx.AuthError{Status: 401, Message: "Unauthenticated."}
+			}
+			return "ok", nil
+		},
+	}
+	return w
+}
+
+func TestLoginFromStdinSavesBothTokens(t *testing.T) {
+	w := newWorld(t, "shop-1234567890\ncat-1234567890\n")
+	w.opts.ShopTokenStdin, w.opts.CatalogTokenStdin = true, true
+	w.opts.BaseURL, w.opts.CatalogURL = "https://shop.example.com/", "https://search.example.com/sfs/v1"
+	if err := runLogin(context.Background(), w.opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.checked) != 2 || w.checked[0] != "shop https://shop.example.com shop-1234567890" {
+		t.Fatalf("checks: %q", w.checked)
+	}
+	if w.keyring.entries["default:shop"] != "shop-1234567890" || w.keyring.entries["default:catalog"] != "cat-1234567890" {
+		t.Fatalf("keyring: %v", w.keyring.entries)
+	}
+	if w.file.Profiles["default"]["base_url"] != "https://shop.example.com" || w.file.CurrentProfile != "default" {
+		t.Fatalf("config: %+v", w.file)
+	}
+}
+
+func TestLoginRefusedTokenSavesNothing(t *testing.T) {
+	w := newWorld(t, "bad-token-123456\n")
+	w.opts.ShopTokenStdin, w.opts.BaseURL = true, "https://shop.example.com"
+	err := runLogin(context.Background(), w.opts)
+	if exitcode.Of(err) != exitcode.Auth || !strings.Contains(err.Error(), "not saved") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(w.keyring.entries) != 0 || len(w.file.Profiles) != 0 {
+		t.Fatalf("saved after a refusal: %v %+v", w.keyring.entries, w.file)
+	}
+}
+
+func TestLoginWithoutKeyringPointsToInsecureStorage(t *testing.T) {
+	w := newWorld(t, "shop-1234567890\n")
+	w.keyring.broken = true
+	w.opts.ShopTokenStdin, w.opts.BaseURL = true, "https://shop.example.com"
+	err := runLogin(context.Background(), w.opts)
+	if exitcode.Of(err) != exitcode.Auth || !strings.Contains(exitcode.HintOf(err), "--insecure-storage") {
+		t.Fatalf("err = %v, hint %q", err, exitcode.HintOf(err))
+	}
+	w.opts.IO.In.(interface{ WriteString(string) (int, error) }).WriteString("shop-1234567890\n")
+	w.opts.InsecureStorage = true
+	if err := runLogin(context.Background(), w.opts); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := w.store.Get("default", credentials.Shop); err != nil || tok.Source != credentials.FromFile {
+		t.Fatalf("token: %+v %v", tok, err)
+	}
+}
+
+func TestLoginUsageErrors(t *testing.T) {
+	cases := []struct {
+		stdin   string
+		setup   func(o *LoginOptions)
+		message string
+	}{
+		{"", func(o *LoginOptions) {}, "--base-url is required"},
+		{"", func(o *LoginOptions) { o.BaseURL = "https://x.example" }, "no shop API token given"},
+		{"a\nb\n", func(o *LoginOptions) { o.BaseURL, o.ShopTokenStdin = "https://x.example", true }, "expected 1 token line(s) on stdin, got 2"},
+		{"tok\ncat\n", func(o *LoginOptions) {
+			o.BaseURL, o.ShopTokenStdin, o.CatalogTokenStdin = "https://x.example", true, true
+		}, "--catalog-url is required"},
+		{"tok\n", func(o *LoginOptions) { o.BaseURL, o.ShopTokenStdin = "ftp://x", true }, "base_url:"},
+	}
+	for _, c := range cases {
+		w := newWorld(t, c.stdin)
+		c.setup(w.opts)
+		err := runLogin(context.Background(), w.opts)
+		if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), c.message) {
+			t.Errorf("%q: err = %v, want usage error %q", c.message, err, c.message)
+		}
+		if len(w.checked) != 0 {
+			t.Errorf("%q: a request was made: %v", c.message, w.checked)
+		}
+	}
+}
+
+func TestStatusVerdict(t *testing.T) {
+	w := newWorld(t, "")
+	if _, err := w.store.Set("default", credentials.Shop, "bad-token-123456", false); err != nil {
+		t.Fatal(err)
+	}
+	w.file.Profiles["default"] = map[string]string{"base_url": "https://shop.example.com"}
+	ios, _, out, _ := iostreams.Test()
+	opts := &StatusOptions{
+		ConfigFile:  w.opts.ConfigFile,
+		Settings:    func() (*config.Settings, error) { return &config.Settings{Profile: "default", BaseURL: "https://shop.example.com"}, nil },
+		Credentials: w.opts.Credentials,
+		Printer:     func() (*output.Printer, error) { return output.New(ios, output.Options{Format: output.Table}) },
+		Check:       w.opts.Check,
+	}
+	err := runStatus(context.Background(), opts)
+	if exitcode.Of(err) != exitcode.Auth {
+		t.Fatalf("exit = %d (%v)", exitcode.Of(err), err)
+	}
+	if !strings.Contains(out.String(), "bad-…3456 (keyring)") || strings.Contains(out.String(), "bad-token-123456") {
+		t.Fatalf("status output:\n%s", out.String())
+	}
+}
