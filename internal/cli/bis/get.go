@@ -12,6 +12,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -37,7 +38,8 @@ custom fields, labelled as stored with the submission (content.keyLabel).
 the JSON-encoded string the API uses).`,
 		Example: `  storectl bis get 10321
   storectl bis get 10321 -o json --jq .content`,
-		Args: cmdutil.ExactArgs(1, "one submission ID"),
+		Args:              cmdutil.ExactArgs(1, "one submission ID"),
+		ValidArgsFunction: completion.OneID(f, completion.Submissions),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
 			return runGet(cmd.Context(), opts)

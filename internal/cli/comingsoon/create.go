@@ -12,6 +12,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -107,6 +108,8 @@ rows failed.`,
 	fl.StringVar(&opts.FromFile, "from-file", "", "create one rule per row of `FILE` (.json, .yaml, .csv; - for stdin)")
 	fl.StringVar(&opts.ReportPath, "report", "", "with --from-file: write each row's outcome to `FILE` (CSV) as it happens")
 	fl.BoolVar(&opts.Resume, "resume", false, "with --report: skip rows the report shows done, never creating a rule twice")
+	_ = cmd.RegisterFlagCompletionFunc("apply-to", completion.ApplyTo())
+	_ = cmd.RegisterFlagCompletionFunc("status", completion.RuleStatus())
 	return cmd
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -57,6 +58,7 @@ go on. Exit 5 when some batches failed, 3 when all did.`,
 		Example: `  storectl comingsoon delete 21 22 23
   storectl comingsoon list --all -o json --jq '.[] | select(.status == false) | .id' | storectl comingsoon delete - --yes
   storectl comingsoon delete --from-file old-rules.txt --dry-run`,
+		ValidArgsFunction: completion.ManyIDs(f, completion.Rules),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args = args
 			return runDelete(cmd.Context(), opts)

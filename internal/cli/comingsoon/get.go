@@ -10,6 +10,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
@@ -34,7 +35,8 @@ func newGet(f *cmdutil.Factory) *cobra.Command {
 translated texts, one row per language. -o json prints it as the server sent it.`,
 		Example: `  storectl comingsoon get 12
   storectl comingsoon get 12 -o json --jq .translations`,
-		Args: cmdutil.ExactArgs(1, "one rule ID"),
+		Args:              cmdutil.ExactArgs(1, "one rule ID"),
+		ValidArgsFunction: completion.OneID(f, completion.Rules),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
 			return runGet(cmd.Context(), opts)
