@@ -31,8 +31,8 @@ var ownedDirs = []string{referenceDir, manDir, completionsDir}
 // would make the committed pages stale every month.
 var manDate = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
 
-// regenerateCommand is what a person runs to bring the files up to date.
-const regenerateCommand = "go run ./internal/gendocs (or make docs)"
+// regenerateHint says what a person runs to bring the files up to date.
+const regenerateHint = "run `go run ./internal/gendocs` (or `make docs`) from the repository root and commit the result"
 
 // Tree builds the command tree exactly as the binary does, with the parts
 // cobra adds only at execution (completion command, --version) added now.

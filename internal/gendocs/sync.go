@@ -124,6 +124,6 @@ func staleReport(changes []Change) string {
 	for _, c := range changes {
 		fmt.Fprintf(&b, "  %s\n", c)
 	}
-	fmt.Fprintf(&b, "run `%s` from the repository root and commit the result", regenerateCommand)
+	b.WriteString(regenerateHint)
 	return b.String()
 }
