@@ -122,7 +122,12 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 		if file != nil {
 			where = opts.File
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "✓ Exported %d submissions to %s\n", ex.rows, where)
+		if s.JQ != "" {
+			// --jq runs per row and may drop or reshape rows: count what was read.
+			fmt.Fprintf(opts.IO.ErrOut, "✓ Read %d submissions; wrote what --jq made of each to %s\n", ex.rows, where)
+		} else {
+			fmt.Fprintf(opts.IO.ErrOut, "✓ Exported %d submissions to %s\n", ex.rows, where)
+		}
 		if ex.duplicates > 0 {
 			fmt.Fprintf(opts.IO.ErrOut, "%d row(s) moved to the next page while exporting (new submissions came in) and were written once\n", ex.duplicates)
 		}
