@@ -162,8 +162,10 @@ func TestStatusVerdict(t *testing.T) {
 	w.file.Profiles["default"] = map[string]string{"base_url": "https://shop.example.com"}
 	ios, _, out, _ := iostreams.Test()
 	opts := &StatusOptions{
-		ConfigFile:  w.opts.ConfigFile,
-		Settings:    func() (*config.Settings, error) { return &config.Settings{Profile: "default", BaseURL: "https://shop.example.com"}, nil },
+		ConfigFile: w.opts.ConfigFile,
+		Settings: func() (*config.Settings, error) {
+			return &config.Settings{Profile: "default", BaseURL: "https://shop.example.com"}, nil
+		},
 		Credentials: w.opts.Credentials,
 		Printer:     func() (*output.Printer, error) { return output.New(ios, output.Options{Format: output.Table}) },
 		Check:       w.opts.Check,
