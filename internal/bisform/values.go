@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/ids"
 )
 
 // Messages the server sends for these cases. The spec gives the required
@@ -99,7 +100,7 @@ func CheckPhone(value string) (string, *Problem) {
 		return "", nil
 	}
 	digits := strings.TrimPrefix(v, "+")
-	if v[0] != '+' || len(digits) < 5 || len(digits) > 15 || !allDigits(digits) {
+	if v[0] != '+' || len(digits) < 5 || len(digits) > 15 || !ids.IsDigits(digits) {
 		return "", &Problem{Key: "phone", Message: fmt.Sprintf("customer_phone %q is not an international number", value),
 			Hint: "write it as + and the digits with the country code, such as +16025550123"}
 	}
@@ -111,21 +112,9 @@ func CheckPhone(value string) (string, *Problem) {
 func CheckID(param, value string) (string, *Problem) {
 	v := strings.TrimSpace(value)
 	trimmed := strings.TrimLeft(v, "0")
-	if !allDigits(v) || trimmed == "" || len(trimmed) > 20 {
+	if !ids.IsDigits(v) || trimmed == "" || len(trimmed) > 20 {
 		return "", &Problem{Key: param, Message: fmt.Sprintf("%s must be a numeric id, got %q", param, value),
 			Hint: "ids are the store platform's plain numbers, such as 45001234560001 (not a gid:// string)"}
 	}
 	return trimmed, nil
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

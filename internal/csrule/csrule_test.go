@@ -177,16 +177,3 @@ func TestParseTranslation(t *testing.T) {
 		}
 	}
 }
-
-func TestNormalizeID(t *testing.T) {
-	for in, want := range map[string]string{"007": "7", " 12 ": "12", "0": "0", "9223372036854775807": "9223372036854775807"} {
-		if got, ok := NormalizeID(in); !ok || got != want {
-			t.Errorf("%q: %q %v", in, got, ok)
-		}
-	}
-	for _, bad := range []string{"", "-1", "1.0", "1e3", "9223372036854775808", "abc"} {
-		if _, ok := NormalizeID(bad); ok {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}

@@ -4,33 +4,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/storectl/storectl/internal/ids"
 )
-
-// SplitIDs splits id lists as flags, files and stdin give them: entries
-// separated by commas, semicolons or white space. Empty entries vanish.
-func SplitIDs(entries ...string) []string {
-	var out []string
-	for _, e := range entries {
-		out = append(out, strings.FieldsFunc(e, func(r rune) bool {
-			return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
-		})...)
-	}
-	return out
-}
-
-// NormalizeID returns an id's canonical digits ("007" → "7"), or false
-// when it is not a whole number that fits the platform's 64-bit ids.
-func NormalizeID(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.Trim(s, "0123456789") != "" {
-		return "", false
-	}
-	n, err := strconv.ParseUint(s, 10, 63)
-	if err != nil {
-		return "", false
-	}
-	return strconv.FormatUint(n, 10), true
-}
 
 // idList checks product_ids or variant_ids: required (1 to 50 whole
 // numbers) when apply_to names them, and not sent otherwise.
@@ -38,7 +14,7 @@ func (c *checker) idList(field, label, owner, applyTo string, entries []string) 
 	if c.shape(field) {
 		return nil
 	}
-	raw := SplitIDs(entries...)
+	raw := ids.Split(entries...)
 	if applyTo != owner {
 		if len(raw) > 0 && applyTo != "" {
 			c.add(field, "The "+label+" are sent only when apply to is "+owner+"; this rule applies to "+applyTo+": remove them.")
@@ -50,10 +26,10 @@ func (c *checker) idList(field, label, owner, applyTo string, entries []string) 
 		return nil
 	}
 	seen := make(map[string]bool, len(raw))
-	var ids []string
+	var unique []string
 	bad := false
 	for i, s := range raw {
-		id, ok := NormalizeID(s)
+		id, ok := ids.Normalize(s)
 		if !ok {
 			key := field + "." + strconv.Itoa(i)
 			c.add(key, "The "+key+" must be an integer.")
@@ -62,16 +38,16 @@ func (c *checker) idList(field, label, owner, applyTo string, entries []string) 
 		}
 		if !seen[id] {
 			seen[id] = true
-			ids = append(ids, id)
+			unique = append(unique, id)
 		}
 	}
-	if len(ids) > MaxIDs {
+	if len(unique) > MaxIDs {
 		c.add(field, "The "+label+" must have between 1 and "+strconv.Itoa(MaxIDs)+" items.")
 	}
 	if bad {
 		return nil
 	}
-	return toNumbers(ids)
+	return toNumbers(unique)
 }
 
 func (c *checker) collection(applyTo string) json.Number {
@@ -89,7 +65,7 @@ func (c *checker) collection(applyTo string) json.Number {
 		c.add("collection_id", "The collection id field is required when apply to is collection.")
 		return ""
 	}
-	id, ok := NormalizeID(s)
+	id, ok := ids.Normalize(s)
 	if !ok {
 		c.add("collection_id", "The collection id must be an integer.")
 		return ""

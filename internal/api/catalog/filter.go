@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/url"
 	"strconv"
+
+	"github.com/storectl/storectl/internal/ids"
 )
 
 // Page types of the filter endpoint.
@@ -38,7 +40,7 @@ type FilterParams struct {
 func (p FilterParams) Values() (url.Values, error) {
 	q := url.Values{}
 	if p.Collection != "" {
-		if !isDigits(p.Collection) {
+		if !ids.IsDigits(p.Collection) {
 			return nil, &ParamError{Param: "collection", Value: p.Collection, Problem: "a collection is given by its numeric id, not its handle (0 is All Products)"}
 		}
 		q.Set("collection", p.Collection)

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/storectl/storectl/internal/ids"
 )
 
 // Bounds the spec publishes for the catalog API's parameters.
@@ -93,7 +95,7 @@ func (c Context) validate() error {
 		}
 	}
 	for _, id := range c.CatalogIDs {
-		if !isDigits(id) {
+		if !ids.IsDigits(id) {
 			return &ParamError{Param: "catalog_ids", Value: id, Problem: "a B2B catalog id is a plain numeric id"}
 		}
 	}
@@ -152,16 +154,4 @@ func setIf(q url.Values, name, value string) {
 	if value != "" {
 		q.Set(name, value)
 	}
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/ids"
 )
 
 // Back-in-stock paths. The spec writes the form path without the /shop-api
@@ -153,7 +154,7 @@ func writeEntries(b *bytes.Buffer, entries []ContentEntry) {
 // Body is the exact JSON CreateSubmission sends (what --dry-run shows).
 func (r *BISCreateRequest) Body() ([]byte, error) {
 	for _, id := range []json.Number{r.ProductID, r.VariantID} {
-		if !isDigits(string(id)) {
+		if !ids.IsDigits(string(id)) {
 			return nil, fmt.Errorf("product and variant ids must be numeric, got %q", id)
 		}
 	}
@@ -251,7 +252,7 @@ func DecodeSubmissionListItem(raw json.RawMessage) (SubmissionListItem, error) {
 
 // GetSubmission fetches one submission by its numeric id.
 func (c *Client) GetSubmission(ctx context.Context, id string) (*SubmissionResult, error) {
-	if !isDigits(id) {
+	if !ids.IsDigits(id) {
 		return nil, fmt.Errorf("submission id %q is not a number", id)
 	}
 	path := bisGetPath + url.PathEscape(id)
@@ -275,16 +276,4 @@ func decodeSubmission(path string, raw []byte) (*SubmissionResult, error) {
 		return nil, &BadResponse{Path: path, Err: fmt.Errorf("the submission has no id")}
 	}
 	return res, nil
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

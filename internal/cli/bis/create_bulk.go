@@ -12,6 +12,7 @@ import (
 	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -294,7 +295,7 @@ func idJSON(id string) json.RawMessage {
 	if id == "" {
 		return nil
 	}
-	if isNumber(id) {
+	if ids.IsDigits(id) {
 		return json.RawMessage(id)
 	}
 	raw, _ := json.Marshal(id)

@@ -13,6 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
+	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -49,7 +50,7 @@ the JSON-encoded string the API uses).`,
 
 func runGet(ctx context.Context, opts *GetOptions) error {
 	id := strings.TrimSpace(opts.ID)
-	if !isNumber(id) {
+	if !ids.IsDigits(id) {
 		return cmdutil.FlagErrorf("submission ID %q is not a number (see `storectl bis list` for ids)", opts.ID)
 	}
 	p, err := opts.Printer()
@@ -158,16 +159,4 @@ func orText(s, fallback string) string {
 		return fallback
 	}
 	return s
-}
-
-func isNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -17,9 +17,9 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
-	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -250,14 +250,14 @@ func collectIDs(opts *DeleteOptions) ([]json.Number, error) {
 	}
 
 	seen := map[string]bool{}
-	var ids []json.Number
+	var ruleIDs []json.Number
 	var bad []string
 	for _, src := range sources {
 		sc := bufio.NewScanner(strings.NewReader(src.text))
 		sc.Buffer(make([]byte, 64*1024), 16<<20)
 		for line := 1; sc.Scan(); line++ {
-			for _, token := range csrule.SplitIDs(string(bytes.TrimPrefix(sc.Bytes(), utf8BOM))) {
-				id, ok := csrule.NormalizeID(token)
+			for _, token := range ids.Split(string(bytes.TrimPrefix(sc.Bytes(), utf8BOM))) {
+				id, ok := ids.Normalize(token)
 				if !ok {
 					where := src.name
 					if strings.Count(src.text, "\n") > 0 {
@@ -268,7 +268,7 @@ func collectIDs(opts *DeleteOptions) ([]json.Number, error) {
 				}
 				if !seen[id] {
 					seen[id] = true
-					ids = append(ids, json.Number(id))
+					ruleIDs = append(ruleIDs, json.Number(id))
 				}
 			}
 		}
@@ -281,11 +281,11 @@ func collectIDs(opts *DeleteOptions) ([]json.Number, error) {
 			fmt.Errorf("some rule IDs are not valid; nothing was deleted:\n%s", strings.Join(bad, "\n")),
 			"rule IDs are whole numbers; `storectl comingsoon list` shows them")
 	}
-	if len(ids) == 0 {
+	if len(ruleIDs) == 0 {
 		return nil, exitcode.WithHint(exitcode.Usage, errors.New("no rule IDs given: the input was empty"),
 			"pass IDs as arguments, --from-file FILE, or - to read them from stdin")
 	}
-	return ids, nil
+	return ruleIDs, nil
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

@@ -11,7 +11,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
-	"github.com/storectl/storectl/internal/csrule"
+	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -45,7 +45,7 @@ translated texts, one row per language. -o json prints it as the server sent it.
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	id, ok := csrule.NormalizeID(opts.ID)
+	id, ok := ids.Normalize(opts.ID)
 	if !ok {
 		return cmdutil.FlagErrorf("rule ID %q is not a number: `storectl comingsoon list` shows the IDs", strings.TrimSpace(opts.ID))
 	}

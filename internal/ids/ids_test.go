@@ -1,0 +1,35 @@
+package ids
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{"007": "7", " 12 ": "12", "0": "0", "9223372036854775807": "9223372036854775807"} {
+		if got, ok := Normalize(in); !ok || got != want {
+			t.Errorf("%q: %q %v", in, got, ok)
+		}
+	}
+	for _, bad := range []string{"", "-1", "1.0", "1e3", "9223372036854775808", "abc"} {
+		if _, ok := Normalize(bad); ok {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	got := Split("1,2;3", " 4\t5\n", "", "6,,7")
+	want := []string{"1", "2", "3", "4", "5", "6", "7"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Split = %q", got)
+	}
+}
+
+func TestIsDigits(t *testing.T) {
+	for s, want := range map[string]bool{"0": true, "45001234560001": true, "": false, "1a": false, "-1": false, "١": false} {
+		if IsDigits(s) != want {
+			t.Errorf("IsDigits(%q) != %v", s, want)
+		}
+	}
+}
