@@ -133,24 +133,7 @@ func upsertSubmission(st *State, in *submissionInput, now time.Time) (Submission
 }
 
 func (s *Server) bisList(w http.ResponseWriter, r *http.Request, _ string) {
-	page := pageParam(r.URL.Query())
-	var data []object
-	var pagination object
-	err := s.store.View(func(st *State) error {
-		// Newest first; submissions are appended in id order.
-		start, end, p := pageBounds(len(st.Submissions), submissionPageSize, page)
-		pagination = p
-		data = make([]object, 0, end-start)
-		for i := start; i < end; i++ {
-			data = append(data, submissionListItem(st.Submissions[len(st.Submissions)-1-i]))
-		}
-		return nil
-	})
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, object{{"success", true}, {"data", data}, {"pagination", pagination}})
+	writeNewestFirst(s, w, r, submissionPageSize, func(st *State) []Submission { return st.Submissions }, submissionListItem)
 }
 
 func (s *Server) bisGet(w http.ResponseWriter, _ *http.Request, param string) {

@@ -72,24 +72,8 @@ func (s *Server) ruleCreate(w http.ResponseWriter, r *http.Request, _ string) {
 }
 
 func (s *Server) ruleList(w http.ResponseWriter, r *http.Request, _ string) {
-	page := pageParam(r.URL.Query())
-	var data []object
-	var pagination object
-	err := s.store.View(func(st *State) error {
-		// Newest first; rules are appended in id order.
-		start, end, p := pageBounds(len(st.Rules), rulePageSize, page)
-		pagination = p
-		data = make([]object, 0, end-start)
-		for i := start; i < end; i++ {
-			data = append(data, ruleObject(st.Rules[len(st.Rules)-1-i], false))
-		}
-		return nil
-	})
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, object{{"success", true}, {"data", data}, {"pagination", pagination}})
+	writeNewestFirst(s, w, r, rulePageSize, func(st *State) []Rule { return st.Rules },
+		func(rule Rule) object { return ruleObject(rule, false) })
 }
 
 func (s *Server) ruleGet(w http.ResponseWriter, _ *http.Request, param string) {

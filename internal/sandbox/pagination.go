@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"net/http"
 	"net/url"
 	"strconv"
 )
@@ -45,4 +46,27 @@ func pageBounds(total, perPage, page int) (start, end int, pagination object) {
 		{"from", from},
 		{"to", to},
 	}
+}
+
+// writeNewestFirst answers a list endpoint whose records are stored in id
+// order and listed newest first, one page of pageSize.
+func writeNewestFirst[T any](s *Server, w http.ResponseWriter, r *http.Request, pageSize int, records func(*State) []T, item func(T) object) {
+	page := pageParam(r.URL.Query())
+	var data []object
+	var pagination object
+	err := s.store.View(func(st *State) error {
+		all := records(st)
+		start, end, p := pageBounds(len(all), pageSize, page)
+		pagination = p
+		data = make([]object, 0, end-start)
+		for i := start; i < end; i++ {
+			data = append(data, item(all[len(all)-1-i]))
+		}
+		return nil
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, object{{"success", true}, {"data", data}, {"pagination", pagination}})
 }
