@@ -264,16 +264,18 @@ func (c *Client) GetSubmission(ctx context.Context, id string) (*SubmissionResul
 }
 
 func decodeSubmission(path string, raw []byte) (*SubmissionResult, error) {
-	env, err := decodeEnvelope(path, raw)
+	env, sub, err := decodeData(path, raw, func(data json.RawMessage) (Submission, error) {
+		var s Submission
+		if err := json.Unmarshal(data, &s); err != nil {
+			return s, err
+		}
+		if s.ID == "" {
+			return s, fmt.Errorf("the submission has no id")
+		}
+		return s, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	res := &SubmissionResult{Message: env.Message, Raw: env.Data}
-	if err := json.Unmarshal(env.Data, &res.Submission); err != nil {
-		return nil, &BadResponse{Path: path, Err: err}
-	}
-	if res.Submission.ID == "" {
-		return nil, &BadResponse{Path: path, Err: fmt.Errorf("the submission has no id")}
-	}
-	return res, nil
+	return &SubmissionResult{Message: env.Message, Submission: sub, Raw: env.Data}, nil
 }

@@ -32,11 +32,13 @@ type Pagination struct {
 	To          flex.Int `json:"to"`
 }
 
-// Page is one page of a list endpoint.
+// Page is one page of a list endpoint: its items as sent, which
+// DecodeItems reads into types.
 type Page struct {
 	Items      []json.RawMessage // each element of data, as sent
 	Pagination Pagination
 	Body       json.RawMessage // the whole response, for fields such as total_products
+	path       string
 }
 
 // Envelope is the success body of a non-list endpoint.
@@ -77,7 +79,7 @@ func (c *Client) getPage(ctx context.Context, path string, query url.Values) (*P
 	if body.Data == nil {
 		return nil, &BadResponse{Path: path, Err: fmt.Errorf("no data array")}
 	}
-	p := &Page{Items: body.Data, Body: resp.Body}
+	p := &Page{Items: body.Data, Body: resp.Body, path: path}
 	if body.Pagination != nil {
 		p.Pagination = *body.Pagination
 	} else {
@@ -90,14 +92,6 @@ func (c *Client) getPage(ctx context.Context, path string, query url.Values) (*P
 
 var one = flex.Int{Value: 1, Valid: true}
 
-func (c *Client) getEnvelope(ctx context.Context, path string) (*Envelope, error) {
-	resp, err := c.http.Do(ctx, httpx.Request{Method: "GET", Path: path})
-	if err != nil {
-		return nil, err
-	}
-	return decodeEnvelope(path, resp.Body)
-}
-
 func decodeEnvelope(path string, raw []byte) (*Envelope, error) {
 	var body envelopeBody
 	if err := json.Unmarshal(raw, &body); err != nil {
@@ -107,6 +101,35 @@ func decodeEnvelope(path string, raw []byte) (*Envelope, error) {
 		return nil, &BadResponse{Path: path, Err: fmt.Errorf("no data")}
 	}
 	return &Envelope{Message: body.Message, Data: body.Data}, nil
+}
+
+// decodeData reads a success envelope and its data object; an answer that
+// breaks the contract is a BadResponse naming path.
+func decodeData[T any](path string, raw []byte, decode func(json.RawMessage) (T, error)) (*Envelope, T, error) {
+	var zero T
+	env, err := decodeEnvelope(path, raw)
+	if err != nil {
+		return nil, zero, err
+	}
+	v, err := decode(env.Data)
+	if err != nil {
+		return nil, zero, &BadResponse{Path: path, Err: err}
+	}
+	return env, v, nil
+}
+
+// DecodeItems reads every item of a page with decode; an item that breaks
+// the contract is a BadResponse naming the page's endpoint.
+func DecodeItems[T any](p *Page, decode func(json.RawMessage) (T, error)) ([]T, error) {
+	out := make([]T, len(p.Items))
+	for i, item := range p.Items {
+		v, err := decode(item)
+		if err != nil {
+			return nil, &BadResponse{Path: p.path, Err: err}
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 func pageQuery(page int) url.Values {

@@ -136,9 +136,30 @@ func (c *Client) ListRules(ctx context.Context, page int) (*Page, error) {
 	return c.getPage(ctx, "/shop-api/coming-soon/list", pageQuery(page))
 }
 
+// RuleResult is one rule, decoded and as sent.
+type RuleResult struct {
+	Message string
+	Rule    Rule
+	Raw     json.RawMessage // the object under data, as sent
+}
+
 // GetRule fetches one rule with its translations.
-func (c *Client) GetRule(ctx context.Context, id string) (*Envelope, error) {
-	return c.getEnvelope(ctx, "/shop-api/coming-soon/get/"+url.PathEscape(id))
+func (c *Client) GetRule(ctx context.Context, id string) (*RuleResult, error) {
+	path := "/shop-api/coming-soon/get/" + url.PathEscape(id)
+	resp, err := c.http.Do(ctx, httpx.Request{Method: "GET", Path: path})
+	if err != nil {
+		return nil, err
+	}
+	return decodeRule(path, resp.Body)
+}
+
+// decodeRule reads an answer carrying one rule (get, create).
+func decodeRule(path string, raw []byte) (*RuleResult, error) {
+	env, rule, err := decodeData(path, raw, DecodeRule)
+	if err != nil {
+		return nil, err
+	}
+	return &RuleResult{Message: env.Message, Rule: rule, Raw: env.Data}, nil
 }
 
 // DeleteRules deletes up to MaxDeleteIDs rules in one request and returns

@@ -50,8 +50,8 @@ func TestRuleLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rule, _ := DecodeRule(got.Data)
-	if rule.StartDate != "2026-10-01T07:00:00.000000Z" && !strings.HasPrefix(rule.StartDate, "2026-10-01T07:00:00") {
+	rule := got.Rule
+	if !json.Valid(got.Raw) || rule.StartDate != "2026-10-01T07:00:00.000000Z" && !strings.HasPrefix(rule.StartDate, "2026-10-01T07:00:00") {
 		t.Errorf("detail start_date %q", rule.StartDate)
 	}
 

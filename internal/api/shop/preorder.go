@@ -156,16 +156,26 @@ func (c *Client) ListOffers(ctx context.Context, page int, keyword string) (*Pag
 	return c.getPage(ctx, "/shop-api/pre-order/list", keywordQuery(page, keyword))
 }
 
+// OfferResult is one offer, decoded and as sent.
+type OfferResult struct {
+	Offer Offer
+	Raw   json.RawMessage // the object under data, as sent
+}
+
 // GetOffer fetches one offer with its full product list. The id is sent as
 // given, path-escaped. The contract requires Content-Type: application/json
 // on this GET, which the transport sets for any non-nil body.
-func (c *Client) GetOffer(ctx context.Context, id string) (*Envelope, error) {
+func (c *Client) GetOffer(ctx context.Context, id string) (*OfferResult, error) {
 	path := "/shop-api/pre-order/get/" + url.PathEscape(id)
 	resp, err := c.http.Do(ctx, httpx.Request{Method: "GET", Path: path, Body: []byte{}})
 	if err != nil {
 		return nil, err
 	}
-	return decodeEnvelope(path, resp.Body)
+	env, offer, err := decodeData(path, resp.Body, DecodeOffer)
+	if err != nil {
+		return nil, err
+	}
+	return &OfferResult{Offer: offer, Raw: env.Data}, nil
 }
 
 // ListPriorityProducts fetches one page (10 rows) of variants with their

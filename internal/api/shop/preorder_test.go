@@ -47,10 +47,7 @@ func TestListOffersAndDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := DecodeOffer(full.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := full.Offer
 	if len(d.Products) < 2 || d.Products[0].Limit.Value != 25 {
 		t.Errorf("products: %+v", d.Products)
 	}

@@ -165,13 +165,13 @@ func (ex *exporter) run(ctx context.Context) error {
 	var prevIDs map[string]bool
 	for {
 		ex.page = int(page.Pagination.CurrentPage.Value)
+		rows, err := shop.DecodeItems(page, shop.DecodeSubmissionListItem)
+		if err != nil {
+			return err
+		}
 		ids := make(map[string]bool, len(page.Items))
-		for _, item := range page.Items {
-			row, err := shop.DecodeSubmissionListItem(item)
-			if err != nil {
-				return &shop.BadResponse{Path: "/shop-api/back-in-stock/list", Err: err}
-			}
-			id := row.ID.String()
+		for i, item := range page.Items {
+			id := rows[i].ID.String()
 			ids[id] = true
 			if prevIDs[id] {
 				ex.duplicates++

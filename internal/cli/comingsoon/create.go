@@ -172,7 +172,7 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if p.IsTable() {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ created coming-soon rule %s\n", created.ID)
 	}
-	return printRule(p, opts.IO, env.Data, opts.Loc, "/shop-api/coming-soon/create")
+	return printRule(p, opts.IO, &shop.RuleResult{Rule: created, Raw: env.Data}, opts.Loc)
 }
 
 // invalidRule is the exit-2 error listing every problem of one rule.

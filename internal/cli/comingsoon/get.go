@@ -57,21 +57,15 @@ func runGet(ctx context.Context, opts *GetOptions) error {
 	if err != nil {
 		return err
 	}
-	env, err := client.GetRule(ctx, id)
+	res, err := client.GetRule(ctx, id)
 	if err != nil {
 		return err
 	}
-	return printRule(p, opts.IO, env.Data, opts.Loc, "/shop-api/coming-soon/get/"+id)
+	return printRule(p, opts.IO, res, opts.Loc)
 }
 
 // printRule prints a rule: the server's bytes for JSON-like formats, the
 // sheet in table mode.
-func printRule(p *output.Printer, ios *iostreams.IOStreams, raw []byte, loc *time.Location, path string) error {
-	return p.Object(raw, func(w io.Writer) error {
-		r, err := shop.DecodeRule(raw)
-		if err != nil {
-			return &shop.BadResponse{Path: path, Err: err}
-		}
-		return renderRule(w, ios, r, loc)
-	})
+func printRule(p *output.Printer, ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location) error {
+	return p.Object(res.Raw, func(w io.Writer) error { return renderRule(w, ios, res.Rule, loc) })
 }

@@ -60,15 +60,9 @@ func runGet(ctx context.Context, opts *GetOptions) error {
 	if err != nil {
 		return err
 	}
-	env, err := client.GetOffer(ctx, id)
+	res, err := client.GetOffer(ctx, id)
 	if err != nil {
 		return err
 	}
-	return p.Object(env.Data, func(w io.Writer) error {
-		o, err := shop.DecodeOffer(env.Data)
-		if err != nil {
-			return &shop.BadResponse{Path: "/shop-api/pre-order/get/" + id, Err: err}
-		}
-		return renderOffer(w, opts.IO, o, opts.Now())
-	})
+	return p.Object(res.Raw, func(w io.Writer) error { return renderOffer(w, opts.IO, res.Offer, opts.Now()) })
 }
