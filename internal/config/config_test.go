@@ -122,3 +122,54 @@ func TestEmptyEnvIsUnset(t *testing.T) {
 		t.Fatalf("got %q from %s, %v", s.Output, s.Values["output"].Source, err)
 	}
 }
+
+func TestSandboxIsUnpacedUnlessRateLimitIsSet(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		env  string
+		want string
+	}{
+		{nil, "", "30/1m"},
+		{[]string{"--sandbox"}, "", "off"},
+		{[]string{"--sandbox"}, "10/1s", "10/1s"},
+		{nil, "10/1s", "10/1s"},
+	} {
+		t.Setenv("STORECTL_RATE_LIMIT", tt.env)
+		s := resolveArgs(t, tt.args...)
+		if got := s.ShopRateLimit(); got != tt.want {
+			t.Errorf("%v with STORECTL_RATE_LIMIT=%q: %q, want %q", tt.args, tt.env, got, tt.want)
+		}
+	}
+}
+
+func TestOutputForKeepsTheUsersChoice(t *testing.T) {
+	if got := resolveArgs(t).OutputFor("csv"); got != "csv" {
+		t.Errorf("no choice: %q", got)
+	}
+	if got := resolveArgs(t, "-o", "table").OutputFor("csv"); got != "table" {
+		t.Errorf("-o table: %q", got)
+	}
+	t.Setenv("STORECTL_OUTPUT", "json")
+	if got := resolveArgs(t).OutputFor("csv"); got != "json" {
+		t.Errorf("STORECTL_OUTPUT=json: %q", got)
+	}
+	if got := (&Settings{Output: "table"}).OutputFor("csv"); got != "csv" {
+		t.Errorf("hand-built settings: %q", got)
+	}
+}
+
+// resolveArgs resolves an empty config file with the global flags given.
+func resolveArgs(t *testing.T, args ...string) *Settings {
+	t.Helper()
+	flags := pflag.NewFlagSet("storectl", pflag.ContinueOnError)
+	flags.StringP("output", "o", "table", "")
+	flags.Bool("sandbox", false, "")
+	if err := flags.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Resolve(&File{Profiles: map[string]map[string]string{}}, flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

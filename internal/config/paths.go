@@ -4,6 +4,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -49,4 +50,13 @@ func StateDir() (string, error) {
 		return "", err
 	}
 	return filepath.Join(base, "storectl", "state"), nil
+}
+
+// SandboxStatePath is where --sandbox keeps its store between invocations.
+func SandboxStatePath() (string, error) {
+	dir, err := StateDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a state directory for the sandbox: %w", err)
+	}
+	return filepath.Join(dir, "sandbox.json"), nil
 }

@@ -134,6 +134,35 @@ func describeSource(k Key, src Source, f *File, profile string) string {
 	return k.Name
 }
 
+// ShopRateLimit is the pace kept with the shop API, as rate_limit's
+// N/DURATION text: the setting, except that the sandbox, which has no
+// throttle unless asked for one, is unpaced unless rate_limit is set.
+func (s *Settings) ShopRateLimit() string {
+	if s.Sandbox && s.sourceOf("rate_limit") == FromDefault {
+		return "off"
+	}
+	return s.RateLimit
+}
+
+// OutputFor is the output format of a command with a default of its own
+// (bis export: csv): the user's choice by flag, environment or profile
+// when there is one, else the command's.
+func (s *Settings) OutputFor(commandDefault string) string {
+	if s.sourceOf("output") == FromDefault {
+		return commandDefault
+	}
+	return s.Output
+}
+
+// sourceOf says where a key's value came from; a key never resolved (a
+// hand-built Settings) counts as the default.
+func (s *Settings) sourceOf(key string) Source {
+	if v, ok := s.Values[key]; ok && v.Source != "" {
+		return v.Source
+	}
+	return FromDefault
+}
+
 // fill copies the checked string values into typed fields; Check already
 // rejected anything these parses could fail on.
 func (s *Settings) fill() {

@@ -5,6 +5,7 @@ package exitcode
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // The exit codes are a contract with users' scripts: never renumber them.
@@ -88,3 +89,6 @@ type Silent struct{ Code int }
 
 func (s *Silent) Error() string { return "" }
 func (s *Silent) ExitCode() int { return s.Code }
+
+// Usagef is a usage error (exit 2) with a formatted message.
+func Usagef(format string, args ...any) error { return UsageError(fmt.Sprintf(format, args...)) }

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 // fixedWindowServer throttles like the shop API: at most limit requests
@@ -45,7 +47,7 @@ func (s *fixedWindowServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(`{"success":true,"data":[]}`))
 }
 
-// BenchmarkPacing40At20Per2s sends 40 requests under Limit{20, 2s} to a
+// BenchmarkPacing40At20Per2s sends 40 requests under ratelimit.Limit{20, 2s} to a
 // server allowing 20 per 2s. The first 20 go at once and the next 20 just
 // after the window, so a run should take a little over 2s and see no 429:
 //
@@ -72,7 +74,7 @@ func BenchmarkPacing40At20Per2s(b *testing.B) {
 					dir = b.TempDir()
 				}
 				c, err := New(Config{BaseURL: ts.URL, Token: fmt.Sprintf("bench-%s-%d-%d", bc.name, i, time.Now().UnixNano()),
-					Limit: Limit{N: 20, Per: 2 * time.Second}, PaceDir: dir})
+					Limit: ratelimit.Limit{N: 20, Per: 2 * time.Second}, PaceDir: dir})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 func TestRequestHeadersAndURL(t *testing.T) {
@@ -119,7 +120,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 	for _, cfg := range []Config{
 		{BaseURL: "https://x", Token: "ab cd"},
 		{BaseURL: "https://x", Timeout: -time.Second},
-		{BaseURL: "https://x", Limit: Limit{N: 3}},
+		{BaseURL: "https://x", Limit: ratelimit.Limit{N: 3}},
 	} {
 		if _, err := New(cfg); exitcode.Of(err) != exitcode.Usage {
 			t.Errorf("New(%+v) = %v, want a usage error", cfg, err)
@@ -168,7 +169,7 @@ func TestCancellationWhileWaitingForServer(t *testing.T) {
 func TestCancellationWhilePacing(t *testing.T) {
 	srv := httptest.NewServer(reply(200, `{}`))
 	defer srv.Close()
-	c, err := New(Config{BaseURL: srv.URL, Token: uniqueToken(t), Limit: Limit{N: 1, Per: time.Hour}})
+	c, err := New(Config{BaseURL: srv.URL, Token: uniqueToken(t), Limit: ratelimit.Limit{N: 1, Per: time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 // Config is everything a Client needs; zero values mean the defaults noted.
@@ -18,7 +19,7 @@ type Config struct {
 	Token       string            // bearer token; "" sends no Authorization header
 	UserAgent   string            // e.g. "storectl/1.2.3"; "" → "storectl"
 	Timeout     time.Duration     // per attempt; 0 → 30s
-	Limit       Limit             // client-side pacing; zero → off
+	Limit       ratelimit.Limit   // client-side pacing; zero → off
 	PaceDir     string            // directory for the pacing state shared between processes; "" → in-process only
 	Transport   http.RoundTripper // nil → a clone of http.DefaultTransport that honours HTTPS_PROXY / NO_PROXY
 	Debug       io.Writer         // nil → no trace

@@ -45,27 +45,3 @@ func FuzzDecodeError(f *testing.F) {
 		}
 	})
 }
-
-func FuzzParseLimit(f *testing.F) {
-	for _, s := range []string{"30/1m", "0", "off", "20/2s", "5/m", "1/.5s", "x", "/", "9999999999/1h"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		l, err := ParseLimit(s)
-		if err != nil {
-			if exitcode.Of(err) != exitcode.Usage {
-				t.Errorf("ParseLimit(%q) error has exit %d", s, exitcode.Of(err))
-			}
-			return
-		}
-		if l.Off() {
-			return
-		}
-		if l.N <= 0 || l.Per < minLimitPer || l.Per > maxLimitPer {
-			t.Errorf("ParseLimit(%q) = %+v out of bounds", s, l)
-		}
-		if back, err := ParseLimit(l.String()); err != nil || back != l {
-			t.Errorf("round trip of %q: %v, %v", s, back, err)
-		}
-	})
-}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 // maxTrackedFlight bounds how long an unfinished slot may hold the window
@@ -115,7 +117,7 @@ func sharedStore(key string, create func() paceStore) paceStore {
 
 // pacer keeps requests within Limit as the server counts them.
 type pacer struct {
-	limit  Limit
+	limit  ratelimit.Limit
 	margin time.Duration
 	clock  *clock
 	trace  *tracer
@@ -126,7 +128,7 @@ type pacer struct {
 	fallback paceStore // in-process window once the shared file fails
 }
 
-func newPacer(limit Limit, store, fallback paceStore, clk *clock, trace *tracer, status func(string)) *pacer {
+func newPacer(limit ratelimit.Limit, store, fallback paceStore, clk *clock, trace *tracer, status func(string)) *pacer {
 	return &pacer{
 		limit:    limit,
 		margin:   max(limit.Per/100, 20*time.Millisecond),

@@ -12,11 +12,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 func TestPaceStateWaitUsesArrivalTime(t *testing.T) {
 	fc := newFakeClock()
-	p := newPacer(Limit{N: 2, Per: time.Minute}, &memoryStore{}, &memoryStore{}, &clock{now: fc.now, sleep: fc.sleep}, &tracer{}, func(string) {})
+	p := newPacer(ratelimit.Limit{N: 2, Per: time.Minute}, &memoryStore{}, &memoryStore{}, &clock{now: fc.now, sleep: fc.sleep}, &tracer{}, func(string) {})
 	ctx := context.Background()
 	first, _ := p.acquire(ctx, 30*time.Second)
 	fc.advance(10 * time.Second) // the first answer takes 10s to arrive
@@ -36,7 +38,7 @@ func TestPaceStateWaitUsesArrivalTime(t *testing.T) {
 
 func TestPaceInFlightSlotHoldsTheWindow(t *testing.T) {
 	fc := newFakeClock()
-	p := newPacer(Limit{N: 1, Per: time.Second}, &memoryStore{}, &memoryStore{}, &clock{now: fc.now, sleep: fc.sleep}, &tracer{}, func(string) {})
+	p := newPacer(ratelimit.Limit{N: 1, Per: time.Second}, &memoryStore{}, &memoryStore{}, &clock{now: fc.now, sleep: fc.sleep}, &tracer{}, func(string) {})
 	if _, err := p.acquire(context.Background(), 5*time.Second); err != nil { // never finished
 		t.Fatal(err)
 	}
@@ -55,10 +57,10 @@ func TestPaceInFlightSlotHoldsTheWindow(t *testing.T) {
 }
 
 func TestPaceMarginIsAtLeast20ms(t *testing.T) {
-	if m := newPacer(Limit{N: 1, Per: time.Second}, nil, nil, nil, nil, nil).margin; m != 20*time.Millisecond {
+	if m := newPacer(ratelimit.Limit{N: 1, Per: time.Second}, nil, nil, nil, nil, nil).margin; m != 20*time.Millisecond {
 		t.Errorf("margin = %v", m)
 	}
-	if m := newPacer(Limit{N: 1, Per: time.Minute}, nil, nil, nil, nil, nil).margin; m != 600*time.Millisecond {
+	if m := newPacer(ratelimit.Limit{N: 1, Per: time.Minute}, nil, nil, nil, nil, nil).margin; m != 600*time.Millisecond {
 		t.Errorf("margin = %v", m)
 	}
 }
@@ -81,7 +83,7 @@ func TestPaceStateRepairsFutureTimes(t *testing.T) {
 
 // pacedClients returns clients for one server, each with its own token and
 // the given PaceDir, sharing one fake clock.
-func pacedClients(t *testing.T, limit Limit, dir string, tokens ...string) ([]*Client, *fakeClock, *statusLog) {
+func pacedClients(t *testing.T, limit ratelimit.Limit, dir string, tokens ...string) ([]*Client, *fakeClock, *statusLog) {
 	t.Helper()
 	srv := httptest.NewServer(reply(200, `{}`))
 	t.Cleanup(srv.Close)
@@ -108,7 +110,7 @@ func doN(t *testing.T, c *Client, n int) {
 }
 
 func TestPacingInMemory(t *testing.T) {
-	limit := Limit{N: 3, Per: time.Hour}
+	limit := ratelimit.Limit{N: 3, Per: time.Hour}
 	token := uniqueToken(t)
 	clients, fc, status := pacedClients(t, limit, "", token, token)
 	doN(t, clients[0], 3)
@@ -126,7 +128,7 @@ func TestPacingInMemory(t *testing.T) {
 
 func TestPacingSharedThroughFile(t *testing.T) {
 	dir := t.TempDir()
-	limit := Limit{N: 3, Per: time.Hour}
+	limit := ratelimit.Limit{N: 3, Per: time.Hour}
 	tokenA, tokenB := uniqueToken(t), uniqueToken(t)
 	clients, fc, _ := pacedClients(t, limit, dir, tokenA, tokenA, tokenB)
 	doN(t, clients[0], 3)
@@ -162,7 +164,7 @@ func TestPacingSharedBetweenStores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pacers = append(pacers, newPacer(Limit{N: 2, Per: time.Minute}, fs, &memoryStore{}, clk, &tracer{}, func(string) {}))
+		pacers = append(pacers, newPacer(ratelimit.Limit{N: 2, Per: time.Minute}, fs, &memoryStore{}, clk, &tracer{}, func(string) {}))
 	}
 	for _, p := range []*pacer{pacers[0], pacers[1], pacers[1]} {
 		id, err := p.acquire(context.Background(), time.Second)
@@ -179,7 +181,7 @@ func TestPacingSharedBetweenStores(t *testing.T) {
 func TestPacingSurvivesCorruptStateFile(t *testing.T) {
 	dir := t.TempDir()
 	token := uniqueToken(t)
-	clients, _, _ := pacedClients(t, Limit{N: 50, Per: time.Minute}, dir, token)
+	clients, _, _ := pacedClients(t, ratelimit.Limit{N: 50, Per: time.Minute}, dir, token)
 	state := filepath.Join(dir, "pace-"+tokenKey(token)+".json")
 	for _, garbage := range []string{"{not json", `{"slots":"x"}`, "\x00\x01", `{"slots":[{"id":1,"sent":99999999999999999999}]}`, strings.Repeat("[", maxStateSize+10)} {
 		if err := os.WriteFile(state, []byte(garbage), 0o600); err != nil {
@@ -204,7 +206,7 @@ func TestPacingFallsBackWhenDirUnusable(t *testing.T) {
 	srv := httptest.NewServer(reply(200, `{}`))
 	defer srv.Close()
 	token := uniqueToken(t)
-	c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: Limit{N: 5, Per: time.Minute}, PaceDir: file, Debug: &trace})
+	c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: ratelimit.Limit{N: 5, Per: time.Minute}, PaceDir: file, Debug: &trace})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +228,7 @@ func TestThrottleBlocksOtherClientsOfTheToken(t *testing.T) {
 	var clocks []*fakeClock
 	token := uniqueToken(t)
 	for range 2 {
-		c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: Limit{N: 30, Per: time.Minute}, PaceDir: dir})
+		c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: ratelimit.Limit{N: 30, Per: time.Minute}, PaceDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +247,7 @@ func TestPacingConcurrentGoroutines(t *testing.T) {
 	srv := httptest.NewServer(reply(200, `{}`))
 	defer srv.Close()
 	token := uniqueToken(t)
-	c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: Limit{N: 1000, Per: time.Minute}, PaceDir: t.TempDir()})
+	c, err := New(Config{BaseURL: srv.URL, Token: token, Limit: ratelimit.Limit{N: 1000, Per: time.Minute}, PaceDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 func TestCatalogAuth(t *testing.T) {
@@ -85,7 +87,7 @@ func TestCatalogSyncing(t *testing.T) {
 
 func TestCatalogThrottle(t *testing.T) {
 	clock := &fakeClock{now: testNow}
-	srv := New(Options{Now: clock.Now, CatalogThrottle: Limit{N: 2, Per: 200 * time.Millisecond}})
+	srv := New(Options{Now: clock.Now, CatalogThrottle: ratelimit.Limit{N: 2, Per: 200 * time.Millisecond}})
 	// The limit is per store: every token of the store counts.
 	for i, token := range []string{CatalogToken, CatalogReadToken} {
 		got := call(t, srv, http.MethodGet, "/sfs/v1/filter", token, "")

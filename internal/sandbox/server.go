@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox/catalog"
 )
 
@@ -28,10 +29,10 @@ type Options struct {
 	Store Store
 	// ShopThrottle limits shop API requests per token; zero turns it off.
 	// The CLI passes 30/1m (the spec's throttle:30,1) for `sandbox serve`.
-	ShopThrottle Limit
+	ShopThrottle ratelimit.Limit
 	// CatalogThrottle limits catalog API requests per store; zero turns it
 	// off.
-	CatalogThrottle Limit
+	CatalogThrottle ratelimit.Limit
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// SyncRequests makes the first N catalog filter and search requests

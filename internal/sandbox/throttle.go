@@ -5,22 +5,15 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
-
-// Limit is a request allowance: N requests per window of length Per. N == 0
-// turns the limit off.
-type Limit struct {
-	N   int
-	Per time.Duration
-}
-
-func (l Limit) off() bool { return l.N <= 0 || l.Per <= 0 }
 
 // throttle counts requests per key in fixed windows, the way Laravel's
 // throttle middleware does: a window opens with the first request after the
 // previous window ended and allows N requests.
 type throttle struct {
-	limit Limit
+	limit ratelimit.Limit
 	now   func() time.Time
 
 	mu      sync.Mutex
@@ -36,14 +29,14 @@ type window struct {
 // windows are dropped when it is reached.
 const maxWindows = 1024
 
-func newThrottle(limit Limit, now func() time.Time) *throttle {
+func newThrottle(limit ratelimit.Limit, now func() time.Time) *throttle {
 	return &throttle{limit: limit, now: now, windows: make(map[string]*window)}
 }
 
 // allow counts one request for key, sets the X-RateLimit headers on w and,
 // when the allowance is spent, answers 429 and returns false.
 func (t *throttle) allow(w http.ResponseWriter, key string) bool {
-	if t.limit.off() {
+	if t.limit.Off() || t.limit.Per <= 0 {
 		return true
 	}
 	now := t.now()

@@ -6,11 +6,13 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 func TestShopThrottle(t *testing.T) {
 	clock := &fakeClock{now: testNow}
-	srv := New(Options{Now: clock.Now, ShopThrottle: Limit{N: 3, Per: 200 * time.Millisecond}})
+	srv := New(Options{Now: clock.Now, ShopThrottle: ratelimit.Limit{N: 3, Per: 200 * time.Millisecond}})
 	list := "/shop-api/coming-soon/list"
 	for i, remaining := range []string{"2", "1", "0"} {
 		got := shop(t, srv, http.MethodGet, list, "")
@@ -44,7 +46,7 @@ func TestShopThrottle(t *testing.T) {
 
 func TestShopThrottleRetryAfter(t *testing.T) {
 	clock := &fakeClock{now: testNow}
-	srv := New(Options{Now: clock.Now, ShopThrottle: Limit{N: 1, Per: time.Minute}})
+	srv := New(Options{Now: clock.Now, ShopThrottle: ratelimit.Limit{N: 1, Per: time.Minute}})
 	shop(t, srv, http.MethodGet, "/shop-api/back-in-stock/form", "")
 	for _, tt := range []struct {
 		advance time.Duration
@@ -65,7 +67,7 @@ func TestShopThrottleOff(t *testing.T) {
 }
 
 func TestShopThrottleConcurrent(t *testing.T) {
-	srv := New(Options{ShopThrottle: Limit{N: 30, Per: time.Hour}})
+	srv := New(Options{ShopThrottle: ratelimit.Limit{N: 30, Per: time.Hour}})
 	var ok, limited atomic.Int32
 	var wg sync.WaitGroup
 	for range 50 {
@@ -94,7 +96,7 @@ func TestRetryAfterSeconds(t *testing.T) {
 
 func TestThrottleDropsExpiredWindows(t *testing.T) {
 	clock := &fakeClock{now: testNow}
-	th := newThrottle(Limit{N: 1, Per: time.Second}, clock.Now)
+	th := newThrottle(ratelimit.Limit{N: 1, Per: time.Second}, clock.Now)
 	for i := range maxWindows {
 		th.windows[string(rune(i))] = &window{end: testNow}
 	}

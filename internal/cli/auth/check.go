@@ -4,42 +4,32 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/storectl/storectl/internal/api/catalog"
-	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/credentials"
-	"github.com/storectl/storectl/internal/httpx"
 )
 
 // Checker makes one live request with a token and says in words what the
 // server answered. It is a field of the options so tests can replace it.
 type Checker func(ctx context.Context, kind credentials.Kind, baseURL, token string) (string, error)
 
-// liveChecker builds a throwaway client for the URL and token being
-// checked; it tries once, since a status check must not hang on retries.
+// liveChecker checks a token against its URL with a client of its own,
+// whatever the profile holds.
 func liveChecker(f *cmdutil.Factory) Checker {
 	return func(ctx context.Context, kind credentials.Kind, baseURL, token string) (string, error) {
-		timeout := 15 * time.Second
-		var debug = f.IOStreams.ErrOut
-		if s, err := f.Settings(); err == nil {
-			timeout = s.Timeout
-			if !s.Debug {
-				debug = nil
+		if kind == credentials.Catalog {
+			c, err := f.CatalogClientFor(baseURL, token)
+			if err != nil {
+				return "", err
 			}
+			return describeScopes(c.Probe(ctx))
 		}
-		h, err := httpx.New(httpx.Config{
-			BaseURL: baseURL, Token: token, UserAgent: f.Build.UserAgent(),
-			Timeout: timeout, Debug: debug, MaxAttempts: 1,
-		})
+		c, err := f.ShopClientFor(baseURL, token)
 		if err != nil {
 			return "", err
 		}
-		if kind == credentials.Catalog {
-			return describeScopes(catalog.New(h).Probe(ctx))
-		}
-		p, err := shop.New(h).Ping(ctx)
+		p, err := c.Ping(ctx)
 		if err != nil {
 			return "", err
 		}

@@ -10,18 +10,19 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/factory"
 	"github.com/storectl/storectl/internal/config"
-	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 // ExportOptions are the inputs of `bis export`.
 type ExportOptions struct {
-	IO         *iostreams.IOStreams
-	Settings   func() (*config.Settings, error)
-	Printer    func() (*output.Printer, error)
+	IO       *iostreams.IOStreams
+	Settings func() (*config.Settings, error)
+	// Printer takes the command's default format, used unless the user
+	// chose one.
+	Printer    func(commandDefault output.Format) (*output.Printer, error)
 	ShopClient func() (*shop.Client, error)
 	Progress   func() *output.Progress
 	Forms      *formStore
@@ -30,7 +31,8 @@ type ExportOptions struct {
 }
 
 func newExport(f *cmdutil.Factory, forms *formStore) *cobra.Command {
-	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, ShopClient: f.ShopClient, Progress: f.Progress, Forms: forms}
+	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, ShopClient: f.ShopClient,
+		Progress: f.Progress, Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Export every submission as CSV (or JSON, NDJSON)",
@@ -52,11 +54,7 @@ headed by the field's label.`,
   storectl bis export --details --file submissions.csv
   storectl bis export -o ndjson | jq -r .customer_email`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			factory.OverrideOutput(f, output.CSV)
-			opts.Printer = f.Printer
-			return runExport(cmd.Context(), opts)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runExport(cmd.Context(), opts) },
 	}
 	cmd.Flags().StringVar(&opts.File, "file", "", "write to `PATH` (atomically, mode 0600) instead of stdout")
 	cmd.Flags().BoolVar(&opts.Details, "details", false, "fetch each submission's detail and custom fields (one request per row)")
@@ -68,7 +66,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := opts.Printer()
+	p, err := opts.Printer(output.CSV)
 	if err != nil {
 		return err
 	}
@@ -101,7 +99,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 		}
 		return err
 	}
-	ex := &exporter{opts: opts, client: client, stream: stream, limit: effectiveLimit(s), quiet: s.Quiet, progress: opts.Progress()}
+	ex := &exporter{opts: opts, client: client, stream: stream, limit: shopLimit(s), quiet: s.Quiet, progress: opts.Progress()}
 	err = ex.run(ctx)
 	ex.progress.Stop()
 	if closeErr := stream.Close(); err == nil {
@@ -140,7 +138,7 @@ type exporter struct {
 	opts     *ExportOptions
 	client   *shop.Client
 	stream   output.Stream
-	limit    httpx.Limit
+	limit    ratelimit.Limit
 	quiet    bool
 	progress *output.Progress
 
@@ -219,7 +217,7 @@ func (ex *exporter) warnDetails() {
 	if ex.limit.Off() {
 		msg += " (pacing is off)"
 	} else {
-		msg += fmt.Sprintf("; at %d per %s that takes at least %s", ex.limit.N, ex.limit.Per, minDuration(requests, ex.limit).Round(time.Second))
+		msg += fmt.Sprintf("; at %d per %s that takes at least %s", ex.limit.N, ex.limit.Per, ex.limit.MinDuration(requests).Round(time.Second))
 	}
 	fmt.Fprintln(ex.opts.IO.ErrOut, "warning: "+msg)
 }
@@ -233,24 +231,9 @@ func (ex *exporter) stopped() {
 	fmt.Fprintf(ex.opts.IO.ErrOut, "export stopped after %d of %d rows (page %d of %d); %s\n", ex.rows, ex.total, ex.page, ex.lastPage, where)
 }
 
-// minDuration is the least time n requests take under a limit of N per
-// window: N at once, then N more after each window.
-func minDuration(n int, l httpx.Limit) time.Duration {
-	if n <= 0 || l.Off() {
-		return 0
-	}
-	return time.Duration((n-1)/l.N) * l.Per
-}
-
-// effectiveLimit is the pace the transport keeps (see factory's connector:
-// the sandbox is unpaced unless a rate limit is set explicitly).
-func effectiveLimit(s *config.Settings) httpx.Limit {
-	if s.Sandbox && s.Values["rate_limit"].Source == config.FromDefault {
-		return httpx.Limit{}
-	}
-	l, err := httpx.ParseLimit(s.RateLimit)
-	if err != nil {
-		return httpx.Limit{}
-	}
+// shopLimit is the pace the transport keeps with the shop API; a limit the
+// transport would refuse never gets this far.
+func shopLimit(s *config.Settings) ratelimit.Limit {
+	l, _ := ratelimit.Parse(s.ShopRateLimit())
 	return l
 }

@@ -11,19 +11,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
-	"github.com/storectl/storectl/internal/cli/factory"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/httpx"
-	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
 func exportOpts(t testing.TB, e *clitest.Env) *ExportOptions {
-	return &ExportOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.Printer, ShopClient: e.F.ShopClient,
+	return &ExportOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.PrinterWithDefault, ShopClient: e.F.ShopClient,
 		Progress: e.F.Progress, Forms: testForms(t, e)}
 }
 
@@ -39,9 +35,7 @@ func readCSV(t *testing.T, data []byte) [][]string {
 func TestExportDefaultsToCSV(t *testing.T) {
 	e := clitest.New(t)
 	e.Settings.Values["output"] = config.Value{Value: "table", Source: config.FromDefault}
-	factory.OverrideOutput(e.F, output.CSV)
 	opts := exportOpts(t, e)
-	opts.Printer = e.F.Printer
 	if err := runExport(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -160,16 +154,6 @@ func TestExportFileIsADirectory(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
-
-func TestMinDuration(t *testing.T) {
-	for _, tt := range []struct{ n, want int }{{0, 0}, {1, 0}, {30, 0}, {31, 3}, {40, 3}, {61, 6}} {
-		if got := minDuration(tt.n, limit30per3s); got.Seconds() != float64(tt.want) {
-			t.Errorf("minDuration(%d) = %s, want %ds", tt.n, got, tt.want)
-		}
-	}
-}
-
-var limit30per3s = httpx.Limit{N: 30, Per: 3 * time.Second}
 
 // onRequest calls fn after the sandbox served its nth request.
 type onRequest struct {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	api "github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/httpx"
 )
 
 // Scopes each command's token needs.
@@ -23,24 +23,24 @@ const loginHint = "`storectl auth login --catalog-token-stdin` (STORECTL_CATALOG
 // rules: what a 401 or 403 means for a catalog token, which scope the
 // command needs, and what a No Filter answer is about.
 func explain(err error, commandPath, scope string) error {
-	var auth *httpx.AuthError
 	var noFilter *api.NoFilterError
-	var refused *httpx.APIError
+	refusal, refused := cmdutil.RefusalOf(err)
+	rejected := exitcode.Of(err) == exitcode.Auth && refused
 	switch {
-	case errors.As(err, &auth) && auth.Status == http.StatusUnauthorized:
+	case rejected && refusal.Status == http.StatusUnauthorized:
 		return exitcode.WithHint(exitcode.Auth,
-			fmt.Errorf("the catalog API rejected the token (HTTP 401%s): it is missing, invalid, revoked or expired", serverSays(auth.Message)),
+			fmt.Errorf("the catalog API rejected the token (HTTP 401%s): it is missing, invalid, revoked or expired", serverSays(refusal.Message)),
 			"create a catalog token in the app's settings (API access), then log in with "+loginHint)
-	case errors.As(err, &auth) && auth.Status == http.StatusForbidden:
+	case rejected && refusal.Status == http.StatusForbidden:
 		return exitcode.WithHint(exitcode.Auth,
 			fmt.Errorf("the catalog API refused the request (HTTP 403%s): `%s` needs a token with the %s scope, or the store is currently unavailable",
-				serverSays(auth.Message), strings.TrimPrefix(commandPath, "storectl "), scope),
+				serverSays(refusal.Message), strings.TrimPrefix(commandPath, "storectl "), scope),
 			fmt.Sprintf("use a token with the %s scope (create one in the app's settings, API access) and log in with %s; if the token has that scope, the store may be unavailable: try again later", scope, loginHint))
 	case errors.As(err, &noFilter):
 		return exitcode.WithHint(exitcode.APIRefused,
 			fmt.Errorf("the store has no filter with --form-id %d (the API answered %q)", noFilter.FormID, noFilter.Err.Message),
 			"--form-id must be the id of an existing filter: `storectl catalog settings` lists the store's filters and their ids")
-	case errors.As(err, &refused) && refused.Status == http.StatusUnprocessableEntity:
+	case refused && refusal.Status == http.StatusUnprocessableEntity:
 		return exitcode.WithHint(exitcode.APIRefused, err,
 			fmt.Sprintf("the server's message says which parameter; run `%s --help` for the flags", commandPath))
 	}

@@ -44,8 +44,13 @@ type options struct {
 	catalogToken string
 }
 
-// WithOutput sets the output format ("json", "csv", …).
-func WithOutput(format string) Option { return func(o *options) { o.settings.Output = format } }
+// WithOutput sets the output format ("json", "csv", …) as if given by -o.
+func WithOutput(format string) Option {
+	return func(o *options) {
+		o.settings.Output = format
+		o.settings.Values["output"] = config.Value{Value: format, Source: config.FromFlag}
+	}
+}
 
 // WithFields sets --fields.
 func WithFields(fields ...string) Option { return func(o *options) { o.settings.Fields = fields } }
@@ -65,7 +70,8 @@ func WithTokens(shopToken, catalogToken string) Option {
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	o := options{
-		settings:     config.Settings{Profile: "default", Output: "table", Timeout: 10 * time.Second, Values: map[string]config.Value{}},
+		settings: config.Settings{Profile: "default", Output: "table", Timeout: 10 * time.Second,
+			Values: map[string]config.Value{}},
 		shopToken:    sandbox.ShopToken,
 		catalogToken: sandbox.CatalogToken,
 	}
@@ -86,13 +92,10 @@ func New(t testing.TB, opts ...Option) *Env {
 	f := &cmdutil.Factory{IOStreams: ios, Build: cmdutil.BuildInfo{Version: "test"}}
 	f.Settings = func() (*config.Settings, error) { return e.Settings, nil }
 	f.Progress = sync.OnceValue(func() *output.Progress { return output.StartProgress(ios, "") })
-	f.Printer = func() (*output.Printer, error) {
-		format, err := output.ParseFormat(e.Settings.Output)
-		if err != nil {
-			return nil, err
-		}
-		return output.New(ios, output.Options{Format: format, Fields: e.Settings.Fields, JQ: e.Settings.JQ, NoHeaders: e.Settings.NoHeaders})
+	f.PrinterWithDefault = func(commandDefault output.Format) (*output.Printer, error) {
+		return cmdutil.NewPrinter(ios, e.Settings, commandDefault)
 	}
+	f.Printer = func() (*output.Printer, error) { return f.PrinterWithDefault("") }
 	f.ShopClient = func() (*shop.Client, error) {
 		h, err := client("https://sandbox.test", o.shopToken)
 		if err != nil {

@@ -24,7 +24,17 @@ type Factory struct {
 	Credentials   func() (*credentials.Store, error)
 	ShopClient    func() (*shop.Client, error)
 	CatalogClient func() (*catalog.Client, error)
-	Printer       func() (*output.Printer, error)
+	// ShopClientFor and CatalogClientFor reach a URL with a token being
+	// checked rather than the profile's (auth login, auth status): one
+	// attempt, unpaced.
+	ShopClientFor    func(baseURL, token string) (*shop.Client, error)
+	CatalogClientFor func(baseURL, token string) (*catalog.Client, error)
+	// Printer prints in the format chosen by -o, STORECTL_OUTPUT or the
+	// profile, table when none is.
+	Printer func() (*output.Printer, error)
+	// PrinterWithDefault is Printer for a command with a default format of
+	// its own, used when the user chose none (bis export: csv).
+	PrinterWithDefault func(commandDefault output.Format) (*output.Printer, error)
 	// Progress is the one stderr spinner of the process; the transport
 	// writes its waits to it, commands their page counts.
 	Progress func() *output.Progress

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -44,8 +46,8 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 	}
 	// The published throttle is the shop API's; the catalog API's numeric
 	// limit is not published, so only its 429s pace it.
-	if kind == credentials.Shop && (!s.Sandbox || s.Values["rate_limit"].Source != config.FromDefault) {
-		if cfg.Limit, err = httpx.ParseLimit(s.RateLimit); err != nil {
+	if kind == credentials.Shop {
+		if cfg.Limit, err = ratelimit.Parse(s.ShopRateLimit()); err != nil {
 			return nil, err
 		}
 		if dir, err := config.StateDir(); err == nil {
@@ -78,6 +80,19 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 	return httpx.New(cfg)
 }
 
+// checkClient reaches a URL with a token being checked: it tries once,
+// since a check must not hang on retries, and shows the trace with --debug.
+func (c *connector) checkClient(baseURL, token string) (*httpx.Client, error) {
+	cfg := httpx.Config{BaseURL: baseURL, Token: token, UserAgent: c.f.Build.UserAgent(), Timeout: 15 * time.Second, MaxAttempts: 1}
+	if s, err := c.f.Settings(); err == nil {
+		cfg.Timeout = s.Timeout
+		if s.Debug {
+			cfg.Debug = c.f.IOStreams.ErrOut
+		}
+	}
+	return httpx.New(cfg)
+}
+
 func (c *connector) sandboxClient(kind credentials.Kind, cfg httpx.Config) (*httpx.Client, error) {
 	c.sandboxOnce.Do(func() { c.sandboxRT, c.sandboxErr = startSandbox() })
 	if c.sandboxErr != nil {
@@ -97,20 +112,11 @@ func (c *connector) sandboxClient(kind credentials.Kind, cfg httpx.Config) (*htt
 	return httpx.New(cfg)
 }
 
-// SandboxStatePath is where --sandbox keeps its store between invocations.
-func SandboxStatePath() (string, error) {
-	dir, err := config.StateDir()
-	if err != nil {
-		return "", fmt.Errorf("cannot find a state directory for the sandbox: %w", err)
-	}
-	return filepath.Join(dir, "sandbox.json"), nil
-}
-
 // startSandbox opens the persistent store. Environment knobs, documented in
 // docs/sandbox.md, let tests and demos turn on the sandbox's throttle, its
 // initial-sync state and a request log.
 func startSandbox() (http.RoundTripper, error) {
-	path, err := SandboxStatePath()
+	path, err := config.SandboxStatePath()
 	if err != nil {
 		return nil, err
 	}
@@ -120,11 +126,11 @@ func startSandbox() (http.RoundTripper, error) {
 	}
 	opts := sandbox.Options{Store: store}
 	if v := os.Getenv("STORECTL_SANDBOX_THROTTLE"); v != "" {
-		l, err := httpx.ParseLimit(v)
+		l, err := ratelimit.Parse(v)
 		if err != nil {
 			return nil, fmt.Errorf("STORECTL_SANDBOX_THROTTLE: %w", err)
 		}
-		opts.ShopThrottle = sandbox.Limit{N: l.N, Per: l.Per}
+		opts.ShopThrottle = l
 	}
 	if v := os.Getenv("STORECTL_SANDBOX_SYNC_REQUESTS"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -42,17 +42,14 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		return credentials.New(filepath.Join(dir, "credentials.json"), KeyringTimeout), nil
 	})
 	f.Progress = sync.OnceValue(func() *output.Progress { return output.StartProgress(ios, "") })
-	f.Printer = sync.OnceValues(func() (*output.Printer, error) {
+	f.PrinterWithDefault = func(commandDefault output.Format) (*output.Printer, error) {
 		s, err := f.Settings()
 		if err != nil {
 			return nil, err
 		}
-		format, err := output.ParseFormat(s.Output)
-		if err != nil {
-			return nil, err
-		}
-		return output.New(ios, output.Options{Format: format, Fields: s.Fields, JQ: s.JQ, NoHeaders: s.NoHeaders})
-	})
+		return cmdutil.NewPrinter(ios, s, commandDefault)
+	}
+	f.Printer = sync.OnceValues(func() (*output.Printer, error) { return f.PrinterWithDefault("") })
 
 	conn := &connector{f: f}
 	f.ShopClient = sync.OnceValues(func() (*shop.Client, error) {
@@ -69,21 +66,19 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		}
 		return catalog.New(h), nil
 	})
-	return f
-}
-
-// OverrideOutput lets a command change the default format (bis export
-// defaults to csv) while an explicit -o, env or profile value still wins.
-func OverrideOutput(f *cmdutil.Factory, format output.Format) {
-	prev := f.Printer
-	f.Printer = sync.OnceValues(func() (*output.Printer, error) {
-		s, err := f.Settings()
+	f.ShopClientFor = func(baseURL, token string) (*shop.Client, error) {
+		h, err := conn.checkClient(baseURL, token)
 		if err != nil {
 			return nil, err
 		}
-		if s.Values["output"].Source != config.FromDefault {
-			return prev()
+		return shop.New(h), nil
+	}
+	f.CatalogClientFor = func(baseURL, token string) (*catalog.Client, error) {
+		h, err := conn.checkClient(baseURL, token)
+		if err != nil {
+			return nil, err
 		}
-		return output.New(f.IOStreams, output.Options{Format: format, Fields: s.Fields, JQ: s.JQ, NoHeaders: s.NoHeaders})
-	})
+		return catalog.New(h), nil
+	}
+	return f
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/factory"
+	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -33,7 +33,7 @@ func runReset(opts *ResetOptions) error {
 	path := opts.StatePath
 	if path == "" {
 		var err error
-		if path, err = factory.SandboxStatePath(); err != nil {
+		if path, err = config.SandboxStatePath(); err != nil {
 			return err
 		}
 	}

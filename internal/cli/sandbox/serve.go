@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/factory"
+	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
-	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -108,13 +108,13 @@ func serverOptions(opts *ServeOptions) (sandbox.Options, func(), error) {
 	noop := func() {}
 	for _, t := range []struct {
 		flag, value string
-		into        *sandbox.Limit
+		into        *ratelimit.Limit
 	}{{"--throttle", opts.Throttle, &s.ShopThrottle}, {"--catalog-throttle", opts.CatalogThrottle, &s.CatalogThrottle}} {
-		l, err := httpx.ParseLimit(t.value)
+		l, err := ratelimit.Parse(t.value)
 		if err != nil {
 			return s, noop, exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s: %w", t.flag, err))
 		}
-		*t.into = sandbox.Limit{N: l.N, Per: l.Per}
+		*t.into = l
 	}
 	s.SyncRequests = opts.SyncRequests
 	if opts.Submissions != 0 && !opts.Memory {
@@ -130,7 +130,7 @@ func serverOptions(opts *ServeOptions) (sandbox.Options, func(), error) {
 		path := opts.StatePath
 		if path == "" {
 			var err error
-			if path, err = factory.SandboxStatePath(); err != nil {
+			if path, err = config.SandboxStatePath(); err != nil {
 				return s, noop, err
 			}
 		}

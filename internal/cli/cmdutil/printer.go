@@ -1,0 +1,21 @@
+package cmdutil
+
+import (
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// NewPrinter is the printer settings ask for; commandDefault, when not
+// empty, is the format used unless the user chose one.
+func NewPrinter(ios *iostreams.IOStreams, s *config.Settings, commandDefault output.Format) (*output.Printer, error) {
+	name := s.Output
+	if commandDefault != "" {
+		name = s.OutputFor(string(commandDefault))
+	}
+	format, err := output.ParseFormat(name)
+	if err != nil {
+		return nil, err
+	}
+	return output.New(ios, output.Options{Format: format, Fields: s.Fields, JQ: s.JQ, NoHeaders: s.NoHeaders})
+}
