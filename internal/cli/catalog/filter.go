@@ -2,40 +2,26 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	api "github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/config"
-	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
 
 // FilterOptions are the inputs of `catalog filter`.
 type FilterOptions struct {
-	IO       *iostreams.IOStreams
-	Client   func() (*api.Client, error)
-	Printer  func() (*output.Printer, error)
-	Settings func() (*config.Settings, error)
-	Progress func() *output.Progress
-
+	queryOptions
 	Params      api.FilterParams
-	All         bool
 	ShowFilters bool
-	WaitSync    time.Duration
-
-	// syncFirstDelay replaces the first retry delay of sync waiting (tests).
-	syncFirstDelay time.Duration
 }
 
 const filterPath = "storectl catalog filter"
 
 func newFilter(f *cmdutil.Factory) *cobra.Command {
-	opts := &FilterOptions{IO: f.IOStreams, Client: f.CatalogClient, Printer: f.Printer, Settings: f.Settings, Progress: f.Progress}
+	opts := &FilterOptions{queryOptions: newQueryOptions(f)}
 	var shared sharedFlags
 	var filters, forms []string
 	var formID int64
@@ -80,7 +66,6 @@ backoff for up to --wait-sync.`,
 			}
 			opts.Params.SortBy, opts.Params.Page, opts.Params.Limit = shared.sort, shared.page, shared.limit
 			opts.Params.Context = shared.context()
-			opts.All, opts.WaitSync = shared.all, shared.waitSync
 			return runFilter(cmd.Context(), opts)
 		},
 	}
@@ -94,7 +79,7 @@ backoff for up to --wait-sync.`,
 	fl.StringVar(&opts.Params.Vendor, "vendor", "", "only this `vendor`")
 	fl.StringVar(&opts.Params.Type, "type", "", "only this product `type`")
 	fl.BoolVar(&opts.ShowFilters, "show-filters", false, "list the filter options below the products (table output)")
-	shared.register(cmd, api.DefaultFilterSort)
+	shared.register(cmd, &opts.queryOptions, api.DefaultFilterSort)
 	_ = cmd.RegisterFlagCompletionFunc("page-type", cobra.FixedCompletions(
 		[]string{api.PageTypeCollection, api.PageTypeSearch, api.PageTypeIndex}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(api.SortValues, cobra.ShellCompDirectiveNoFileComp))
@@ -102,83 +87,20 @@ backoff for up to --wait-sync.`,
 }
 
 func runFilter(ctx context.Context, opts *FilterOptions) error {
-	if _, err := opts.Params.Values(); err != nil {
-		return paramError(filterPath, err)
-	}
-	p, err := opts.Printer()
-	if err != nil {
+	q := query[api.FilterParams, *api.FilterResult]{path: filterPath, params: opts.Params, limit: opts.Params.Limit,
+		warn: func() { warnFilter(opts) }, call: (*api.Client).Filter}
+	t, err := q.run(ctx, &opts.queryOptions)
+	if t == nil || err != nil {
 		return err
 	}
-	s, err := opts.Settings()
-	if err != nil {
-		return err
-	}
-	warnFilter(opts)
-	client, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	waiter := newSyncWaiter(opts.WaitSync, opts.Progress, opts.IO.ErrOut, opts.IO.ErrTTY)
-	if opts.syncFirstDelay > 0 {
-		waiter.first = opts.syncFirstDelay
-	}
-
-	var first *api.FilterResult
-	fetch := func(ctx context.Context, page int) ([]json.RawMessage, *api.Pagination, error) {
-		params := opts.Params
-		if opts.All {
-			params.Page = page
-			if params.Limit == 0 {
-				params.Limit = api.MaxLimit
-			}
-		}
-		var res *api.FilterResult
-		err := waiter.run(ctx, func() (err error) {
-			res, err = client.Filter(ctx, params)
-			return err
-		})
-		if err != nil {
-			return nil, nil, explain(err, filterPath, scopeCatalog)
-		}
-		if first == nil {
-			first = res
-		}
-		return res.Products, &res.Pagination, nil
-	}
-
-	products, pages, raw := []json.RawMessage(nil), 1, json.RawMessage(nil)
-	if opts.All {
-		if products, pages, err = collectPages(ctx, opts.Progress(), opts.IO.ErrOut, fetch); err != nil {
-			return err
-		}
-		if raw, err = api.MergeProducts(first.Raw, api.FilterProductsPath, products); err != nil {
-			return err
-		}
-	} else {
-		if products, _, err = fetch(ctx, 0); err != nil {
-			return err
-		}
-		raw = first.Raw
-	}
-	opts.Progress().Stop()
-
-	switch view(p, s) {
-	case viewWhole:
-		return p.Object(raw, nil)
-	case viewProducts:
-		return p.List(products, productColumns())
-	}
-	if err := p.List(products, productColumns()); err != nil {
-		return err
-	}
-	if opts.ShowFilters && len(s.Fields) == 0 && len(first.Options) > 0 {
+	if opts.ShowFilters && len(t.settings.Fields) == 0 && len(t.first.Options) > 0 {
 		fmt.Fprintln(opts.IO.Out)
-		if err := renderOptions(opts.IO.Out, opts.IO, first.Options, first.OptionsKey == "form"); err != nil {
+		if err := renderOptions(opts.IO.Out, opts.IO, t.first.Options, t.first.OptionsKey == "form"); err != nil {
 			return err
 		}
 	}
-	if !s.Quiet {
-		filterFooter(opts, first, len(products), pages)
+	if !t.settings.Quiet {
+		filterFooter(opts, t.first, t.products, t.pages)
 	}
 	return nil
 }
@@ -187,9 +109,7 @@ func runFilter(ctx context.Context, opts *FilterOptions) error {
 // the user likely meant.
 func warnFilter(opts *FilterOptions) {
 	p := opts.Params
-	if p.SortBy != "" && !api.KnownSort(p.SortBy) {
-		fmt.Fprintf(opts.IO.ErrOut, "warning: --sort %q is not a sort order the catalog API knows; the server falls back to its default (%s)\n", p.SortBy, api.DefaultFilterSort)
-	}
+	warnSort(opts.IO.ErrOut, p.SortBy, api.DefaultFilterSort)
 	if p.Collection != "" && (p.PageType == api.PageTypeSearch || p.PageType == api.PageTypeIndex) {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: --collection is not used with --page-type %s\n", p.PageType)
 	}

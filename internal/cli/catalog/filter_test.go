@@ -203,5 +203,5 @@ func TestFilterErrors(t *testing.T) {
 }
 
 func filterOpts(env *clitest.Env) *FilterOptions {
-	return &FilterOptions{IO: env.IO, Client: env.F.CatalogClient, Printer: env.F.Printer, Settings: env.F.Settings, Progress: env.F.Progress}
+	return &FilterOptions{queryOptions: newQueryOptions(env.F)}
 }

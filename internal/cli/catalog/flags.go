@@ -10,30 +10,32 @@ import (
 
 	api "github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/ids"
 )
 
 // defaultWaitSync bounds how long a command waits out the store's initial
 // product sync.
 const defaultWaitSync = 2 * time.Minute
 
-// sharedFlags are the flags filter and search have in common.
+// sharedFlags are the flags filter and search have in common; --all and
+// --wait-sync go straight to the options.
 type sharedFlags struct {
 	page, limit int
 	sort        string
-	all         bool
 	tags        []string
 	excludeTags []string
 	catalogIDs  []string
 	ctx         api.Context
-	waitSync    time.Duration
+	opts        *queryOptions
 }
 
-func (s *sharedFlags) register(cmd *cobra.Command, defaultSort string) {
+func (s *sharedFlags) register(cmd *cobra.Command, opts *queryOptions, defaultSort string) {
+	s.opts = opts
 	fl := cmd.Flags()
 	fl.IntVar(&s.page, "page", 0, "page `number` to fetch (default 1)")
 	fl.IntVar(&s.limit, "limit", 0, fmt.Sprintf("products per page, at most %d (default: the store's setting; %d with --all)", api.MaxLimit, api.MaxLimit))
 	fl.StringVar(&s.sort, "sort", "", "sort `order`, such as price-ascending or mf-<metafield> (default "+defaultSort+")")
-	fl.BoolVar(&s.all, "all", false, "fetch every page (following hasMorePages)")
+	fl.BoolVar(&opts.All, "all", false, "fetch every page (following hasMorePages)")
 	fl.StringArrayVar(&s.tags, "tag", nil, "only products with this `tag` (repeatable)")
 	fl.StringArrayVar(&s.excludeTags, "exclude-tag", nil, "leave out products with this `tag` (repeatable)")
 	fl.StringVar(&s.ctx.Locale, "locale", "", "`locale`, applied when the store has several languages")
@@ -44,7 +46,7 @@ func (s *sharedFlags) register(cmd *cobra.Command, defaultSort string) {
 	fl.StringVar(&s.ctx.CompanyLocationCountry, "company-location-country", "", "B2B location `country` (falls back to --country)")
 	fl.StringVar(&s.ctx.Rate, "rate", "", "currency conversion `rate` applied to prices (default 1)")
 	fl.StringVar(&s.ctx.Adjustment, "adjustment", "", "price adjustment `multiplier` (default 1)")
-	fl.DurationVar(&s.waitSync, "wait-sync", defaultWaitSync, "how long to wait while the store's initial product sync runs (0: don't wait)")
+	fl.DurationVar(&opts.WaitSync, "wait-sync", defaultWaitSync, "how long to wait while the store's initial product sync runs (0: don't wait)")
 }
 
 // check applies what a flag can get wrong before any request: an explicit
@@ -58,10 +60,10 @@ func (s *sharedFlags) check(cmd *cobra.Command) error {
 	if fl.Changed("limit") && s.limit == 0 {
 		return paramError(cmd.CommandPath(), api.CheckLimit(0))
 	}
-	if s.all && fl.Changed("page") {
+	if s.opts.All && fl.Changed("page") {
 		return exitcode.UsageError("--page and --all cannot be used together: --all fetches every page from the first")
 	}
-	if s.waitSync < 0 {
+	if s.opts.WaitSync < 0 {
 		return exitcode.UsageError("--wait-sync must not be negative; 0 turns waiting off")
 	}
 	return nil
@@ -71,21 +73,8 @@ func (s *sharedFlags) check(cmd *cobra.Command) error {
 func (s *sharedFlags) context() api.Context {
 	c := s.ctx
 	c.Tags, c.ExcludeTags = trimmed(s.tags), trimmed(s.excludeTags)
-	c.CatalogIDs = splitIDs(s.catalogIDs)
+	c.CatalogIDs = ids.Split(s.catalogIDs...)
 	return c
-}
-
-// splitIDs takes repeated id flags that may also hold comma-separated lists.
-func splitIDs(values []string) []string {
-	var out []string
-	for _, v := range values {
-		for _, id := range strings.Split(v, ",") {
-			if id = strings.TrimSpace(id); id != "" {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
 }
 
 func trimmed(values []string) []string {

@@ -2,40 +2,27 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	api "github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
 
 // SearchOptions are the inputs of `catalog search`.
 type SearchOptions struct {
-	IO       *iostreams.IOStreams
-	Client   func() (*api.Client, error)
-	Printer  func() (*output.Printer, error)
-	Settings func() (*config.Settings, error)
-	Progress func() *output.Progress
-
-	Params   api.SearchParams
-	All      bool
-	WaitSync time.Duration
-
-	// syncFirstDelay replaces the first retry delay of sync waiting (tests).
-	syncFirstDelay time.Duration
+	queryOptions
+	Params api.SearchParams
 }
 
 const searchPath = "storectl catalog search"
 
 func newSearch(f *cmdutil.Factory) *cobra.Command {
-	opts := &SearchOptions{IO: f.IOStreams, Client: f.CatalogClient, Printer: f.Printer, Settings: f.Settings, Progress: f.Progress}
+	opts := &SearchOptions{queryOptions: newQueryOptions(f)}
 	var shared sharedFlags
 	cmd := &cobra.Command{
 		Use:   "search [TERM]",
@@ -63,11 +50,10 @@ with backoff for up to --wait-sync.`,
 			}
 			opts.Params.Sort, opts.Params.Page, opts.Params.Limit = shared.sort, shared.page, shared.limit
 			opts.Params.Context = shared.context()
-			opts.All, opts.WaitSync = shared.all, shared.waitSync
 			return runSearch(cmd.Context(), opts)
 		},
 	}
-	shared.register(cmd, api.DefaultSearchSort)
+	shared.register(cmd, &opts.queryOptions, api.DefaultSearchSort)
 	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(api.SortValues, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -78,85 +64,19 @@ func runSearch(ctx context.Context, opts *SearchOptions) error {
 			len([]rune(opts.Params.Term)), api.MaxTermRunes)
 		opts.Params.Term = term
 	}
-	if _, err := opts.Params.Values(); err != nil {
-		return paramError(searchPath, err)
-	}
-	p, err := opts.Printer()
-	if err != nil {
+	q := query[api.SearchParams, *api.SearchResult]{path: searchPath, params: opts.Params, limit: opts.Params.Limit,
+		warn: func() { warnSort(opts.IO.ErrOut, opts.Params.Sort, api.DefaultSearchSort) }, call: (*api.Client).Search}
+	t, err := q.run(ctx, &opts.queryOptions)
+	if t == nil || err != nil {
 		return err
 	}
-	s, err := opts.Settings()
-	if err != nil {
-		return err
-	}
-	if sort := opts.Params.Sort; sort != "" && !api.KnownSort(sort) {
-		fmt.Fprintf(opts.IO.ErrOut, "warning: --sort %q is not a sort order the catalog API knows; the server falls back to its default (%s)\n", sort, api.DefaultSearchSort)
-	}
-	client, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	waiter := newSyncWaiter(opts.WaitSync, opts.Progress, opts.IO.ErrOut, opts.IO.ErrTTY)
-	if opts.syncFirstDelay > 0 {
-		waiter.first = opts.syncFirstDelay
-	}
-
-	var first *api.SearchResult
-	fetch := func(ctx context.Context, page int) ([]json.RawMessage, *api.Pagination, error) {
-		params := opts.Params
-		if opts.All {
-			params.Page = page
-			if params.Limit == 0 {
-				params.Limit = api.MaxLimit
-			}
-		}
-		var res *api.SearchResult
-		err := waiter.run(ctx, func() (err error) {
-			res, err = client.Search(ctx, params)
-			return err
-		})
-		if err != nil {
-			return nil, nil, explain(err, searchPath, scopeCatalog)
-		}
-		if first == nil {
-			first = res
-		}
-		return res.Products, res.Pagination, nil
-	}
-
-	var products []json.RawMessage
-	var raw json.RawMessage
-	if opts.All {
-		if products, _, err = collectPages(ctx, opts.Progress(), opts.IO.ErrOut, fetch); err != nil {
-			return err
-		}
-		if raw, err = api.MergeProducts(first.Raw, api.SearchProductsPath, products); err != nil {
-			return err
-		}
-	} else {
-		if products, _, err = fetch(ctx, 0); err != nil {
-			return err
-		}
-		raw = first.Raw
-	}
-	opts.Progress().Stop()
-
-	switch view(p, s) {
-	case viewWhole:
-		return p.Object(raw, nil)
-	case viewProducts:
-		return p.List(products, productColumns())
-	}
-	if err := p.List(products, productColumns()); err != nil {
-		return err
-	}
-	if len(s.Fields) == 0 {
-		if err := searchExtras(opts.IO.Out, opts.IO, first); err != nil {
+	if len(t.settings.Fields) == 0 {
+		if err := searchExtras(opts.IO.Out, opts.IO, t.first); err != nil {
 			return err
 		}
 	}
-	if !s.Quiet {
-		searchFooter(opts, first, len(products))
+	if !t.settings.Quiet {
+		searchFooter(opts, t.first, t.products)
 	}
 	return nil
 }
