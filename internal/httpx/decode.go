@@ -127,6 +127,9 @@ func (e envelope) failed() bool {
 	return len(e.Error) > 0 && truthy(e.Error)
 }
 
+// truthy reads a value as PHP does: false, 0, "", "0", null, [] and {} are
+// false, as is "false" (servers write it for a boolean); anything else is
+// true. The envelope's success and error members come in every such form.
 func truthy(raw json.RawMessage) bool {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/gofrs/flock"
+
+	"github.com/storectl/storectl/internal/fsutil"
 )
 
 // OpenFileStore keeps the state in the JSON file at path, creating it with
@@ -133,39 +135,8 @@ func (s *fileStore) write(state *State) error {
 	if err != nil {
 		return fmt.Errorf("encode sandbox state: %w", err)
 	}
-	dir := filepath.Dir(s.path)
-	tmp, err := os.CreateTemp(dir, filepath.Base(s.path)+".tmp-*")
-	if err != nil {
+	if err := fsutil.WriteFileAtomic(s.path, data, 0o600); err != nil {
 		return fmt.Errorf("write sandbox state: %w", err)
 	}
-	defer func() { _ = os.Remove(tmp.Name()) }() // no-op once renamed
-	err = tmp.Chmod(0o600)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if closeErr := tmp.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.path)
-	}
-	if err != nil {
-		return fmt.Errorf("write sandbox state %s: %w", s.path, err)
-	}
-	syncDir(dir)
 	return nil
-}
-
-// syncDir makes the rename durable where the platform allows it; failing to
-// is not worth failing the write for.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	_ = d.Close()
 }

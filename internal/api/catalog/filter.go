@@ -118,7 +118,7 @@ func decodeFilter(raw []byte) (*FilterResult, error) {
 		return nil, &BadResponse{Path: "/filter", Err: errors.New("no products array")}
 	}
 	r := &FilterResult{Raw: raw, Products: *body.Products, Options: body.Filters, OptionsKey: "filters",
-		HasFilter: truthy(body.HasFilter), Pagination: body.Pagination}
+		HasFilter: isSet(body.HasFilter), Pagination: body.Pagination}
 	if body.Filters == nil && body.Form != nil {
 		r.Options, r.OptionsKey = body.Form, "form"
 	}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/httpx"
 )
@@ -57,7 +58,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values) ([]byte, er
 		return nil, err
 	}
 	var st status
-	if json.Unmarshal(resp.Body, &st) == nil && truthy(st.Processing) {
+	if json.Unmarshal(resp.Body, &st) == nil && isSet(st.Processing) {
 		return nil, &SyncingError{Message: text(st.Message)}
 	}
 	return resp.Body, nil
@@ -74,21 +75,12 @@ func noFilter(err error, formID *int64) error {
 	return &NoFilterError{FormID: *formID, Err: apiErr}
 }
 
-// truthy reads processing as the spec's 1, or true, or "1".
-func truthy(raw json.RawMessage) bool {
-	var v any
-	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
-		return false
-	}
-	switch t := v.(type) {
-	case bool:
-		return t
-	case float64:
-		return t != 0
-	case string:
-		return t == "1" || strings.EqualFold(t, "true")
-	}
-	return false
+// isSet reads a boolean member the catalog API sends as true/false or 1/0
+// (as flex.Bool does); anything else counts as false.
+func isSet(raw json.RawMessage) bool {
+	var b flex.Bool
+	_ = b.UnmarshalJSON(raw)
+	return b.Value
 }
 
 func text(raw json.RawMessage) string {

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"testing"
 )
 
@@ -90,6 +91,17 @@ func TestUnwrapData(t *testing.T) {
 	for in, want := range cases {
 		if got := string(unwrapData([]byte(in))); got != want {
 			t.Errorf("unwrapData(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestIsSetReadsBooleansAndOnes(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`true`: true, `1`: true, `"1"`: true, `"true"`: true,
+		`false`: false, `0`: false, `"0"`: false, `null`: false, ``: false, `"yes"`: false, `{}`: false,
+	} {
+		if got := isSet(json.RawMessage(raw)); got != want {
+			t.Errorf("isSet(%s) = %v", raw, got)
 		}
 	}
 }

@@ -100,7 +100,7 @@ func decodeSearch(raw []byte) (*SearchResult, error) {
 	if res == nil {
 		return nil, &BadResponse{Path: "/search", Err: errors.New("no result object")}
 	}
-	r := &SearchResult{Raw: raw, Products: res.Products, IsEmpty: truthy(res.IsEmpty), Term: string(res.Term),
+	r := &SearchResult{Raw: raw, Products: res.Products, IsEmpty: isSet(res.IsEmpty), Term: string(res.Term),
 		Suggestions: res.Suggestions, PopularKeywords: res.PopularKeywords, TotalProduct: res.TotalProduct.Ptr(),
 		Pagination: res.Pagination, Collections: res.Collections}
 	return r, nil

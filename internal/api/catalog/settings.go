@@ -34,7 +34,7 @@ func unwrapData(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	data := bytes.TrimSpace(env.Data)
-	if !truthy(env.Success) || len(data) == 0 || data[0] != '{' {
+	if !isSet(env.Success) || len(data) == 0 || data[0] != '{' {
 		return raw
 	}
 	return data

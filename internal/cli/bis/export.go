@@ -11,6 +11,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/ratelimit"
@@ -85,18 +86,16 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	}
 
 	var w io.Writer = opts.IO.Out
-	var file *atomicFile
+	var file *fsutil.AtomicFile
 	if opts.File != "" {
-		if file, err = createAtomic(opts.File); err != nil {
+		if file, err = createExportFile(opts.File); err != nil {
 			return err
 		}
+		defer file.Abort() // a no-op once committed
 		w = file
 	}
 	stream, err := p.Stream(w, cols)
 	if err != nil {
-		if file != nil {
-			file.Abort()
-		}
 		return err
 	}
 	ex := &exporter{opts: opts, client: client, stream: stream, limit: shopLimit(s), quiet: s.Quiet, progress: opts.Progress()}
@@ -109,9 +108,6 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 		err = file.Commit()
 	}
 	if err != nil {
-		if file != nil {
-			file.Abort()
-		}
 		ex.stopped()
 		return err
 	}

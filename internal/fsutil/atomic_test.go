@@ -1,0 +1,93 @@
+package fsutil
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+func TestAtomicFileAppearsWholeWithItsMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := CreateAtomic(path, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Write([]byte("new,")); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" {
+		if info, err := os.Stat(a.tmp.Name()); err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("temp file while writing: %v %v", info.Mode(), err)
+		}
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Errorf("path changed before Commit: %q", got)
+	}
+	if _, err := a.Write([]byte("whole")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	a.Abort() // after Commit: nothing
+	if got, _ := os.ReadFile(path); string(got) != "new,whole" {
+		t.Errorf("after Commit: %q", got)
+	}
+	if info, _ := os.Stat(path); runtime.GOOS != "windows" && info.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", info.Mode())
+	}
+	onlyFile(t, dir, "export.csv")
+}
+
+func TestAbortLeavesThePathAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "export.csv")
+	a, err := CreateAtomic(path, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Write([]byte("half"))
+	a.Abort()
+	if err := a.Commit(); err == nil {
+		t.Error("Commit after Abort succeeded")
+	}
+	onlyFile(t, dir)
+	if _, err := CreateAtomic(filepath.Join(dir, "missing", "x"), 0o600); err == nil {
+		t.Error("a missing directory was accepted")
+	}
+}
+
+func TestWriteFileAtomicCreatesTheDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	path := filepath.Join(dir, "config.yaml")
+	for _, content := range []string{"one", "two"} {
+		if err := WriteFileAtomic(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != content {
+			t.Errorf("got %q want %q", got, content)
+		}
+	}
+	onlyFile(t, dir, "config.yaml")
+}
+
+// onlyFile fails unless dir holds exactly names: no temp file is left.
+func onlyFile(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if len(got) != len(names) || (len(names) == 1 && got[0] != names[0]) {
+		t.Errorf("directory holds %q, want %q", got, names)
+	}
+}
