@@ -1,7 +1,6 @@
 package httpx
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"net/netip"
@@ -52,7 +51,7 @@ func (cfg *Config) applyDefaults() error {
 		cfg.UserAgent = defaultUserAgent
 	}
 	if !cfg.Limit.Off() && cfg.Limit.Per <= 0 {
-		return exitcode.UsageError(fmt.Sprintf("invalid rate limit %d/%s: the window must be longer than zero, for example 30/1m", cfg.Limit.N, cfg.Limit.Per))
+		return exitcode.Usagef("invalid rate limit %d/%s: the window must be longer than zero, for example 30/1m", cfg.Limit.N, cfg.Limit.Per)
 	}
 	cfg.Token = strings.TrimSpace(cfg.Token)
 	for _, r := range cfg.Token {
@@ -72,18 +71,18 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.Opaque != "" {
-		return nil, exitcode.UsageError(fmt.Sprintf("invalid API base URL %q; give a full address such as https://shop.example.com", raw))
+		return nil, exitcode.Usagef("invalid API base URL %q; give a full address such as https://shop.example.com", raw)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	switch {
 	case u.Scheme == "http" && !isLoopbackHost(u.Hostname()):
-		return nil, exitcode.UsageError(fmt.Sprintf("refusing plain http for %s: use https:// (plain http is allowed only for loopback hosts such as 127.0.0.1 or localhost)", u.Host))
+		return nil, exitcode.Usagef("refusing plain http for %s: use https:// (plain http is allowed only for loopback hosts such as 127.0.0.1 or localhost)", u.Host)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, exitcode.UsageError(fmt.Sprintf("invalid API base URL %q: the scheme must be https://", raw))
+		return nil, exitcode.Usagef("invalid API base URL %q: the scheme must be https://", raw)
 	case u.User != nil:
 		return nil, exitcode.UsageError("the API base URL must not contain a user name or password; the token authenticates")
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-		return nil, exitcode.UsageError(fmt.Sprintf("the API base URL %q must not have a query or fragment; give only scheme, host and path", raw))
+		return nil, exitcode.Usagef("the API base URL %q must not have a query or fragment; give only scheme, host and path", raw)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = strings.TrimRight(u.RawPath, "/")

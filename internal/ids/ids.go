@@ -4,8 +4,11 @@
 package ids
 
 import (
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // IsDigits reports whether s is a non-empty run of ASCII digits.
@@ -45,4 +48,22 @@ func Split(entries ...string) []string {
 		})...)
 	}
 	return out
+}
+
+// ParseID reads an id typed on the command line: digits only (space
+// around them ignored), from 1 to 2^63−1, the platform's id range. It
+// returns the id without leading zeros, or a usage error (exit 2) naming
+// the id as noun ("offer ID").
+func ParseID(noun, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	switch id, ok := Normalize(s); {
+	case !IsDigits(s):
+		return "", exitcode.Usagef("%s %q is not a number", noun, s)
+	case !ok:
+		return "", exitcode.Usagef("%s %q is too large to be an ID (IDs go up to %d)", noun, s, math.MaxInt64)
+	case id == "0":
+		return "", exitcode.Usagef("%s %q is not an ID: IDs start at 1", noun, s)
+	default:
+		return id, nil
+	}
 }

@@ -3,7 +3,6 @@ package output
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/storectl/storectl/internal/exitcode"
@@ -21,8 +20,8 @@ func parseFields(in []string) ([]string, error) {
 				continue
 			}
 			if strings.HasPrefix(f, ".") || strings.HasSuffix(f, ".") || strings.Contains(f, "..") {
-				return nil, exitcode.UsageError(fmt.Sprintf(
-					"invalid --fields entry %q: use key names, with dots for nested keys (for example pagination.total or variants.0.price)", f))
+				return nil, exitcode.Usagef(
+					"invalid --fields entry %q: use key names, with dots for nested keys (for example pagination.total or variants.0.price)", f)
 			}
 			seen[f] = true
 			out = append(out, f)

@@ -11,7 +11,6 @@
 package output
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/storectl/storectl/internal/exitcode"
@@ -41,7 +40,7 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", exitcode.UsageError(fmt.Sprintf("invalid output format %q: use one of %s", s, formatList()))
+	return "", exitcode.Usagef("invalid output format %q: use one of %s", s, formatList())
 }
 
 func formatList() string {

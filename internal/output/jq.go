@@ -17,11 +17,11 @@ import (
 func compileJQ(expr string) (*gojq.Code, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
-		return nil, exitcode.UsageError(fmt.Sprintf("invalid --jq expression %q: %v", expr, err))
+		return nil, exitcode.Usagef("invalid --jq expression %q: %v", expr, err)
 	}
 	code, err := gojq.Compile(q)
 	if err != nil {
-		return nil, exitcode.UsageError(fmt.Sprintf("invalid --jq expression %q: %v", expr, err))
+		return nil, exitcode.Usagef("invalid --jq expression %q: %v", expr, err)
 	}
 	return code, nil
 }

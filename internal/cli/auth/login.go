@@ -121,7 +121,7 @@ func gatherLogin(opts *LoginOptions, s *config.Settings) (loginInput, error) {
 
 	if in.baseURL == "" {
 		if !canPrompt {
-			return in, cmdutil.FlagErrorf("--base-url is required: the shop API base URL, such as https://shop.example.com")
+			return in, exitcode.Usagef("--base-url is required: the shop API base URL, such as https://shop.example.com")
 		}
 		if in.baseURL, err = cmdutil.PromptLine(opts.IO, "Shop API base URL", ""); err != nil {
 			return in, err
@@ -140,11 +140,11 @@ func gatherLogin(opts *LoginOptions, s *config.Settings) (loginInput, error) {
 		}
 	}
 	if in.shopToken == "" {
-		return in, cmdutil.FlagErrorf("no shop API token given: pipe it with --shop-token-stdin, or run at a terminal to be asked")
+		return in, exitcode.Usagef("no shop API token given: pipe it with --shop-token-stdin, or run at a terminal to be asked")
 	}
 	if in.catalogToken != "" && in.catalogURL == "" {
 		if !canPrompt {
-			return in, cmdutil.FlagErrorf("--catalog-url is required with a catalog token: the catalog API base URL, ending in /sfs/v1")
+			return in, exitcode.Usagef("--catalog-url is required with a catalog token: the catalog API base URL, ending in /sfs/v1")
 		}
 		if in.catalogURL, err = cmdutil.PromptLine(opts.IO, "Catalog API base URL (ends in /sfs/v1)", ""); err != nil {
 			return in, err
@@ -183,7 +183,7 @@ func readStdinTokens(opts *LoginOptions) (shopToken, catalogToken string, err er
 		want++
 	}
 	if len(lines) != want {
-		return "", "", cmdutil.FlagErrorf("expected %d token line(s) on stdin, got %d", want, len(lines))
+		return "", "", exitcode.Usagef("expected %d token line(s) on stdin, got %d", want, len(lines))
 	}
 	if opts.ShopTokenStdin {
 		shopToken, lines = lines[0], lines[1:]
@@ -200,7 +200,7 @@ func readStdinTokens(opts *LoginOptions) (shopToken, catalogToken string, err er
 		s, _ := opts.Settings()
 		tok, err := store.Get(s.Profile, credentials.Shop)
 		if err != nil {
-			return "", "", cmdutil.FlagErrorf("profile %q has no shop token yet: give it with --shop-token-stdin too", s.Profile)
+			return "", "", exitcode.Usagef("profile %q has no shop token yet: give it with --shop-token-stdin too", s.Profile)
 		}
 		shopToken = tok.Value
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
-	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -49,24 +47,13 @@ the JSON-encoded string the API uses).`,
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	id := strings.TrimSpace(opts.ID)
-	if !ids.IsDigits(id) {
-		return cmdutil.FlagErrorf("submission ID %q is not a number (see `storectl bis list` for ids)", opts.ID)
-	}
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	client, err := opts.ShopClient()
-	if err != nil {
-		return err
-	}
-	res, err := client.GetSubmission(ctx, id)
-	if err != nil {
-		return err
-	}
-	return p.Object(res.Raw, func(w io.Writer) error { return renderSubmission(w, opts.IO, res.Raw) })
+	return cmdutil.PrintByID(ctx, opts.Printer, opts.ShopClient, submissionID, opts.ID, (*shop.Client).GetSubmission,
+		func(res *shop.SubmissionResult) (json.RawMessage, cmdutil.Render) {
+			return res.Raw, func(w io.Writer) error { return renderSubmission(w, opts.IO, res.Raw) }
+		})
 }
+
+var submissionID = cmdutil.IDArg{Noun: "submission", List: "storectl bis list"}
 
 // renderSubmission is the human view of a submission (get and create).
 func renderSubmission(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage) error {

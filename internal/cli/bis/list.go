@@ -46,24 +46,6 @@ STATUS is pending until the restock e-mail is sent, then sent.`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	client, err := opts.ShopClient()
-	if err != nil {
-		return err
-	}
-	items, last, err := cmdutil.FetchPages(ctx, opts.Progress(), opts.Pages, client.ListSubmissions)
-	if err != nil {
-		return err
-	}
-	opts.Progress().Stop()
-	if err := p.List(items, listColumns(p.Format() == output.Table)); err != nil {
-		return err
-	}
-	if p.IsTable() {
-		cmdutil.ListFooter(opts.IO, opts.Pages, last, len(items), "submissions")
-	}
-	return nil
+	return cmdutil.PrintList(ctx, opts.IO, opts.Printer, opts.ShopClient, opts.Progress, opts.Pages, cmdutil.ShopList{
+		Noun: "submissions", Fetch: (*shop.Client).ListSubmissions, Columns: listColumns(true), DataColumns: listColumns(false)})
 }

@@ -8,10 +8,9 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
-// FlagErrorf is a usage error (exit 2) about flags or arguments.
-func FlagErrorf(format string, args ...any) error {
-	return exitcode.UsageError(fmt.Sprintf(format, args...))
-}
+// FlagErrorf is exitcode.Usagef, kept for the bulk verbs that still call
+// it; new code calls exitcode.Usagef.
+func FlagErrorf(format string, args ...any) error { return exitcode.Usagef(format, args...) }
 
 // ExactArgs is cobra.ExactArgs with a usage error and the command's usage line.
 func ExactArgs(n int, what string) cobra.PositionalArgs {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -29,16 +30,68 @@ func AddPageFlags(cmd *cobra.Command, p *PageFlags, noun string) {
 // anything is sent.
 func CheckPageFlags(cmd *cobra.Command, p PageFlags) error {
 	if p.Page < 1 {
-		return FlagErrorf("--page must be 1 or more, not %d", p.Page)
+		return exitcode.Usagef("--page must be 1 or more, not %d", p.Page)
 	}
 	return MutuallyExclusive("--page and --all cannot be used together: --all already fetches every page",
 		cmd.Flags().Changed("page"), p.All)
 }
 
-// FetchPages fetches the chosen page, or with All every page from the
+// ShopList is what a shop API list command prints.
+type ShopList struct {
+	Noun    string // plural, for the footer: "submissions"
+	Fetch   func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error)
+	Columns []output.Column
+	// DataColumns, when set, replace Columns outside table mode (csv gets
+	// every field with its raw value).
+	DataColumns []output.Column
+	// Note, when set, has something to say below a table of items (on
+	// stderr, before the footer): "" says nothing.
+	Note func(items []json.RawMessage) string
+}
+
+// PrintList is the body of a shop API list command: the page the flags
+// chose, or every page with --all, printed in columns; in table mode a
+// footer on stderr says where the list stands.
+func PrintList(ctx context.Context, ios *iostreams.IOStreams, printer func() (*output.Printer, error),
+	client func() (*shop.Client, error), progress func() *output.Progress, pages PageFlags, l ShopList) error {
+	p, err := printer()
+	if err != nil {
+		return err
+	}
+	c, err := client()
+	if err != nil {
+		return err
+	}
+	items, last, err := fetchPages(ctx, progress(), pages, func(ctx context.Context, page int) (*shop.Page, error) {
+		return l.Fetch(c, ctx, page)
+	})
+	if err != nil {
+		return err
+	}
+	progress().Stop()
+	cols := l.Columns
+	if l.DataColumns != nil && p.Format() != output.Table {
+		cols = l.DataColumns
+	}
+	if err := p.List(items, cols); err != nil {
+		return err
+	}
+	if !p.IsTable() {
+		return nil
+	}
+	if l.Note != nil {
+		if note := l.Note(items); note != "" {
+			fmt.Fprintln(ios.ErrOut, note)
+		}
+	}
+	listFooter(ios, pages, last, len(items), l.Noun)
+	return nil
+}
+
+// fetchPages fetches the chosen page, or with All every page from the
 // first, reporting page n/N with an ETA on progress (shown only on a
 // terminal). It returns the items in order and the last page fetched.
-func FetchPages(ctx context.Context, progress *output.Progress, p PageFlags,
+func fetchPages(ctx context.Context, progress *output.Progress, p PageFlags,
 	fetch func(ctx context.Context, page int) (*shop.Page, error)) ([]json.RawMessage, *shop.Page, error) {
 	if !p.All {
 		page, err := fetch(ctx, p.Page)
@@ -63,10 +116,9 @@ func FetchPages(ctx context.Context, progress *output.Progress, p PageFlags,
 	return items, last, nil
 }
 
-// ListFooter tells people on stderr where they are: the page footer for
-// one page, the count for --all, "no …" for an empty list. Callers print
-// it in table mode only.
-func ListFooter(ios *iostreams.IOStreams, p PageFlags, last *shop.Page, count int, noun string) {
+// listFooter tells people on stderr where they are: the page footer for
+// one page, the count for --all, "no …" for an empty list.
+func listFooter(ios *iostreams.IOStreams, p PageFlags, last *shop.Page, count int, noun string) {
 	switch {
 	case count == 0 && last != nil && last.Pagination.Total.Value > 0:
 		fmt.Fprintf(ios.ErrOut, "no %s on page %d: the last page is %d\n", noun, p.Page, last.Pagination.LastPage.Value)

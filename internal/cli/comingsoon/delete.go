@@ -107,10 +107,10 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 		if err := printBatches(p, batches, dryRunColumns); err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "dry run: %s in %s; nothing was sent\n", count(len(ids), "id"), count(len(batches), "request"))
+		fmt.Fprintf(opts.IO.ErrOut, "dry run: %s in %s; nothing was sent\n", output.Plural(len(ids), "id"), output.Plural(len(batches), "request"))
 		return nil
 	}
-	question := fmt.Sprintf("delete %s", count(len(ids), "coming-soon rule"))
+	question := fmt.Sprintf("delete %s", output.Plural(len(ids), "coming-soon rule"))
 	if len(batches) > 1 {
 		question += fmt.Sprintf(" in %d requests", len(batches))
 	}

@@ -2,8 +2,8 @@ package comingsoon
 
 import (
 	"context"
+	"encoding/json"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,7 +11,6 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
-	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -45,27 +44,18 @@ translated texts, one row per language. -o json prints it as the server sent it.
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	id, ok := ids.Normalize(opts.ID)
-	if !ok {
-		return cmdutil.FlagErrorf("rule ID %q is not a number: `storectl comingsoon list` shows the IDs", strings.TrimSpace(opts.ID))
-	}
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	client, err := opts.ShopClient()
-	if err != nil {
-		return err
-	}
-	res, err := client.GetRule(ctx, id)
-	if err != nil {
-		return err
-	}
-	return printRule(p, opts.IO, res, opts.Loc)
+	return cmdutil.PrintByID(ctx, opts.Printer, opts.ShopClient, ruleID, opts.ID, (*shop.Client).GetRule,
+		func(res *shop.RuleResult) (json.RawMessage, cmdutil.Render) { return ruleSheet(opts.IO, res, opts.Loc) })
 }
+
+var ruleID = cmdutil.IDArg{Noun: "rule", List: "storectl comingsoon list"}
 
 // printRule prints a rule: the server's bytes for JSON-like formats, the
 // sheet in table mode.
 func printRule(p *output.Printer, ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location) error {
-	return p.Object(res.Raw, func(w io.Writer) error { return renderRule(w, ios, res.Rule, loc) })
+	return p.Object(ruleSheet(ios, res, loc))
+}
+
+func ruleSheet(ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location) (json.RawMessage, cmdutil.Render) {
+	return res.Raw, func(w io.Writer) error { return renderRule(w, ios, res.Rule, loc) }
 }

@@ -46,24 +46,6 @@ them; "comingsoon get ID" adds the translations.`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	client, err := opts.ShopClient()
-	if err != nil {
-		return err
-	}
-	items, last, err := cmdutil.FetchPages(ctx, opts.Progress(), opts.Pages, client.ListRules)
-	if err != nil {
-		return err
-	}
-	opts.Progress().Stop()
-	if err := p.List(items, ruleColumns(opts.Loc)); err != nil {
-		return err
-	}
-	if p.IsTable() {
-		cmdutil.ListFooter(opts.IO, opts.Pages, last, len(items), "coming-soon rules")
-	}
-	return nil
+	return cmdutil.PrintList(ctx, opts.IO, opts.Printer, opts.ShopClient, opts.Progress, opts.Pages, cmdutil.ShopList{
+		Noun: "coming-soon rules", Fetch: (*shop.Client).ListRules, Columns: ruleColumns(opts.Loc)})
 }

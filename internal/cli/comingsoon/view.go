@@ -56,9 +56,9 @@ func targetText(r shop.Rule) string {
 	case csrule.ApplyAll:
 		return "all products"
 	case csrule.ApplyProduct:
-		return count(len(r.ProductIDs), "product")
+		return output.Plural(len(r.ProductIDs), "product")
 	case csrule.ApplyVariant:
-		return count(len(r.VariantIDs), "variant")
+		return output.Plural(len(r.VariantIDs), "variant")
 	case csrule.ApplyCollection:
 		return "collection " + string(r.CollectionID)
 	}
@@ -66,13 +66,6 @@ func targetText(r shop.Rule) string {
 		return none
 	}
 	return r.ApplyTo
-}
-
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // ruleColumns are the list table's columns; times are shown in loc.

@@ -10,6 +10,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
 	cfg "github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // GetOptions are the inputs of `config get`.
@@ -47,5 +48,5 @@ func runGet(opts *GetOptions) error {
 }
 
 func unknownKey(key string) error {
-	return cmdutil.FlagErrorf("unknown key %q: valid keys are %s", key, strings.Join(cfg.KeyNames(), ", "))
+	return exitcode.Usagef("unknown key %q: valid keys are %s", key, strings.Join(cfg.KeyNames(), ", "))
 }

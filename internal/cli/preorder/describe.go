@@ -9,6 +9,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // none stands for a value the offer does not have.
@@ -171,7 +172,7 @@ func target(o shop.Offer) string {
 		for _, p := range o.Products {
 			products[p.ProductID] = true
 		}
-		return fmt.Sprintf("%s of %s (listed below)", plural(len(o.Products), "variant"), plural(len(products), "product"))
+		return fmt.Sprintf("%s of %s (listed below)", output.Plural(len(o.Products), "variant"), output.Plural(len(products), "product"))
 	case "collection":
 		s := "collection " + orNone(string(o.CollectionID))
 		if o.CollectionName != "" {
@@ -182,13 +183,6 @@ func target(o shop.Offer) string {
 		return "every product in the store"
 	}
 	return orNone(o.ApplyTo)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func onOff(b flex.Bool) string {

@@ -2,8 +2,8 @@ package preorder
 
 import (
 	"context"
+	"encoding/json"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,7 +11,6 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
-	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -48,21 +47,10 @@ the customer pays at checkout and later, and every product with its limit.
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	id, ok := ids.Normalize(opts.ID)
-	if !ok {
-		return cmdutil.FlagErrorf("offer ID %q is not a number: `storectl preorder list` shows the IDs", strings.TrimSpace(opts.ID))
-	}
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	client, err := opts.ShopClient()
-	if err != nil {
-		return err
-	}
-	res, err := client.GetOffer(ctx, id)
-	if err != nil {
-		return err
-	}
-	return p.Object(res.Raw, func(w io.Writer) error { return renderOffer(w, opts.IO, res.Offer, opts.Now()) })
+	return cmdutil.PrintByID(ctx, opts.Printer, opts.ShopClient, offerID, opts.ID, (*shop.Client).GetOffer,
+		func(res *shop.OfferResult) (json.RawMessage, cmdutil.Render) {
+			return res.Raw, func(w io.Writer) error { return renderOffer(w, opts.IO, res.Offer, opts.Now()) }
+		})
 }
+
+var offerID = cmdutil.IDArg{Noun: "offer", List: "storectl preorder list"}

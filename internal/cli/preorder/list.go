@@ -3,7 +3,6 @@ package preorder
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -51,31 +50,11 @@ ID" shows them all.`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	client, err := opts.ShopClient()
-	if err != nil {
-		return err
-	}
-	items, last, err := cmdutil.FetchPages(ctx, opts.Progress(), opts.Pages, func(ctx context.Context, page int) (*shop.Page, error) {
-		return client.ListOffers(ctx, page, opts.Keyword)
-	})
-	if err != nil {
-		return err
-	}
-	opts.Progress().Stop()
-	if err := p.List(items, offerColumns); err != nil {
-		return err
-	}
-	if p.IsTable() {
-		if hasProductOffer(items) {
-			fmt.Fprintln(opts.IO.ErrOut, "note: a product offer's row holds only a sample product; `storectl preorder get ID` lists them all")
-		}
-		cmdutil.ListFooter(opts.IO, opts.Pages, last, len(items), "offers")
-	}
-	return nil
+	return cmdutil.PrintList(ctx, opts.IO, opts.Printer, opts.ShopClient, opts.Progress, opts.Pages, cmdutil.ShopList{
+		Noun: "offers", Columns: offerColumns, Note: sampleNote,
+		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
+			return c.ListOffers(ctx, page, opts.Keyword)
+		}})
 }
 
 var offerColumns = []output.Column{
@@ -106,11 +85,12 @@ func offerColumn(key, header string, text func(shop.Offer) string) output.Column
 	}}
 }
 
-func hasProductOffer(items []json.RawMessage) bool {
+// sampleNote warns that a product offer's row is not all of it.
+func sampleNote(items []json.RawMessage) string {
 	for _, item := range items {
 		if o, err := output.ParseObject(item); err == nil && o.String("apply_to") == "product" {
-			return true
+			return "note: a product offer's row holds only a sample product; `storectl preorder get ID` lists them all"
 		}
 	}
-	return false
+	return ""
 }

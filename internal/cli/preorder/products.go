@@ -52,28 +52,11 @@ variant that it beat. SOLD shows units sold against the limit.
 }
 
 func runProducts(ctx context.Context, opts *ProductsOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	client, err := opts.ShopClient()
-	if err != nil {
-		return err
-	}
-	items, last, err := cmdutil.FetchPages(ctx, opts.Progress(), opts.Pages, func(ctx context.Context, page int) (*shop.Page, error) {
-		return client.ListPriorityProducts(ctx, page, opts.Keyword)
-	})
-	if err != nil {
-		return err
-	}
-	opts.Progress().Stop()
-	if err := p.List(items, priorityColumns); err != nil {
-		return err
-	}
-	if p.IsTable() {
-		cmdutil.ListFooter(opts.IO, opts.Pages, last, len(items), "variants in pre-order offers")
-	}
-	return nil
+	return cmdutil.PrintList(ctx, opts.IO, opts.Printer, opts.ShopClient, opts.Progress, opts.Pages, cmdutil.ShopList{
+		Noun: "variants in pre-order offers", Columns: priorityColumns,
+		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
+			return c.ListPriorityProducts(ctx, page, opts.Keyword)
+		}})
 }
 
 var priorityColumns = []output.Column{

@@ -44,7 +44,7 @@ func renderOffer(w io.Writer, ios *iostreams.IOStreams, o shop.Offer, now time.T
 	if o.ApplyTo != "product" && len(o.Products) == 0 {
 		return nil
 	}
-	if _, err := fmt.Fprintf(w, "\nProducts (%s)\n", plural(len(o.Products), "variant")); err != nil {
+	if _, err := fmt.Fprintf(w, "\nProducts (%s)\n", output.Plural(len(o.Products), "variant")); err != nil {
 		return err
 	}
 	rows := make([][]string, len(o.Products))
@@ -106,15 +106,15 @@ func shopTime(s string) (time.Time, bool) {
 func roughly(d time.Duration) string {
 	switch {
 	case d < time.Hour:
-		return plural(int(math.Max(1, math.Round(d.Minutes()))), "minute")
+		return output.Plural(int(math.Max(1, math.Round(d.Minutes()))), "minute")
 	case d < 48*time.Hour:
-		return plural(int(math.Round(d.Hours())), "hour")
+		return output.Plural(int(math.Round(d.Hours())), "hour")
 	case d < 60*24*time.Hour:
-		return plural(int(math.Round(d.Hours()/24)), "day")
+		return output.Plural(int(math.Round(d.Hours()/24)), "day")
 	case d < 730*24*time.Hour:
-		return "about " + plural(int(math.Round(d.Hours()/24/30.44)), "month")
+		return "about " + output.Plural(int(math.Round(d.Hours()/24/30.44)), "month")
 	}
-	return "about " + plural(int(math.Round(d.Hours()/24/365.25)), "year")
+	return "about " + output.Plural(int(math.Round(d.Hours()/24/365.25)), "year")
 }
 
 func continueSelling(o shop.Offer) string {

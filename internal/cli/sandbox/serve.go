@@ -71,7 +71,7 @@ func runServe(ctx context.Context, opts *ServeOptions) error {
 	defer closeLog()
 	host, _, err := net.SplitHostPort(opts.Addr)
 	if err != nil || !isLoopback(host) {
-		return cmdutil.FlagErrorf("--addr %q must be a loopback host:port such as 127.0.0.1:8787: the sandbox's demo tokens are public", opts.Addr)
+		return exitcode.Usagef("--addr %q must be a loopback host:port such as 127.0.0.1:8787: the sandbox's demo tokens are public", opts.Addr)
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
@@ -118,7 +118,7 @@ func serverOptions(opts *ServeOptions) (sandbox.Options, func(), error) {
 	}
 	s.SyncRequests = opts.SyncRequests
 	if opts.Submissions != 0 && !opts.Memory {
-		return s, noop, cmdutil.FlagErrorf("--submissions goes with --memory (the state file keeps its own data; `storectl sandbox reset` restores it)")
+		return s, noop, exitcode.Usagef("--submissions goes with --memory (the state file keeps its own data; `storectl sandbox reset` restores it)")
 	}
 	if opts.Memory {
 		state := sandbox.DemoState()
