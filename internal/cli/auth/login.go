@@ -30,7 +30,7 @@ type LoginOptions struct {
 	InsecureStorage   bool
 }
 
-func newLogin(f *cmdutil.Factory) *cobra.Command {
+func newLogin(f *cmdutil.Factory, runF func(*LoginOptions) error) *cobra.Command {
 	opts := &LoginOptions{IO: f.IOStreams, ConfigFile: f.ConfigFile, Settings: f.Settings, Credentials: f.Credentials, Check: liveChecker(f)}
 	cmd := &cobra.Command{
 		Use:   "login",
@@ -46,7 +46,7 @@ the catalog token (which also shows its scopes).`,
   printf '%s\n%s\n' "$SHOP_TOKEN" "$CATALOG_TOKEN" | storectl auth login --shop-token-stdin --catalog-token-stdin \
       --base-url https://shop.example.com --catalog-url https://search.example.com/sfs/v1`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runLogin(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runLogin) },
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.ShopTokenStdin, "shop-token-stdin", false, "read the shop API token from stdin (first line)")

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,20 +23,22 @@ type LogoutOptions struct {
 	All         bool
 }
 
-func newLogout(f *cmdutil.Factory) *cobra.Command {
+func newLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Command {
 	opts := &LogoutOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile, Settings: f.Settings, Credentials: f.Credentials}
 	cmd := &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored tokens of the current profile (or of all with --all)",
 		Long:  "Remove stored tokens from the keyring and the token file. The profile's URLs and settings stay; `storectl profile delete` removes those too.",
 		Args:  cmdutil.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return runLogout(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runLogout)
+		},
 	}
 	cmd.Flags().BoolVar(&opts.All, "all", false, "log out of every profile")
 	return cmd
 }
 
-func runLogout(opts *LogoutOptions) error {
+func runLogout(_ context.Context, opts *LogoutOptions) error {
 	s, err := opts.Settings()
 	if err != nil {
 		return err

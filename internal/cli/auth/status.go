@@ -25,7 +25,7 @@ type StatusOptions struct {
 	Check       Checker
 }
 
-func newStatus(f *cmdutil.Factory) *cobra.Command {
+func newStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Command {
 	opts := &StatusOptions{ConfigFile: f.ConfigFile, Settings: f.Settings, Credentials: f.Credentials, Printer: f.Printer, Check: liveChecker(f)}
 	return &cobra.Command{
 		Use:   "status",
@@ -34,7 +34,9 @@ func newStatus(f *cmdutil.Factory) *cobra.Command {
 env), the token masked, and the verdict of one live request with it.
 Exits 4 when a token is missing or refused, 1 when a server cannot be reached.`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runStatus(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runStatus)
+		},
 	}
 }
 

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -19,20 +20,20 @@ type TokenOptions struct {
 	Catalog     bool
 }
 
-func newToken(f *cmdutil.Factory) *cobra.Command {
+func newToken(f *cmdutil.Factory, runF func(*TokenOptions) error) *cobra.Command {
 	opts := &TokenOptions{Out: f.IOStreams.Out, Settings: f.Settings, Credentials: f.Credentials}
 	cmd := &cobra.Command{
 		Use:     "token",
 		Short:   "Print the shop (or --catalog) token of the current profile, for scripts",
 		Example: `  curl -H "Authorization: Bearer $(storectl auth token)" "$(storectl config get base_url)/shop-api/coming-soon/list"`,
 		Args:    cmdutil.NoArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return runToken(opts) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runToken) },
 	}
 	cmd.Flags().BoolVar(&opts.Catalog, "catalog", false, "print the catalog API token instead")
 	return cmd
 }
 
-func runToken(opts *TokenOptions) error {
+func runToken(_ context.Context, opts *TokenOptions) error {
 	s, err := opts.Settings()
 	if err != nil {
 		return err

@@ -31,7 +31,7 @@ type ExportOptions struct {
 	Details    bool
 }
 
-func newExport(f *cmdutil.Factory, forms *formStore) *cobra.Command {
+func newExport(f *cmdutil.Factory, forms *formStore, runF func(*ExportOptions) error) *cobra.Command {
 	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, ShopClient: f.ShopClient,
 		Progress: f.Progress, Forms: forms}
 	cmd := &cobra.Command{
@@ -55,7 +55,9 @@ headed by the field's label.`,
   storectl bis export --details --file submissions.csv
   storectl bis export -o ndjson | jq -r .customer_email`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runExport(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runExport)
+		},
 	}
 	cmd.Flags().StringVar(&opts.File, "file", "", "write to `PATH` (atomically, mode 0600) instead of stdout")
 	cmd.Flags().BoolVar(&opts.Details, "details", false, "fetch each submission's detail and custom fields (one request per row)")

@@ -200,3 +200,31 @@ func TestExportSkipsARowPushedToTheNextPage(t *testing.T) {
 		t.Errorf("%d rows; stderr: %s", len(seen), e.ErrOut)
 	}
 }
+
+func TestExportArgvToOptions(t *testing.T) {
+	for _, tt := range []struct {
+		args          []string
+		file          string
+		details, runs bool
+	}{
+		{nil, "", false, true},
+		{[]string{"--file", "out/subs.csv"}, "out/subs.csv", false, true},
+		{[]string{"--details", "--file=subs.csv"}, "subs.csv", true, true},
+		{[]string{"subs.csv"}, "", false, false},
+		{[]string{"--file"}, "", false, false},
+	} {
+		e := clitest.New(t)
+		var got *ExportOptions
+		cmd := newExport(e.F, testForms(t, e), func(o *ExportOptions) error { got = o; return nil })
+		err := clitest.Execute(cmd, tt.args...)
+		if !tt.runs {
+			if got != nil || err == nil {
+				t.Errorf("%q: ran with %+v (err %v)", tt.args, got, err)
+			}
+			continue
+		}
+		if err != nil || got.File != tt.file || got.Details != tt.details {
+			t.Errorf("%q: %+v %v", tt.args, got, err)
+		}
+	}
+}

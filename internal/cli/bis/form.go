@@ -22,7 +22,7 @@ type FormOptions struct {
 	Refresh bool
 }
 
-func newForm(f *cmdutil.Factory, forms *formStore) *cobra.Command {
+func newForm(f *cmdutil.Factory, forms *formStore, runF func(*FormOptions) error) *cobra.Command {
 	opts := &FormOptions{ErrOut: f.IOStreams.ErrOut, Printer: f.Printer, Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "form",
@@ -37,7 +37,7 @@ exactly as the server sent them, labels with their HTML.`,
 		Example: `  storectl bis form
   storectl bis form --refresh -o json`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runForm(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runForm) },
 	}
 	cmd.Flags().BoolVar(&opts.Refresh, "refresh", false, "fetch the form from the store instead of the cache")
 	return cmd

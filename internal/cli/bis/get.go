@@ -18,14 +18,12 @@ import (
 
 // GetOptions are the inputs of `bis get`.
 type GetOptions struct {
-	IO         *iostreams.IOStreams
-	Printer    func() (*output.Printer, error)
-	ShopClient func() (*shop.Client, error)
-	ID         string
+	cmdutil.ShopDeps
+	ID string
 }
 
-func newGet(f *cmdutil.Factory) *cobra.Command {
-	opts := &GetOptions{IO: f.IOStreams, Printer: f.Printer, ShopClient: f.ShopClient}
+func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
+	opts := &GetOptions{ShopDeps: f.ShopDeps()}
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show one submission with its form answers",
@@ -37,17 +35,14 @@ custom fields, labelled as stored with the submission (content.keyLabel).
 the JSON-encoded string the API uses).`,
 		Example: `  storectl bis get 10321
   storectl bis get 10321 -o json --jq .content`,
-		Args:              cmdutil.ExactArgs(1, "one submission ID"),
+		Args:              submissionID.Args(),
 		ValidArgsFunction: completion.OneID(f, completion.Submissions),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			return runGet(cmd.Context(), opts)
-		},
+		RunE:              cmdutil.GetRunE(opts, &opts.ID, runF, runGet),
 	}
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	return cmdutil.PrintByID(ctx, opts.Printer, opts.ShopClient, submissionID, opts.ID, (*shop.Client).GetSubmission,
+	return cmdutil.PrintByID(ctx, opts.ShopDeps, submissionID, opts.ID, (*shop.Client).GetSubmission,
 		func(res *shop.SubmissionResult) (json.RawMessage, cmdutil.Render) {
 			return res.Raw, func(w io.Writer) error { return renderSubmission(w, opts.IO, res.Raw) }
 		})

@@ -7,21 +7,16 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/output"
 )
 
 // ListOptions are the inputs of `bis list`.
 type ListOptions struct {
-	IO         *iostreams.IOStreams
-	Printer    func() (*output.Printer, error)
-	ShopClient func() (*shop.Client, error)
-	Progress   func() *output.Progress
-	Pages      cmdutil.PageFlags
+	cmdutil.ShopDeps
+	Pages cmdutil.PageFlags
 }
 
-func newList(f *cmdutil.Factory) *cobra.Command {
-	opts := &ListOptions{IO: f.IOStreams, Printer: f.Printer, ShopClient: f.ShopClient, Progress: f.Progress}
+func newList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{ShopDeps: f.ShopDeps()}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List back-in-stock submissions, newest first",
@@ -34,18 +29,13 @@ STATUS is pending until the restock e-mail is sent, then sent.`,
   storectl bis list --page 2
   storectl bis list --all -o json --jq '.[] | select(.status == 0) | .customer_email'`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cmdutil.CheckPageFlags(cmd, opts.Pages); err != nil {
-				return err
-			}
-			return runList(cmd.Context(), opts)
-		},
+		RunE: cmdutil.ListRunE(opts, &opts.Pages, runF, runList),
 	}
 	cmdutil.AddPageFlags(cmd, &opts.Pages, "submissions")
 	return cmd
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	return cmdutil.PrintList(ctx, opts.IO, opts.Printer, opts.ShopClient, opts.Progress, opts.Pages, cmdutil.ShopList{
+	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
 		Noun: "submissions", Fetch: (*shop.Client).ListSubmissions, Columns: listColumns(true), DataColumns: listColumns(false)})
 }

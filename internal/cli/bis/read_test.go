@@ -63,7 +63,7 @@ func TestFormCacheIsPerStore(t *testing.T) {
 }
 
 func listOpts(e *clitest.Env) *ListOptions {
-	return &ListOptions{IO: e.IO, Printer: e.F.Printer, ShopClient: e.F.ShopClient, Progress: e.F.Progress, Pages: cmdutil.PageFlags{Page: 1}}
+	return &ListOptions{ShopDeps: e.F.ShopDeps(), Pages: cmdutil.PageFlags{Page: 1}}
 }
 
 func TestListPageAndAll(t *testing.T) {
@@ -97,7 +97,7 @@ func TestListPageAndAll(t *testing.T) {
 
 func TestGetShowsContentAndEvents(t *testing.T) {
 	e := clitest.New(t)
-	opts := &GetOptions{IO: e.IO, Printer: e.F.Printer, ShopClient: e.F.ShopClient, ID: "10005"}
+	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), ID: "10005"}
 	if err := runGet(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestGetSanitisesServerStrings(t *testing.T) {
 	e := clitest.New(t)
 	// The demo's eighth submission has a product title with an escape
 	// sequence that would retitle the terminal.
-	opts := &GetOptions{IO: e.IO, Printer: e.F.Printer, ShopClient: e.F.ShopClient, ID: "10008"}
+	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), ID: "10008"}
 	if err := runGet(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

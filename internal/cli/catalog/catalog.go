@@ -23,6 +23,6 @@ read:catalog scope, settings its read:config scope.
 its product array holds every page's products (the other keys, pagination
 included, are the first page's); --jq runs on that object. -o ndjson prints
 one product per line, -o csv one row per product.`)
-	cmd.AddCommand(newFilter(f), newSearch(f), newSettings(f))
+	cmd.AddCommand(newFilter(f, nil), newSearch(f, nil), newSettings(f, nil))
 	return cmd
 }

@@ -20,7 +20,7 @@ type FilterOptions struct {
 
 const filterPath = "storectl catalog filter"
 
-func newFilter(f *cmdutil.Factory) *cobra.Command {
+func newFilter(f *cmdutil.Factory, runF func(*FilterOptions) error) *cobra.Command {
 	opts := &FilterOptions{queryOptions: newQueryOptions(f)}
 	var shared sharedFlags
 	var filters, forms []string
@@ -66,7 +66,7 @@ backoff for up to --wait-sync.`,
 			}
 			opts.Params.SortBy, opts.Params.Page, opts.Params.Limit = shared.sort, shared.page, shared.limit
 			opts.Params.Context = shared.context()
-			return runFilter(cmd.Context(), opts)
+			return cmdutil.Run(cmd.Context(), opts, runF, runFilter)
 		},
 	}
 	fl := cmd.Flags()

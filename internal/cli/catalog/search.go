@@ -21,7 +21,7 @@ type SearchOptions struct {
 
 const searchPath = "storectl catalog search"
 
-func newSearch(f *cmdutil.Factory) *cobra.Command {
+func newSearch(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Command {
 	opts := &SearchOptions{queryOptions: newQueryOptions(f)}
 	var shared sharedFlags
 	cmd := &cobra.Command{
@@ -50,7 +50,7 @@ with backoff for up to --wait-sync.`,
 			}
 			opts.Params.Sort, opts.Params.Page, opts.Params.Limit = shared.sort, shared.page, shared.limit
 			opts.Params.Context = shared.context()
-			return runSearch(cmd.Context(), opts)
+			return cmdutil.Run(cmd.Context(), opts, runF, runSearch)
 		},
 	}
 	shared.register(cmd, &opts.queryOptions, api.DefaultSearchSort)

@@ -21,7 +21,7 @@ type SettingsOptions struct {
 
 const settingsPath = "storectl catalog settings"
 
-func newSettings(f *cmdutil.Factory) *cobra.Command {
+func newSettings(f *cmdutil.Factory, runF func(*SettingsOptions) error) *cobra.Command {
 	opts := &SettingsOptions{IO: f.IOStreams, Client: f.CatalogClient, Printer: f.Printer}
 	return &cobra.Command{
 		Use:   "settings",
@@ -37,7 +37,9 @@ the server sent it (the object under "data" when the answer is a
   storectl catalog settings -o yaml
   storectl catalog settings --jq '.filters[] | {id, title}'`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runSettings(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runSettings)
+		},
 	}
 }
 

@@ -6,10 +6,14 @@ package clitest
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/api/shop"
@@ -139,4 +143,14 @@ func (b *SafeBuffer) Lines() []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// Execute runs cmd with args as the command line, its own output
+// discarded (tests read the Env's streams), and returns its error.
+func Execute(cmd *cobra.Command, args ...string) error {
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	cmd.SetArgs(args)
+	return cmd.ExecuteContext(context.Background())
 }

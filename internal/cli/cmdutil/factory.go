@@ -49,3 +49,16 @@ type BuildInfo struct {
 
 // UserAgent is sent with every request.
 func (b BuildInfo) UserAgent() string { return "storectl/" + b.Version }
+
+// ShopDeps is what a command that shows shop API data needs.
+type ShopDeps struct {
+	IO         *iostreams.IOStreams
+	ShopClient func() (*shop.Client, error)
+	Printer    func() (*output.Printer, error)
+	Progress   func() *output.Progress
+}
+
+// ShopDeps hands a command the factory's ShopDeps.
+func (f *Factory) ShopDeps() ShopDeps {
+	return ShopDeps{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Progress: f.Progress}
+}

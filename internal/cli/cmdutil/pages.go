@@ -26,6 +26,17 @@ func AddPageFlags(cmd *cobra.Command, p *PageFlags, noun string) {
 	cmd.Flags().BoolVar(&p.All, "all", false, "fetch every page of "+noun+", in order")
 }
 
+// ListRunE is a list command's RunE: --page and --all checked before
+// anything is sent, then run (or a test's runF, see Run).
+func ListRunE[O any](opts *O, pages *PageFlags, runF func(*O) error, run func(context.Context, *O) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := CheckPageFlags(cmd, *pages); err != nil {
+			return err
+		}
+		return Run(cmd.Context(), opts, runF, run)
+	}
+}
+
 // CheckPageFlags rejects --page below 1 and --page with --all before
 // anything is sent.
 func CheckPageFlags(cmd *cobra.Command, p PageFlags) error {
@@ -52,23 +63,22 @@ type ShopList struct {
 // PrintList is the body of a shop API list command: the page the flags
 // chose, or every page with --all, printed in columns; in table mode a
 // footer on stderr says where the list stands.
-func PrintList(ctx context.Context, ios *iostreams.IOStreams, printer func() (*output.Printer, error),
-	client func() (*shop.Client, error), progress func() *output.Progress, pages PageFlags, l ShopList) error {
-	p, err := printer()
+func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) error {
+	p, err := d.Printer()
 	if err != nil {
 		return err
 	}
-	c, err := client()
+	c, err := d.ShopClient()
 	if err != nil {
 		return err
 	}
-	items, last, err := fetchPages(ctx, progress(), pages, func(ctx context.Context, page int) (*shop.Page, error) {
+	items, last, err := fetchPages(ctx, d.Progress(), pages, func(ctx context.Context, page int) (*shop.Page, error) {
 		return l.Fetch(c, ctx, page)
 	})
 	if err != nil {
 		return err
 	}
-	progress().Stop()
+	d.Progress().Stop()
 	cols := l.Columns
 	if l.DataColumns != nil && p.Format() != output.Table {
 		cols = l.DataColumns
@@ -81,10 +91,10 @@ func PrintList(ctx context.Context, ios *iostreams.IOStreams, printer func() (*o
 	}
 	if l.Note != nil {
 		if note := l.Note(items); note != "" {
-			fmt.Fprintln(ios.ErrOut, note)
+			fmt.Fprintln(d.IO.ErrOut, note)
 		}
 	}
-	listFooter(ios, pages, last, len(items), l.Noun)
+	listFooter(d.IO, pages, last, len(items), l.Noun)
 	return nil
 }
 

@@ -17,16 +17,13 @@ import (
 
 // GetOptions are the inputs of `comingsoon get`.
 type GetOptions struct {
-	IO         *iostreams.IOStreams
-	ShopClient func() (*shop.Client, error)
-	Printer    func() (*output.Printer, error)
-	Loc        *time.Location
-
-	ID string
+	cmdutil.ShopDeps
+	Loc *time.Location
+	ID  string
 }
 
-func newGet(f *cmdutil.Factory) *cobra.Command {
-	opts := &GetOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Loc: time.Local}
+func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
+	opts := &GetOptions{ShopDeps: f.ShopDeps(), Loc: time.Local}
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show one coming-soon rule with its translations",
@@ -34,17 +31,14 @@ func newGet(f *cmdutil.Factory) *cobra.Command {
 translated texts, one row per language. -o json prints it as the server sent it.`,
 		Example: `  storectl comingsoon get 12
   storectl comingsoon get 12 -o json --jq .translations`,
-		Args:              cmdutil.ExactArgs(1, "one rule ID"),
+		Args:              ruleID.Args(),
 		ValidArgsFunction: completion.OneID(f, completion.Rules),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			return runGet(cmd.Context(), opts)
-		},
+		RunE:              cmdutil.GetRunE(opts, &opts.ID, runF, runGet),
 	}
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	return cmdutil.PrintByID(ctx, opts.Printer, opts.ShopClient, ruleID, opts.ID, (*shop.Client).GetRule,
+	return cmdutil.PrintByID(ctx, opts.ShopDeps, ruleID, opts.ID, (*shop.Client).GetRule,
 		func(res *shop.RuleResult) (json.RawMessage, cmdutil.Render) { return ruleSheet(opts.IO, res, opts.Loc) })
 }
 

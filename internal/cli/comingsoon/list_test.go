@@ -12,7 +12,7 @@ import (
 )
 
 func listOpts(e *clitest.Env, pages cmdutil.PageFlags) *ListOptions {
-	return &ListOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Progress: e.F.Progress, Loc: berlin, Pages: pages}
+	return &ListOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, Pages: pages}
 }
 
 func TestListTableAndFooter(t *testing.T) {
@@ -44,7 +44,7 @@ func TestListAllJSON(t *testing.T) {
 
 func TestGetShowsTranslationsPerLanguage(t *testing.T) {
 	e := clitest.New(t)
-	opts := &GetOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Loc: berlin, ID: "9"}
+	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, ID: "9"}
 	if err := runGet(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestGetShowsTranslationsPerLanguage(t *testing.T) {
 
 func TestGetErrors(t *testing.T) {
 	e := clitest.New(t)
-	opts := &GetOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Loc: berlin, ID: "1/2"}
+	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, ID: "1/2"}
 	if err := runGet(context.Background(), opts); exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("bad id: %v", err)
 	}

@@ -13,6 +13,6 @@ func New(f *cmdutil.Factory) *cobra.Command {
 		`Settings live per profile in config.yaml (see `+"`storectl config path`"+`).
 Each setting is resolved from, in order: its flag, its STORECTL_<KEY>
 environment variable, the profile in the config file, the default.`)
-	cmd.AddCommand(newList(f), newGet(f), newSet(f), newUnset(f), newPath(f))
+	cmd.AddCommand(newList(f, nil), newGet(f, nil), newSet(f, nil), newUnset(f, nil), newPath(f, nil))
 	return cmd
 }

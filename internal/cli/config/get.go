@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -20,7 +21,7 @@ type GetOptions struct {
 	Key      string
 }
 
-func newGet(f *cmdutil.Factory) *cobra.Command {
+func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
 	opts := &GetOptions{Out: f.IOStreams.Out, Settings: f.Settings}
 	return &cobra.Command{
 		Use:               "get KEY",
@@ -30,12 +31,12 @@ func newGet(f *cmdutil.Factory) *cobra.Command {
 		ValidArgsFunction: completion.ConfigKey(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]
-			return runGet(opts)
+			return cmdutil.Run(cmd.Context(), opts, runF, runGet)
 		},
 	}
 }
 
-func runGet(opts *GetOptions) error {
+func runGet(_ context.Context, opts *GetOptions) error {
 	if _, ok := cfg.LookupKey(opts.Key); !ok {
 		return unknownKey(opts.Key)
 	}

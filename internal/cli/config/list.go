@@ -17,13 +17,13 @@ type ListOptions struct {
 	Printer  func() (*output.Printer, error)
 }
 
-func newList(f *cmdutil.Factory) *cobra.Command {
+func newList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
 	opts := &ListOptions{Settings: f.Settings, Printer: f.Printer}
 	return &cobra.Command{
 		Use:   "list",
 		Short: "Show every setting of the current profile and where it comes from",
 		Args:  cmdutil.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return runList(cmd.Context(), opts) },
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runList) },
 	}
 }
 

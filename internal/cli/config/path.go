@@ -1,7 +1,9 @@
 package config
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -9,18 +11,27 @@ import (
 	cfg "github.com/storectl/storectl/internal/config"
 )
 
-func newPath(f *cmdutil.Factory) *cobra.Command {
+// PathOptions are the inputs of `config path`.
+type PathOptions struct {
+	Out  io.Writer
+	Path func() (string, error)
+}
+
+func newPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Command {
+	opts := &PathOptions{Out: f.IOStreams.Out, Path: cfg.Path}
 	return &cobra.Command{
 		Use:   "path",
 		Short: "Print the config file's path",
 		Args:  cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := cfg.Path()
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintln(f.IOStreams.Out, path)
-			return err
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runPath) },
 	}
+}
+
+func runPath(_ context.Context, opts *PathOptions) error {
+	path, err := opts.Path()
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(opts.Out, path)
+	return err
 }

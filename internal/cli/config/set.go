@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -22,7 +23,7 @@ type SetOptions struct {
 	Unset      bool
 }
 
-func newSet(f *cmdutil.Factory) *cobra.Command {
+func newSet(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command {
 	opts := &SetOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile, Settings: f.Settings}
 	return &cobra.Command{
 		Use:               "set KEY VALUE",
@@ -32,12 +33,12 @@ func newSet(f *cmdutil.Factory) *cobra.Command {
 		ValidArgsFunction: completion.ConfigKey(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]
-			return runSet(opts)
+			return cmdutil.Run(cmd.Context(), opts, runF, runSet)
 		},
 	}
 }
 
-func newUnset(f *cmdutil.Factory) *cobra.Command {
+func newUnset(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command {
 	opts := &SetOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile, Settings: f.Settings, Unset: true}
 	return &cobra.Command{
 		Use:               "unset KEY",
@@ -46,12 +47,12 @@ func newUnset(f *cmdutil.Factory) *cobra.Command {
 		ValidArgsFunction: completion.ConfigKey(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]
-			return runSet(opts)
+			return cmdutil.Run(cmd.Context(), opts, runF, runSet)
 		},
 	}
 }
 
-func runSet(opts *SetOptions) error {
+func runSet(_ context.Context, opts *SetOptions) error {
 	if _, ok := cfg.LookupKey(opts.Key); !ok {
 		return unknownKey(opts.Key)
 	}

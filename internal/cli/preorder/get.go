@@ -11,22 +11,17 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
-	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/output"
 )
 
 // GetOptions are the inputs of `preorder get`.
 type GetOptions struct {
-	IO         *iostreams.IOStreams
-	ShopClient func() (*shop.Client, error)
-	Printer    func() (*output.Printer, error)
-	Now        func() time.Time
-
-	ID string
+	cmdutil.ShopDeps
+	Now func() time.Time
+	ID  string
 }
 
-func newGet(f *cmdutil.Factory) *cobra.Command {
-	opts := &GetOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Now: time.Now}
+func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
+	opts := &GetOptions{ShopDeps: f.ShopDeps(), Now: time.Now}
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show one pre-order offer in full",
@@ -37,17 +32,14 @@ the customer pays at checkout and later, and every product with its limit.
 -o json prints the offer exactly as the server sent it.`,
 		Example: `  storectl preorder get 3101
   storectl preorder get 3101 -o json`,
-		Args:              cmdutil.ExactArgs(1, "one offer ID"),
+		Args:              offerID.Args(),
 		ValidArgsFunction: completion.OneID(f, completion.Offers),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			return runGet(cmd.Context(), opts)
-		},
+		RunE:              cmdutil.GetRunE(opts, &opts.ID, runF, runGet),
 	}
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	return cmdutil.PrintByID(ctx, opts.Printer, opts.ShopClient, offerID, opts.ID, (*shop.Client).GetOffer,
+	return cmdutil.PrintByID(ctx, opts.ShopDeps, offerID, opts.ID, (*shop.Client).GetOffer,
 		func(res *shop.OfferResult) (json.RawMessage, cmdutil.Render) {
 			return res.Raw, func(w io.Writer) error { return renderOffer(w, opts.IO, res.Offer, opts.Now()) }
 		})

@@ -8,23 +8,18 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
 
 // ListOptions are the inputs of `preorder list`.
 type ListOptions struct {
-	IO         *iostreams.IOStreams
-	ShopClient func() (*shop.Client, error)
-	Printer    func() (*output.Printer, error)
-	Progress   func() *output.Progress
-
+	cmdutil.ShopDeps
 	Keyword string
 	Pages   cmdutil.PageFlags
 }
 
-func newList(f *cmdutil.Factory) *cobra.Command {
-	opts := &ListOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Progress: f.Progress}
+func newList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{ShopDeps: f.ShopDeps()}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List pre-order offers, newest first",
@@ -37,12 +32,7 @@ ID" shows them all.`,
   storectl preorder list --keyword parka
   storectl preorder list --all -o json`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cmdutil.CheckPageFlags(cmd, opts.Pages); err != nil {
-				return err
-			}
-			return runList(cmd.Context(), opts)
-		},
+		RunE: cmdutil.ListRunE(opts, &opts.Pages, runF, runList),
 	}
 	cmd.Flags().StringVar(&opts.Keyword, "keyword", "", "only offers matching this `text`")
 	cmdutil.AddPageFlags(cmd, &opts.Pages, "offers")
@@ -50,7 +40,7 @@ ID" shows them all.`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	return cmdutil.PrintList(ctx, opts.IO, opts.Printer, opts.ShopClient, opts.Progress, opts.Pages, cmdutil.ShopList{
+	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
 		Noun: "offers", Columns: offerColumns, Note: sampleNote,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListOffers(ctx, page, opts.Keyword)

@@ -20,6 +20,6 @@ offers gets one of them, chosen in this order:
   3. the newest offer (latest updated_at).
 
 "preorder products" shows the winner for each variant and why.`)
-	cmd.AddCommand(newList(f), newGet(f), newProducts(f))
+	cmd.AddCommand(newList(f, nil), newGet(f, nil), newProducts(f, nil))
 	return cmd
 }

@@ -18,8 +18,7 @@ import (
 var demoNow = time.Date(2026, time.November, 20, 12, 0, 0, 0, time.UTC)
 
 func listOpts(e *clitest.Env) *ListOptions {
-	return &ListOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Progress: e.F.Progress,
-		Pages: pages(1)}
+	return &ListOptions{ShopDeps: e.F.ShopDeps(), Pages: pages(1)}
 }
 
 func TestListTable(t *testing.T) {
@@ -80,8 +79,7 @@ func TestGetSheetAnswersSupportQuestions(t *testing.T) {
 		"3109": {"offer 3109 · — ·", "no start date set", "limit", "unlimited"},
 	} {
 		e := clitest.New(t)
-		err := runGet(context.Background(), &GetOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer,
-			Now: func() time.Time { return demoNow }, ID: id})
+		err := runGet(context.Background(), &GetOptions{ShopDeps: e.F.ShopDeps(), Now: func() time.Time { return demoNow }, ID: id})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +93,7 @@ func TestGetSheetAnswersSupportQuestions(t *testing.T) {
 
 func TestGetErrors(t *testing.T) {
 	e := clitest.New(t)
-	opts := &GetOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Now: time.Now, ID: "abc"}
+	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Now: time.Now, ID: "abc"}
 	if err := runGet(context.Background(), opts); exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("bad id: %v", err)
 	}
@@ -112,7 +110,7 @@ func TestGetErrors(t *testing.T) {
 func TestProductsBothIDFormsInEveryFormat(t *testing.T) {
 	for _, format := range []string{"table", "csv", "json", "ndjson", "yaml"} {
 		e := clitest.New(t, clitest.WithOutput(format))
-		opts := &ProductsOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Progress: e.F.Progress, Pages: pages(1)}
+		opts := &ProductsOptions{ShopDeps: e.F.ShopDeps(), Pages: pages(1)}
 		if err := runProducts(context.Background(), opts); err != nil {
 			t.Fatal(err)
 		}

@@ -10,23 +10,18 @@ import (
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
 
 // ProductsOptions are the inputs of `preorder products`.
 type ProductsOptions struct {
-	IO         *iostreams.IOStreams
-	ShopClient func() (*shop.Client, error)
-	Printer    func() (*output.Printer, error)
-	Progress   func() *output.Progress
-
+	cmdutil.ShopDeps
 	Keyword string
 	Pages   cmdutil.PageFlags
 }
 
-func newProducts(f *cmdutil.Factory) *cobra.Command {
-	opts := &ProductsOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Progress: f.Progress}
+func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.Command {
+	opts := &ProductsOptions{ShopDeps: f.ShopDeps()}
 	cmd := &cobra.Command{
 		Use:   "products",
 		Short: "Show which offer each variant gets, and why",
@@ -39,12 +34,7 @@ variant that it beat. SOLD shows units sold against the limit.
 		Example: `  storectl preorder products --keyword boots
   storectl preorder products --all -o csv > priorities.csv`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cmdutil.CheckPageFlags(cmd, opts.Pages); err != nil {
-				return err
-			}
-			return runProducts(cmd.Context(), opts)
-		},
+		RunE: cmdutil.ListRunE(opts, &opts.Pages, runF, runProducts),
 	}
 	cmd.Flags().StringVar(&opts.Keyword, "keyword", "", "only variants of products matching this `text`")
 	cmdutil.AddPageFlags(cmd, &opts.Pages, "rows")
@@ -52,7 +42,7 @@ variant that it beat. SOLD shows units sold against the limit.
 }
 
 func runProducts(ctx context.Context, opts *ProductsOptions) error {
-	return cmdutil.PrintList(ctx, opts.IO, opts.Printer, opts.ShopClient, opts.Progress, opts.Pages, cmdutil.ShopList{
+	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
 		Noun: "variants in pre-order offers", Columns: priorityColumns,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListPriorityProducts(ctx, page, opts.Keyword)

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -23,7 +24,7 @@ type DeleteOptions struct {
 	Yes         bool
 }
 
-func newDelete(f *cmdutil.Factory) *cobra.Command {
+func newDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Command {
 	opts := &DeleteOptions{IO: f.IOStreams, ConfigFile: f.ConfigFile, Credentials: f.Credentials}
 	cmd := &cobra.Command{
 		Use:               "delete NAME",
@@ -32,14 +33,14 @@ func newDelete(f *cmdutil.Factory) *cobra.Command {
 		ValidArgsFunction: completion.ProfileArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
-			return runDelete(opts)
+			return cmdutil.Run(cmd.Context(), opts, runF, runDelete)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "do not ask for confirmation")
 	return cmd
 }
 
-func runDelete(opts *DeleteOptions) error {
+func runDelete(_ context.Context, opts *DeleteOptions) error {
 	file, err := opts.ConfigFile()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/spf13/cobra"
@@ -17,17 +18,17 @@ type ListOptions struct {
 	Printer    func() (*output.Printer, error)
 }
 
-func newList(f *cmdutil.Factory) *cobra.Command {
+func newList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
 	opts := &ListOptions{ConfigFile: f.ConfigFile, Settings: f.Settings, Printer: f.Printer}
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the profiles in the config file",
 		Args:  cmdutil.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return runList(opts) },
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runList) },
 	}
 }
 
-func runList(opts *ListOptions) error {
+func runList(_ context.Context, opts *ListOptions) error {
 	file, err := opts.ConfigFile()
 	if err != nil {
 		return err

@@ -13,6 +13,6 @@ func New(f *cmdutil.Factory) *cobra.Command {
 		`A profile is one store: its API URLs and settings in config.yaml, its tokens
 in the OS keyring. Pick one per command with --profile or STORECTL_PROFILE;
 `+"`storectl profile use`"+` sets the default.`)
-	cmd.AddCommand(newList(f), newUse(f), newDelete(f))
+	cmd.AddCommand(newList(f, nil), newUse(f, nil), newDelete(f, nil))
 	return cmd
 }

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -19,7 +20,7 @@ type UseOptions struct {
 	Name       string
 }
 
-func newUse(f *cmdutil.Factory) *cobra.Command {
+func newUse(f *cmdutil.Factory, runF func(*UseOptions) error) *cobra.Command {
 	opts := &UseOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile}
 	return &cobra.Command{
 		Use:               "use NAME",
@@ -28,12 +29,12 @@ func newUse(f *cmdutil.Factory) *cobra.Command {
 		ValidArgsFunction: completion.ProfileArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
-			return runUse(opts)
+			return cmdutil.Run(cmd.Context(), opts, runF, runUse)
 		},
 	}
 }
 
-func runUse(opts *UseOptions) error {
+func runUse(_ context.Context, opts *UseOptions) error {
 	file, err := opts.ConfigFile()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -17,19 +18,19 @@ type ResetOptions struct {
 	StatePath string
 }
 
-func newReset(f *cmdutil.Factory) *cobra.Command {
+func newReset(f *cmdutil.Factory, runF func(*ResetOptions) error) *cobra.Command {
 	opts := &ResetOptions{ErrOut: f.IOStreams.ErrOut}
 	cmd := &cobra.Command{
 		Use:   "reset",
 		Short: "Restore the sandbox's demo data",
 		Args:  cmdutil.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return runReset(opts) },
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runReset) },
 	}
 	cmd.Flags().StringVar(&opts.StatePath, "state", "", "state `file` to reset (default: the one --sandbox uses)")
 	return cmd
 }
 
-func runReset(opts *ResetOptions) error {
+func runReset(_ context.Context, opts *ResetOptions) error {
 	path := opts.StatePath
 	if path == "" {
 		var err error

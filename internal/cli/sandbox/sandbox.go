@@ -15,6 +15,6 @@ func New(f *cmdutil.Factory) *cobra.Command {
 demo data. `+"`--sandbox`"+` runs any command against it in-process; `+"`sandbox serve`"+`
 offers it over HTTP on loopback for curl, storefront code and tests. Both keep
 their data in the same state file, so changes made one way show the other way.`)
-	cmd.AddCommand(newServe(f), newReset(f))
+	cmd.AddCommand(newServe(f, nil), newReset(f, nil))
 	return cmd
 }

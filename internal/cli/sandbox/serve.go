@@ -34,7 +34,7 @@ type ServeOptions struct {
 	URLFile         string
 }
 
-func newServe(f *cmdutil.Factory) *cobra.Command {
+func newServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
 	opts := &ServeOptions{Out: f.IOStreams.Out}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -48,7 +48,7 @@ The shop API is throttled like the real one (30 requests a minute per token);
 		Example: `  storectl sandbox serve
   storectl sandbox serve --addr 127.0.0.1:0 --url-file /tmp/url --throttle 30/3s --log requests.log`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runServe(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runServe) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Addr, "addr", "127.0.0.1:8787", "loopback `host:port` to listen on (port 0 picks a free one)")
