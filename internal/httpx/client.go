@@ -107,9 +107,6 @@ func (c *Client) paceStore(dir string) paceStore {
 	return sharedStore("file:"+fs.path, func() paceStore { return fs })
 }
 
-// BaseURL is the normalised base URL (no trailing slash).
-func (c *Client) BaseURL() string { return c.base.String() }
-
 // Do sends r, pacing, waiting out 429s and retrying where that is safe, and
 // returns the answer or a typed error (APIError, AuthError, ResponseError,
 // NetworkError, RateLimitError, or one wrapping the context's error).

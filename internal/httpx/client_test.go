@@ -29,9 +29,6 @@ func TestRequestHeadersAndURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.BaseURL() != srv.URL+"/sfs/v1" {
-		t.Errorf("BaseURL() = %q", c.BaseURL())
-	}
 	resp, err := c.Do(context.Background(), Request{Method: "post", Path: "/filter", Query: url.Values{"tags": {"a b", "c"}}, Body: []byte(`{"x":1}`)})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	api "github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -80,9 +81,7 @@ backoff for up to --wait-sync.`,
 	fl.StringVar(&opts.Params.Type, "type", "", "only this product `type`")
 	fl.BoolVar(&opts.ShowFilters, "show-filters", false, "list the filter options below the products (table output)")
 	shared.register(cmd, &opts.queryOptions, api.DefaultFilterSort)
-	_ = cmd.RegisterFlagCompletionFunc("page-type", cobra.FixedCompletions(
-		[]string{api.PageTypeCollection, api.PageTypeSearch, api.PageTypeIndex}, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(api.SortValues, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("page-type", completion.PageType())
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	api "github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
 )
@@ -47,6 +48,7 @@ func (s *sharedFlags) register(cmd *cobra.Command, opts *queryOptions, defaultSo
 	fl.StringVar(&s.ctx.Rate, "rate", "", "currency conversion `rate` applied to prices (default 1)")
 	fl.StringVar(&s.ctx.Adjustment, "adjustment", "", "price adjustment `multiplier` (default 1)")
 	fl.DurationVar(&opts.WaitSync, "wait-sync", defaultWaitSync, "how long to wait while the store's initial product sync runs (0: don't wait)")
+	_ = cmd.RegisterFlagCompletionFunc("sort", completion.CatalogSort())
 }
 
 // check applies what a flag can get wrong before any request: an explicit

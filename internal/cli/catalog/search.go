@@ -54,7 +54,6 @@ with backoff for up to --wait-sync.`,
 		},
 	}
 	shared.register(cmd, &opts.queryOptions, api.DefaultSearchSort)
-	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(api.SortValues, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

@@ -56,9 +56,6 @@ func WithOutput(format string) Option {
 	}
 }
 
-// WithFields sets --fields.
-func WithFields(fields ...string) Option { return func(o *options) { o.settings.Fields = fields } }
-
 // WithJQ sets --jq.
 func WithJQ(expr string) Option { return func(o *options) { o.settings.JQ = expr } }
 

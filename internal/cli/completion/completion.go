@@ -59,12 +59,25 @@ func RuleStatus() cobra.CompletionFunc {
 	return Fixed(Choice{"1", "active"}, Choice{"0", "inactive"})
 }
 
+// sortOrders say what each of the catalog API's sort orders puts first.
+var sortOrders = map[string]string{
+	"best-selling": "best sellers first", "manual": "the collection's own order", "relevance": "best matches first",
+	"price-ascending": "cheapest first", "price-descending": "dearest first",
+	"title-ascending": "title A to Z", "title-descending": "title Z to A",
+	"created-ascending": "oldest first", "created-descending": "newest first",
+	"sale-ascending": "smallest discount first", "sale-descending": "biggest discount first",
+	"published-ascending": "published earliest first", "published-descending": "published latest first",
+	"updated-ascending": "least recently updated first", "updated-descending": "most recently updated first",
+	"stock-descending": "most in stock first", "inventory-ascending": "least inventory first",
+	"inventory-descending": "most inventory first",
+}
+
 // CatalogSort completes `catalog filter --sort` and `catalog search --sort`;
 // metafield sorts (mf-<metafield>) are accepted too but cannot be listed.
 func CatalogSort() cobra.CompletionFunc {
 	choices := make([]Choice, len(catalog.SortValues))
 	for i, s := range catalog.SortValues {
-		choices[i] = Choice{Value: s}
+		choices[i] = Choice{s, sortOrders[s]}
 	}
 	return Fixed(choices...)
 }
@@ -72,9 +85,9 @@ func CatalogSort() cobra.CompletionFunc {
 // PageType completes `catalog filter --page-type`.
 func PageType() cobra.CompletionFunc {
 	return Fixed(
-		Choice{"collection", "a collection page (--collection ID, 0 for all products)"},
-		Choice{"search", "the search results page"},
-		Choice{"index", "the home page"},
+		Choice{catalog.PageTypeCollection, "a collection page (--collection ID, 0 for all products)"},
+		Choice{catalog.PageTypeSearch, "the search results page"},
+		Choice{catalog.PageTypeIndex, "the home page"},
 	)
 }
 

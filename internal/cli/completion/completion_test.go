@@ -183,6 +183,11 @@ func TestFixedVocabularies(t *testing.T) {
 	if got := values(must(complete(t, ApplyTo(), nil, ""))); strings.Join(got, ",") != "all,product,variant,collection" {
 		t.Errorf("apply-to = %v", got)
 	}
+	for _, c := range must(complete(t, CatalogSort(), nil, "")) {
+		if !strings.Contains(c, "\t") {
+			t.Errorf("sort %q has no description", c)
+		}
+	}
 }
 
 func TestSetup(t *testing.T) {

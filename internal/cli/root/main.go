@@ -45,18 +45,18 @@ func Main(build cmdutil.BuildInfo) int {
 	return code
 }
 
-// asUsageError gives cobra's own argument errors (unknown command, flag
-// needs an argument) the usage exit code.
+// asUsageError gives cobra's one argument error that reaches here, an
+// unknown command below a command without verbs ("storectl bogus",
+// "storectl completion bash extra"), the usage exit code. Flag errors
+// already have it (the root's flag error func), and noun commands reject
+// unknown verbs themselves.
 func asUsageError(err error) error {
 	var c exitcode.Coder
 	if errors.As(err, &c) || errors.Is(err, context.Canceled) {
 		return err
 	}
-	msg := err.Error()
-	for _, prefix := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "required flag", "accepts ", "if any flags in the group"} {
-		if strings.HasPrefix(msg, prefix) {
-			return exitcode.WithHint(exitcode.Usage, err, "run `storectl --help` for usage")
-		}
+	if strings.HasPrefix(err.Error(), "unknown command") {
+		return exitcode.WithHint(exitcode.Usage, err, "run `storectl --help` for usage")
 	}
 	return err
 }
