@@ -8,6 +8,7 @@ race:
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	go vet ./...
+	scripts/staticcheck
 docs:
 	go run ./internal/gendocs
 bench:

@@ -10,8 +10,8 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/bulk"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -283,9 +283,8 @@ func (r *bulkRun) emit(res bulkResult) error {
 // failureMessage is a row's failure for the report: the server's own
 // message when it refused, else the error.
 func failureMessage(err error) string {
-	var apiErr *httpx.APIError
-	if errors.As(err, &apiErr) && apiErr.Message != "" {
-		return apiErr.Message
+	if refusal, ok := cmdutil.RefusalOf(err); ok && refusal.Message != "" {
+		return refusal.Message
 	}
 	return err.Error()
 }

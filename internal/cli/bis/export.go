@@ -3,7 +3,6 @@ package bis
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -87,7 +86,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 		cols = append(cols, detailColumns(terminal, form.Form)...)
 	}
 
-	var w io.Writer = opts.IO.Out
+	w := opts.IO.Out
 	var file *fsutil.AtomicFile
 	if opts.File != "" {
 		if file, err = createExportFile(opts.File); err != nil {

@@ -2,13 +2,12 @@ package bis
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bisform"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/httpx"
 )
 
 // submitter sends create requests built from the cached form, and copes
@@ -45,11 +44,11 @@ func (s *submitter) send(ctx context.Context, in bisform.Input, req *shop.BISCre
 
 // formMismatch reports a refusal that only a different form explains.
 func formMismatch(err error) bool {
-	var apiErr *httpx.APIError
-	if !errors.As(err, &apiErr) {
+	refusal, ok := cmdutil.RefusalOf(err)
+	if !ok {
 		return false
 	}
-	m := apiErr.Message
+	m := refusal.Message
 	return (strings.HasPrefix(m, `Field "`) && strings.HasSuffix(m, "is required.")) ||
 		strings.HasPrefix(m, `Invalid value for field "`)
 }

@@ -24,17 +24,17 @@ const loginHint = "`storectl auth login --catalog-token-stdin` (STORECTL_CATALOG
 // command needs, and what a No Filter answer is about.
 func explain(err error, commandPath, scope string) error {
 	var noFilter *api.NoFilterError
+	rejection, rejected := cmdutil.RejectionOf(err)
 	refusal, refused := cmdutil.RefusalOf(err)
-	rejected := exitcode.Of(err) == exitcode.Auth && refused
 	switch {
-	case rejected && refusal.Status == http.StatusUnauthorized:
+	case rejected && rejection.Status == http.StatusUnauthorized:
 		return exitcode.WithHint(exitcode.Auth,
-			fmt.Errorf("the catalog API rejected the token (HTTP 401%s): it is missing, invalid, revoked or expired", serverSays(refusal.Message)),
+			fmt.Errorf("the catalog API rejected the token (HTTP 401%s): it is missing, invalid, revoked or expired", serverSays(rejection.Message)),
 			"create a catalog token in the app's settings (API access), then log in with "+loginHint)
-	case rejected && refusal.Status == http.StatusForbidden:
+	case rejected && rejection.Status == http.StatusForbidden:
 		return exitcode.WithHint(exitcode.Auth,
 			fmt.Errorf("the catalog API refused the request (HTTP 403%s): `%s` needs a token with the %s scope, or the store is currently unavailable",
-				serverSays(refusal.Message), strings.TrimPrefix(commandPath, "storectl "), scope),
+				serverSays(rejection.Message), strings.TrimPrefix(commandPath, "storectl "), scope),
 			fmt.Sprintf("use a token with the %s scope (create one in the app's settings, API access) and log in with %s; if the token has that scope, the store may be unavailable: try again later", scope, loginHint))
 	case errors.As(err, &noFilter):
 		return exitcode.WithHint(exitcode.APIRefused,

@@ -3,29 +3,36 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/storectl/storectl/internal/httpx"
 )
 
-func TestRefusalOf(t *testing.T) {
+func TestRefusalsReadWithoutTheTransportsTypes(t *testing.T) {
 	details := map[string][]string{"name": {"The name field is required."}}
-	for _, tt := range []struct {
-		err  error
-		want Refusal
-		ok   bool
-	}{
-		{fmt.Errorf("row 3: %w", &httpx.APIError{Status: 422, Message: "invalid", Details: details}), Refusal{422, "invalid", details}, true},
-		{&httpx.AuthError{Status: 403, Message: "Forbidden"}, Refusal{Status: 403, Message: "Forbidden"}, true},
-		{&httpx.RateLimitError{}, Refusal{}, false},
-		{errors.New("connection reset"), Refusal{}, false},
-	} {
-		got, ok := RefusalOf(tt.err)
-		if ok != tt.ok || got.Status != tt.want.Status || got.Message != tt.want.Message || len(got.Details) != len(tt.want.Details) {
-			t.Errorf("%v: got %+v %v", tt.err, got, ok)
+	refused := fmt.Errorf("row 3: %w", &httpx.APIError{Status: 422, Message: "invalid", Details: details})
+	rejected := fmt.Errorf("check: %w", &httpx.AuthError{Status: 403, Message: "Forbidden"})
+	throttled := fmt.Errorf("x: %w", &httpx.RateLimitError{})
+	other := errors.New("connection reset")
+
+	if r, ok := RefusalOf(refused); !ok || !reflect.DeepEqual(r, Refusal{422, "invalid", details}) {
+		t.Errorf("RefusalOf(422) = %+v %v", r, ok)
+	}
+	if r, ok := RejectionOf(rejected); !ok || r.Status != 403 || r.Message != "Forbidden" {
+		t.Errorf("RejectionOf(403) = %+v %v", r, ok)
+	}
+	for _, err := range []error{rejected, throttled, other} {
+		if _, ok := RefusalOf(err); ok {
+			t.Errorf("RefusalOf(%v) found one", err)
 		}
 	}
-	if !Throttled(fmt.Errorf("x: %w", &httpx.RateLimitError{})) || Throttled(&httpx.AuthError{}) {
+	for _, err := range []error{refused, throttled, other} {
+		if _, ok := RejectionOf(err); ok {
+			t.Errorf("RejectionOf(%v) found one", err)
+		}
+	}
+	if !Throttled(throttled) || Throttled(rejected) || Throttled(other) {
 		t.Error("Throttled")
 	}
 }

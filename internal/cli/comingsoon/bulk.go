@@ -17,7 +17,6 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -224,9 +223,8 @@ func (b *bulkRun) all(ctx context.Context, planned []plannedRule) ([]rowResult, 
 			return results, err
 		}
 		results = append(results, res.rowResult)
-		var authErr *httpx.AuthError
-		if res.Outcome == string(bulk.Failed) && errors.As(res.err, &authErr) {
-			return results, authErr
+		if res.Outcome == string(bulk.Failed) && exitcode.Of(res.err) == exitcode.Auth {
+			return results, res.err
 		}
 	}
 	return results, nil
@@ -302,18 +300,17 @@ func (b *bulkRun) record(pr plannedRule, outcome bulk.Outcome, id json.Number, m
 // refused reports an answer that says the rule was not created: the API's
 // refusal, a rejected token, or throttling.
 func refused(err error) bool {
-	var apiErr *httpx.APIError
-	var authErr *httpx.AuthError
-	var rateErr *httpx.RateLimitError
-	return errors.As(err, &apiErr) || errors.As(err, &authErr) || errors.As(err, &rateErr)
+	_, refusal := cmdutil.RefusalOf(err)
+	_, rejection := cmdutil.RejectionOf(err)
+	return refusal || rejection || cmdutil.Throttled(err)
 }
 
 // failureMessage is what a report line says about a failure: the server's
 // messages for a refusal (every field's, as a 422 lists them), else the
 // error on one line.
 func failureMessage(err error) string {
-	var apiErr *httpx.APIError
-	if !errors.As(err, &apiErr) || apiErr.Message == "" {
+	apiErr, ok := cmdutil.RefusalOf(err)
+	if !ok || apiErr.Message == "" {
 		return oneLine(err.Error())
 	}
 	messages := []string{apiErr.Message}

@@ -18,7 +18,6 @@ import (
 	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
@@ -138,9 +137,8 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 		b := &batches[i]
 		opts.Progress().Update(fmt.Sprintf("deleting: request %d of %d", i+1, len(batches)))
 		msg, err := client.DeleteRules(ctx, b.IDs)
-		var authErr *httpx.AuthError
 		switch {
-		case errors.Is(err, context.Canceled), errors.As(err, &authErr):
+		case errors.Is(err, context.Canceled), exitcode.Of(err) == exitcode.Auth:
 			// Every later batch would fail the same way.
 			return err
 		case err != nil:

@@ -1,0 +1,83 @@
+package storectl_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A rule forbids packages under from to import packages under to: by any
+// path, or with direct only by a direct import (bisform and the verbs reach
+// the transport through the API clients, as they should).
+type rule struct {
+	from, to string
+	direct   bool
+}
+
+var rules = []rule{
+	{"sandbox", "api", false}, {"api", "cli", false}, {"httpx", "api", false}, {"httpx", "cli", false},
+	{"output", "api", false}, {"config", "api", false}, {"bisform", "httpx", true},
+	{"cli/<noun>", "cli/factory", false}, {"cli/<noun>", "httpx", true},
+}
+
+// notNouns are the packages under internal/cli that hold no verbs.
+var notNouns = []string{"cli/root", "cli/factory", "cli/cmdutil", "cli/clitest", "cli/completion"}
+
+func TestLayering(t *testing.T) {
+	// go list reads the sources in another process, unseen by the test
+	// cache: stat them here, so that a changed import reruns the test.
+	_ = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".go") {
+			_, err = os.Stat(path)
+		}
+		return err
+	})
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const module = "github.com/storectl/storectl/internal/"
+	under := func(pkg, dir string) bool {
+		p, ok := strings.CutPrefix(pkg, module)
+		if dir == "cli/<noun>" {
+			return ok && strings.Count(p, "/") == 1 && strings.HasPrefix(p, "cli/") && !slices.Contains(notNouns, p)
+		}
+		return ok && (p == dir || strings.HasPrefix(p, dir+"/"))
+	}
+	used := make([]bool, len(rules))
+	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+		var pkg struct {
+			ImportPath    string
+			Imports, Deps []string
+		}
+		if err := dec.Decode(&pkg); err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range rules {
+			if !under(pkg.ImportPath, r.from) {
+				continue
+			}
+			used[i] = true
+			imports := pkg.Deps
+			if r.direct {
+				imports = pkg.Imports
+			}
+			for _, imp := range imports {
+				if under(imp, r.to) {
+					t.Errorf("%s imports %s: %s must not depend on %s", pkg.ImportPath, imp, r.from, r.to)
+				}
+			}
+		}
+	}
+	for i, r := range rules {
+		if !used[i] {
+			t.Errorf("no package under %s: update the rule", r.from)
+		}
+	}
+}
