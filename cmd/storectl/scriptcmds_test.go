@@ -1,15 +1,43 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
+
+// cmdExits runs a program, as exec does, and checks its exit code, which
+// exec can only tell apart as zero or not. Its stdout and stderr are kept
+// for the lines that follow.
+//
+//	exits N PROGRAM [ARGS...]
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %q is not an exit code", args[0])
+	}
+	got := 0
+	var exitErr *exec.ExitError
+	switch err := ts.Exec(args[1], args[2:]...); {
+	case errors.As(err, &exitErr):
+		got = exitErr.ExitCode()
+	case err != nil:
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
 
 // cmdWaitFile waits (up to 10 s) until FILE exists and is not empty: a
 // background `sandbox serve --url-file FILE` is then listening.

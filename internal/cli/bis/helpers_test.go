@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
-	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // Demo catalog ids (sandbox): a product and one of its variants.
@@ -43,20 +41,8 @@ func writeCache(t *testing.T, forms *formStore, fields string) {
 	}
 }
 
-// requests returns the sandbox log lines that start with prefix.
-func requests(e *clitest.Env, prefix string) []string {
-	var out []string
-	for _, line := range e.Requests.Lines() {
-		if strings.HasPrefix(line, prefix) {
-			out = append(out, line)
-		}
-	}
-	return out
-}
+// requests and wantCode are the shared clitest helpers under the names
+// this package's tests use.
+func requests(e *clitest.Env, prefix string) []string { return e.Requests.WithPrefix(prefix) }
 
-func wantCode(t *testing.T, err error, code int) {
-	t.Helper()
-	if got := exitcode.Of(err); got != code {
-		t.Fatalf("exit code %d, want %d (err: %v)", got, code, err)
-	}
-}
+var wantCode = clitest.WantExit

@@ -23,7 +23,7 @@ func TestFilterEveryFlagEncoding(t *testing.T) {
 		"--catalog-id", "11,12", "--catalog-id", "13",
 		"--company-location-id", "77", "--company-location-country", "CA",
 		"--rate", "1.25", "--adjustment", "0.9")
-	got := queries(env, "/sfs/v1/filter")
+	got := env.Requests.Queries("/sfs/v1/filter")
 	want := "adjustment=0.9&catalog_ids%5B%5D=11&catalog_ids%5B%5D=12&catalog_ids%5B%5D=13" +
 		"&collection=400123456001&company_location_country=CA&company_location_id=77&country=US&currency=USD" +
 		"&exclude_tags%5B%5D=kids&filter%5B2%5D%5B%5D=0%3A25" +
@@ -47,7 +47,7 @@ func TestFilterLocalChecksSendNothing(t *testing.T) {
 	} {
 		env := clitest.New(t)
 		err := run(t, env, append([]string{"filter"}, args...)...)
-		wantExit(t, err, exitcode.Usage)
+		clitest.WantExit(t, err, exitcode.Usage)
 		if n := len(env.Requests.Lines()); n != 0 {
 			t.Errorf("%v: %d requests sent", args, n)
 		}
@@ -61,7 +61,7 @@ func TestFilterUnknownSortWarns(t *testing.T) {
 		!strings.Contains(env.ErrOut.String(), "created-descending") {
 		t.Errorf("stderr %q", env.ErrOut)
 	}
-	if q := queries(env, "/sfs/v1/filter"); len(q) != 1 || !strings.Contains(q[0], "sort_by=cheapest") {
+	if q := env.Requests.Queries("/sfs/v1/filter"); len(q) != 1 || !strings.Contains(q[0], "sort_by=cheapest") {
 		t.Errorf("the unknown sort must still be sent: %q", q)
 	}
 	env = clitest.New(t, clitest.WithOutput("json"))
@@ -100,7 +100,7 @@ func TestFilterAllMergesPages(t *testing.T) {
 	if body.Pagination.CurrentPage != 1 || !body.Pagination.HasMorePages || len(body.Filters) == 0 {
 		t.Errorf("pagination %+v, %d filters", body.Pagination, len(body.Filters))
 	}
-	q := queries(env, "/sfs/v1/filter")
+	q := env.Requests.Queries("/sfs/v1/filter")
 	if len(q) != 4 || !strings.Contains(q[3], "page=4") || !strings.Contains(q[0], "limit=10") {
 		t.Errorf("requests %q", q)
 	}
@@ -112,7 +112,7 @@ func TestFilterAllDefaultsToLargestPage(t *testing.T) {
 	if n := strings.Count(env.Out.String(), "\n"); n != 300 {
 		t.Errorf("%d ndjson lines; want the 300 demo products", n)
 	}
-	q := queries(env, "/sfs/v1/filter")
+	q := env.Requests.Queries("/sfs/v1/filter")
 	if len(q) != 2 || q[0] != "limit=200&page=1" || q[1] != "limit=200&page=2" {
 		t.Errorf("requests %q", q)
 	}
@@ -159,7 +159,7 @@ func TestFilterSyncWaiting(t *testing.T) {
 	if err := runFilter(t.Context(), opts); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(queries(env, "/sfs/v1/filter")); n != 3 {
+	if n := len(env.Requests.Queries("/sfs/v1/filter")); n != 3 {
 		t.Errorf("%d requests; want 2 while syncing and 1 after", n)
 	}
 	if !strings.Contains(env.ErrOut.String(), "store is syncing products") {
@@ -170,7 +170,7 @@ func TestFilterSyncWaiting(t *testing.T) {
 	opts = filterOpts(env)
 	opts.WaitSync, opts.syncFirstDelay = 30e6, 1e6 // 30ms, 1ms
 	err := runFilter(t.Context(), opts)
-	wantExit(t, err, exitcode.Failure)
+	clitest.WantExit(t, err, exitcode.Failure)
 	if !strings.Contains(err.Error(), "still syncing") || !strings.Contains(err.Error(), "gave up after waiting 30ms") {
 		t.Errorf("err %v", err)
 	}
@@ -182,7 +182,7 @@ func TestFilterSyncWaiting(t *testing.T) {
 func TestFilterErrors(t *testing.T) {
 	env := clitest.New(t)
 	err := run(t, env, "filter", "--form-id", "4242")
-	wantExit(t, err, exitcode.APIRefused)
+	clitest.WantExit(t, err, exitcode.APIRefused)
 	if !strings.Contains(err.Error(), "no filter with --form-id 4242") || !strings.Contains(exitcode.HintOf(err), "catalog settings") {
 		t.Errorf("No Filter: %v / %s", err, exitcode.HintOf(err))
 	}
@@ -195,7 +195,7 @@ func TestFilterErrors(t *testing.T) {
 	} {
 		env := clitest.New(t, clitest.WithTokens(sandbox.ShopToken, token))
 		err := run(t, env, "filter")
-		wantExit(t, err, exitcode.Auth)
+		clitest.WantExit(t, err, exitcode.Auth)
 		if !strings.Contains(err.Error(), want) || !strings.Contains(exitcode.HintOf(err), "auth login --catalog-token-stdin") {
 			t.Errorf("token %s: %v / %s", token, err, exitcode.HintOf(err))
 		}

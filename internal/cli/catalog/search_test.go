@@ -20,7 +20,7 @@ func TestSearchEveryFlagEncoding(t *testing.T) {
 	want := "adjustment=1.5&catalog_ids%5B%5D=5&company_location_country=CA&company_location_id=8" +
 		"&country=US&currency=USD&exclude_tags%5B%5D=kids&limit=3&locale=en&page=2&rate=2" +
 		"&sort=price-descending&tags%5B%5D=new&term=rain+jacket"
-	if got := queries(env, "/sfs/v1/search"); len(got) != 1 || got[0] != want {
+	if got := env.Requests.Queries("/sfs/v1/search"); len(got) != 1 || got[0] != want {
 		t.Fatalf("sent %q\nwant %q", got, want)
 	}
 	if _, ok := object(t, env)["result"]; !ok {
@@ -34,7 +34,7 @@ func TestSearchTermTruncated(t *testing.T) {
 	if !strings.Contains(env.ErrOut.String(), "600 characters long; the API uses only the first 512") {
 		t.Errorf("stderr %q", env.ErrOut)
 	}
-	q, _ := url.ParseQuery(queries(env, "/sfs/v1/search")[0])
+	q, _ := url.ParseQuery(env.Requests.Queries("/sfs/v1/search")[0])
 	if n := len([]rune(q.Get("term"))); n != 512 {
 		t.Errorf("sent a %d-character term", n)
 	}
@@ -62,7 +62,7 @@ func TestSearchTable(t *testing.T) {
 	if !strings.Contains(env.Out.String(), "Popular keywords:  rain jacket, merino") {
 		t.Errorf("empty term:\n%s", env.Out)
 	}
-	if q := queries(env, "/sfs/v1/search"); len(q) != 1 || q[0] != "" {
+	if q := env.Requests.Queries("/sfs/v1/search"); len(q) != 1 || q[0] != "" {
 		t.Errorf("the empty term must send no term: %q", q)
 	}
 
@@ -95,7 +95,7 @@ func TestSearchNDJSONAndAll(t *testing.T) {
 	if body.Result.TotalProduct == 0 || len(body.Result.Products) != body.Result.TotalProduct {
 		t.Errorf("%d products of %d", len(body.Result.Products), body.Result.TotalProduct)
 	}
-	if n := len(queries(env, "/sfs/v1/search")); n != (body.Result.TotalProduct+19)/20 {
+	if n := len(env.Requests.Queries("/sfs/v1/search")); n != (body.Result.TotalProduct+19)/20 {
 		t.Errorf("%d requests for %d products", n, body.Result.TotalProduct)
 	}
 }
@@ -103,15 +103,15 @@ func TestSearchNDJSONAndAll(t *testing.T) {
 func TestSearchErrors(t *testing.T) {
 	env := clitest.New(t)
 	err := run(t, env, "search", "x", "--page", "10000")
-	wantExit(t, err, exitcode.APIRefused)
+	clitest.WantExit(t, err, exitcode.APIRefused)
 	if !strings.Contains(err.Error(), "The page field must be") {
 		t.Errorf("422: %v", err)
 	}
-	wantExit(t, run(t, clitest.New(t), "search", "a", "b"), exitcode.Usage)
+	clitest.WantExit(t, run(t, clitest.New(t), "search", "a", "b"), exitcode.Usage)
 
 	env = clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.SyncRequests = 5 }))
 	err = run(t, env, "search", "x", "--wait-sync", "0")
-	wantExit(t, err, exitcode.Failure)
+	clitest.WantExit(t, err, exitcode.Failure)
 	if !strings.Contains(exitcode.HintOf(err), "--wait-sync 2m") || len(env.Requests.Lines()) != 1 {
 		t.Errorf("--wait-sync 0: %v, %d requests", err, len(env.Requests.Lines()))
 	}

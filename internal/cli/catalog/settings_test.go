@@ -34,7 +34,7 @@ func TestSettingsTableAndJSON(t *testing.T) {
 func TestSettingsNeedsReadConfig(t *testing.T) {
 	env := clitest.New(t, clitest.WithTokens(sandbox.ShopToken, sandbox.CatalogReadToken))
 	err := run(t, env, "settings")
-	wantExit(t, err, exitcode.Auth)
+	clitest.WantExit(t, err, exitcode.Auth)
 	if !strings.Contains(err.Error(), "read:config scope") || !strings.Contains(err.Error(), "store is currently unavailable") {
 		t.Errorf("403: %v", err)
 	}

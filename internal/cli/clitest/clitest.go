@@ -19,6 +19,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
@@ -133,6 +134,30 @@ func (b *SafeBuffer) String() string {
 	return b.buf.String()
 }
 
+// WithPrefix returns the log's lines that start with prefix ("GET
+// /shop-api/back-in-stock/list").
+func (b *SafeBuffer) WithPrefix(prefix string) []string {
+	var out []string
+	for _, line := range b.Lines() {
+		if strings.HasPrefix(line, prefix) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// Queries returns the query strings of the logged GETs of path.
+func (b *SafeBuffer) Queries(path string) []string {
+	var out []string
+	for _, line := range b.Lines() {
+		target, _, _ := strings.Cut(strings.TrimPrefix(line, "GET "), " ")
+		if p, q, _ := strings.Cut(target, "?"); p == path {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 // Lines returns the log's lines.
 func (b *SafeBuffer) Lines() []string {
 	s := strings.TrimSuffix(b.String(), "\n")
@@ -150,4 +175,12 @@ func Execute(cmd *cobra.Command, args ...string) error {
 	cmd.SetErr(io.Discard)
 	cmd.SetArgs(args)
 	return cmd.ExecuteContext(context.Background())
+}
+
+// WantExit fails the test unless err maps to the exit code.
+func WantExit(t testing.TB, err error, code int) {
+	t.Helper()
+	if got := exitcode.Of(err); got != code {
+		t.Fatalf("exit code %d, want %d (err: %v)", got, code, err)
+	}
 }

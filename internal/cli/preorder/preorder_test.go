@@ -11,6 +11,7 @@ import (
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
@@ -18,7 +19,7 @@ import (
 var demoNow = time.Date(2026, time.November, 20, 12, 0, 0, 0, time.UTC)
 
 func listOpts(e *clitest.Env) *ListOptions {
-	return &ListOptions{ShopDeps: e.F.ShopDeps(), Pages: pages(1)}
+	return &ListOptions{ShopDeps: e.F.ShopDeps(), Pages: cmdutil.PageFlags{Page: 1}}
 }
 
 func TestListTable(t *testing.T) {
@@ -110,7 +111,7 @@ func TestGetErrors(t *testing.T) {
 func TestProductsBothIDFormsInEveryFormat(t *testing.T) {
 	for _, format := range []string{"table", "csv", "json", "ndjson", "yaml"} {
 		e := clitest.New(t, clitest.WithOutput(format))
-		opts := &ProductsOptions{ShopDeps: e.F.ShopDeps(), Pages: pages(1)}
+		opts := &ProductsOptions{ShopDeps: e.F.ShopDeps(), Pages: cmdutil.PageFlags{Page: 1}}
 		if err := runProducts(context.Background(), opts); err != nil {
 			t.Fatal(err)
 		}
