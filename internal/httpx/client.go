@@ -29,6 +29,7 @@ type Client struct {
 	pacer       *pacer // nil when pacing is off
 	trace       *tracer
 	status      func(string)
+	notice      func(string)
 	redact      redactor
 	clock       *clock
 	jitter      func(time.Duration) time.Duration
@@ -78,6 +79,7 @@ func New(cfg Config) (*Client, error) {
 		},
 		trace:  &tracer{w: cfg.Debug, redact: newRedactor(cfg.Token)},
 		status: cfg.Status,
+		notice: cfg.Notice,
 		redact: newRedactor(cfg.Token),
 		clock:  realClock(),
 		jitter: fullJitter,
@@ -85,8 +87,11 @@ func New(cfg Config) (*Client, error) {
 	if c.status == nil {
 		c.status = func(string) {}
 	}
+	if c.notice == nil {
+		c.notice = func(string) {}
+	}
 	if !cfg.Limit.Off() {
-		c.pacer = newPacer(cfg.Limit, c.paceStore(cfg.PaceDir), memoryPaceStore(cfg.Token), c.clock, c.trace, c.status)
+		c.pacer = newPacer(cfg.Limit, c.paceStore(cfg.PaceDir), memoryPaceStore(cfg.Token), c.clock, c.trace, c.status, c.notice)
 	}
 	return c, nil
 }
@@ -102,6 +107,7 @@ func (c *Client) paceStore(dir string) paceStore {
 	fs, err := newFileStore(dir, c.token)
 	if err != nil {
 		c.trace.notef("pacing state: %v; pacing within this process only", err)
+		c.notice(sharingLost(err))
 		return memoryPaceStore(c.token)
 	}
 	return sharedStore("file:"+fs.path, func() paceStore { return fs })
@@ -286,11 +292,22 @@ func (c *Client) check(method string, res *result) error {
 // pause waits before the next try, telling the user why. format takes the
 // wait first, then args.
 func (c *Client) pause(ctx context.Context, wait time.Duration, format string, args ...any) error {
-	msg := fmt.Sprintf(format, append([]any{humanWait(wait)}, args...)...)
-	c.trace.notef("%s", msg)
-	c.status(msg)
-	defer c.status("")
-	return c.clock.sleep(ctx, wait)
+	render := func(left time.Duration) string {
+		return fmt.Sprintf(format, append([]any{humanWait(left)}, args...)...)
+	}
+	c.trace.notef("%s", render(wait))
+	return countdown(ctx, c.clock, c.status, wait, render)
+}
+
+// PaceLeft is the least time before n more requests can all have been
+// sent under the pace (and any wait the server asked for); 0 when pacing
+// is off. Progress uses it so that an ETA never promises faster than the
+// throttle allows.
+func (c *Client) PaceLeft(n int) time.Duration {
+	if c.pacer == nil {
+		return 0
+	}
+	return c.pacer.timeFor(n)
 }
 
 func (c *Client) resolve(path string, query url.Values) (*url.URL, error) {

@@ -37,3 +37,32 @@ func humanWait(d time.Duration) string {
 	}
 	return d.Round(time.Millisecond).String()
 }
+
+// countdown waits for d like clock.sleep while status shows render(time
+// left), refreshed every second so a long wait visibly ticks down; the
+// status is cleared when the wait ends.
+func countdown(ctx context.Context, clk *clock, status func(string), d time.Duration, render func(left time.Duration) string) error {
+	deadline := clk.now().Add(d)
+	status(render(d))
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if left := deadline.Sub(clk.now()); left > 0 {
+					status(render(left))
+				}
+			}
+		}
+	}()
+	err := clk.sleep(ctx, d)
+	close(stop)
+	<-stopped
+	status("")
+	return err
+}

@@ -23,6 +23,7 @@ type Config struct {
 	Transport   http.RoundTripper // nil → a clone of http.DefaultTransport that honours HTTPS_PROXY / NO_PROXY
 	Debug       io.Writer         // nil → no trace
 	Status      func(msg string)  // progress text during waits; "" when a wait ends; may be nil
+	Notice      func(msg string)  // a line for stderr even without a terminal (waits caused by other processes, lost sharing); may be nil
 	MaxBody     int64             // 0 → 32 MiB
 	MaxAttempts int               // tries for network errors and 502/503/504; 0 → 4
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -24,6 +25,9 @@ type slot struct {
 	Sent  int64  `json:"sent"`
 	Until int64  `json:"until,omitempty"`
 	Done  int64  `json:"done,omitempty"`
+	// PID is the process that sent the request, so a process held back
+	// by others' requests can say so.
+	PID int `json:"pid,omitempty"`
 }
 
 func (s slot) countedAt(now int64) int64 {
@@ -37,8 +41,13 @@ func (s slot) countedAt(now int64) int64 {
 type paceState struct {
 	Slots []slot `json:"slots"`
 	// BlockedUntil follows a 429: every user of the token waits out the
-	// server's Retry-After, not only the request that got it.
+	// server's Retry-After, not only the request that got it. BlockedAt is
+	// when that 429 arrived and BlockedBy the process that got it: a block
+	// without a 429 behind it that fits the longest Retry-After honoured
+	// (a stale or hand-edited file) is discarded, never waited out.
 	BlockedUntil int64 `json:"blocked_until,omitempty"`
+	BlockedAt    int64 `json:"blocked_at,omitempty"`
+	BlockedBy    int   `json:"blocked_by,omitempty"`
 }
 
 // prune drops slots the server can no longer count in a window that holds
@@ -59,7 +68,22 @@ func (st *paceState) prune(now int64, span time.Duration) {
 		}
 	}
 	st.Slots = kept
-	st.BlockedUntil = min(st.BlockedUntil, now+int64(maxRetryAfter))
+	if st.BlockedUntil > now && (st.BlockedAt <= 0 || st.BlockedAt > now ||
+		st.BlockedUntil-st.BlockedAt > int64(maxRetryAfter)) {
+		st.BlockedUntil, st.BlockedAt, st.BlockedBy = 0, 0, 0
+	}
+}
+
+// othersHold reports whether, without other processes' requests, this one
+// would have room in a budget of n: the wait is theirs.
+func (st *paceState) othersHold(n, pid int) bool {
+	own := 0
+	for _, s := range st.Slots {
+		if s.PID == pid {
+			own++
+		}
+	}
+	return own < n
 }
 
 // waitFor is how long until enough slots expire to leave one free for a
@@ -122,19 +146,27 @@ type pacer struct {
 	clock  *clock
 	trace  *tracer
 	status func(string) // never nil
+	notice func(string) // never nil
+	pid    int
 
 	mu       sync.Mutex
 	store    paceStore
 	fallback paceStore // in-process window once the shared file fails
+	noticed  bool      // the wait for other processes was told once
 }
 
-func newPacer(limit ratelimit.Limit, store, fallback paceStore, clk *clock, trace *tracer, status func(string)) *pacer {
+func newPacer(limit ratelimit.Limit, store, fallback paceStore, clk *clock, trace *tracer, status, notice func(string)) *pacer {
+	if notice == nil {
+		notice = func(string) {}
+	}
 	return &pacer{
 		limit:    limit,
 		margin:   max(limit.Per/100, 20*time.Millisecond),
 		clock:    clk,
 		trace:    trace,
 		status:   status,
+		notice:   notice,
+		pid:      os.Getpid(),
 		store:    store,
 		fallback: fallback,
 	}
@@ -150,20 +182,22 @@ func (p *pacer) acquire(ctx context.Context, flight time.Duration) (uint64, erro
 	for {
 		var id uint64
 		var wait time.Duration
-		var blocked bool
+		var blockedBy int
+		var others bool
 		err := p.update(ctx, func(st *paceState) {
-			id, wait, blocked = 0, 0, false
+			id, wait, blockedBy, others = 0, 0, 0, false
 			now := p.clock.now().UnixNano()
 			st.prune(now, p.span())
 			if st.BlockedUntil > now {
-				wait, blocked = time.Duration(st.BlockedUntil-now), true
+				wait, blockedBy = time.Duration(st.BlockedUntil-now), st.BlockedBy
 				return
 			}
 			if wait = st.waitFor(p.limit.N, now, p.span()); wait > 0 {
+				others = st.othersHold(p.limit.N, p.pid)
 				return
 			}
 			id = rand.Uint64() | 1
-			st.Slots = append(st.Slots, slot{ID: id, Sent: now, Until: now + int64(flight)})
+			st.Slots = append(st.Slots, slot{ID: id, Sent: now, Until: now + int64(flight), PID: p.pid})
 		})
 		if err != nil {
 			return 0, err
@@ -171,17 +205,41 @@ func (p *pacer) acquire(ctx context.Context, flight time.Duration) (uint64, erro
 		if id != 0 {
 			return id, nil
 		}
-		msg := fmt.Sprintf("pacing to %d requests per %s: next request in %s", p.limit.N, p.limit.Per, humanWait(wait))
-		if blocked {
-			msg = "rate limited by the server: next request in " + humanWait(wait)
+		render := func(left time.Duration) string {
+			return fmt.Sprintf("pacing to %d requests per %s: next request in %s", p.limit.N, p.limit.Per, humanWait(left))
 		}
-		p.trace.notef("%s", msg)
-		p.status(msg)
-		err = p.clock.sleep(ctx, wait)
-		p.status("")
-		if err != nil {
+		if blockedBy != 0 {
+			render = func(left time.Duration) string {
+				return "rate limited by the server: next request in " + humanWait(left)
+			}
+		}
+		p.trace.notef("%s", render(wait))
+		p.tellShared(wait, blockedBy, others)
+		if err := countdown(ctx, p.clock, p.status, wait, render); err != nil {
 			return 0, err
 		}
+	}
+}
+
+// tellShared says once per process, terminal or not, that the wait comes
+// from other storectl processes: a script blocked for a minute with no
+// output would look hung.
+func (p *pacer) tellShared(wait time.Duration, blockedBy int, others bool) {
+	var msg string
+	switch {
+	case blockedBy != 0 && blockedBy != p.pid:
+		msg = fmt.Sprintf("waiting %s for the shop API rate limit: the server answered another storectl process with HTTP 429 (Too Many Requests)", humanWait(wait))
+	case others && wait >= time.Second:
+		msg = fmt.Sprintf("waiting %s for the shop API rate limit, shared with other storectl processes", humanWait(wait))
+	default:
+		return
+	}
+	p.mu.Lock()
+	told := p.noticed
+	p.noticed = true
+	p.mu.Unlock()
+	if !told {
+		p.notice(msg)
 	}
 }
 
@@ -203,8 +261,48 @@ func (p *pacer) finish(id uint64) {
 // block makes every user of the token wait until t (after a 429).
 func (p *pacer) block(t time.Time) {
 	_ = p.update(context.Background(), func(st *paceState) {
-		st.BlockedUntil = max(st.BlockedUntil, t.UnixNano())
+		if until := t.UnixNano(); until > st.BlockedUntil {
+			st.BlockedUntil, st.BlockedAt, st.BlockedBy = until, p.clock.now().UnixNano(), p.pid
+		}
 	})
+}
+
+// timeFor is the least time from now until n more requests can all have
+// been sent: the requests already in the window and any server block
+// count, then the pace. Only the first few windows are walked slot by
+// slot; past them every window takes N more.
+func (p *pacer) timeFor(n int) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	var st paceState
+	if err := p.update(context.Background(), func(s *paceState) {
+		s.prune(p.clock.now().UnixNano(), p.span())
+		st = paceState{Slots: append([]slot(nil), s.Slots...), BlockedUntil: s.BlockedUntil}
+	}); err != nil {
+		return p.limit.MinDuration(n)
+	}
+	now := p.clock.now().UnixNano()
+	span := int64(p.span())
+	t := max(now, st.BlockedUntil)
+	expiries := make([]int64, 0, len(st.Slots)+n)
+	for _, s := range st.Slots {
+		expiries = append(expiries, s.countedAt(now)+span)
+	}
+	slices.Sort(expiries)
+	walked := min(n, 2*p.limit.N)
+	for range walked {
+		if len(expiries) >= p.limit.N {
+			t = max(t, expiries[len(expiries)-p.limit.N])
+		}
+		for len(expiries) > 0 && expiries[0] <= t {
+			expiries = expiries[1:]
+		}
+		expiries = append(expiries, t+span)
+	}
+	rest := int64(n - walked)
+	t += (rest + int64(p.limit.N) - 1) / int64(p.limit.N) * span
+	return time.Duration(t - now)
 }
 
 func (p *pacer) update(ctx context.Context, fn func(*paceState)) error {
@@ -216,8 +314,15 @@ func (p *pacer) update(ctx context.Context, fn func(*paceState)) error {
 		return err
 	}
 	p.trace.notef("pacing state unusable (%v): pacing within this process only", err)
+	p.notice(sharingLost(err))
 	p.mu.Lock()
 	p.store = p.fallback
 	p.mu.Unlock()
 	return p.fallback.update(ctx, fn)
+}
+
+// sharingLost is the one-line warning when the budget can no longer be
+// shared: other storectl processes may then draw on it unseen.
+func sharingLost(err error) string {
+	return fmt.Sprintf("warning: cannot share the shop API rate limit with other storectl processes (%v); pacing within this process only, so storectl commands run at the same time may get HTTP 429", err)
 }

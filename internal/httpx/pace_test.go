@@ -18,7 +18,7 @@ import (
 
 func TestPaceStateWaitUsesArrivalTime(t *testing.T) {
 	fc := newFakeClock()
-	p := newPacer(ratelimit.Limit{N: 2, Per: time.Minute}, &memoryStore{}, &memoryStore{}, &clock{now: fc.now, sleep: fc.sleep}, &tracer{}, func(string) {})
+	p := newPacer(ratelimit.Limit{N: 2, Per: time.Minute}, &memoryStore{}, &memoryStore{}, &clock{now: fc.now, sleep: fc.sleep}, &tracer{}, func(string) {}, nil)
 	ctx := context.Background()
 	first, _ := p.acquire(ctx, 30*time.Second)
 	fc.advance(10 * time.Second) // the first answer takes 10s to arrive
@@ -38,7 +38,7 @@ func TestPaceStateWaitUsesArrivalTime(t *testing.T) {
 
 func TestPaceInFlightSlotHoldsTheWindow(t *testing.T) {
 	fc := newFakeClock()
-	p := newPacer(ratelimit.Limit{N: 1, Per: time.Second}, &memoryStore{}, &memoryStore{}, &clock{now: fc.now, sleep: fc.sleep}, &tracer{}, func(string) {})
+	p := newPacer(ratelimit.Limit{N: 1, Per: time.Second}, &memoryStore{}, &memoryStore{}, &clock{now: fc.now, sleep: fc.sleep}, &tracer{}, func(string) {}, nil)
 	if _, err := p.acquire(context.Background(), 5*time.Second); err != nil { // never finished
 		t.Fatal(err)
 	}
@@ -57,10 +57,10 @@ func TestPaceInFlightSlotHoldsTheWindow(t *testing.T) {
 }
 
 func TestPaceMarginIsAtLeast20ms(t *testing.T) {
-	if m := newPacer(ratelimit.Limit{N: 1, Per: time.Second}, nil, nil, nil, nil, nil).margin; m != 20*time.Millisecond {
+	if m := newPacer(ratelimit.Limit{N: 1, Per: time.Second}, nil, nil, nil, nil, nil, nil).margin; m != 20*time.Millisecond {
 		t.Errorf("margin = %v", m)
 	}
-	if m := newPacer(ratelimit.Limit{N: 1, Per: time.Minute}, nil, nil, nil, nil, nil).margin; m != 600*time.Millisecond {
+	if m := newPacer(ratelimit.Limit{N: 1, Per: time.Minute}, nil, nil, nil, nil, nil, nil).margin; m != 600*time.Millisecond {
 		t.Errorf("margin = %v", m)
 	}
 }
@@ -76,8 +76,8 @@ func TestPaceStateRepairsFutureTimes(t *testing.T) {
 	if len(st.Slots) != 2 || st.Slots[0].Done != now || st.Slots[1].Until != now+int64(maxTrackedFlight) {
 		t.Errorf("pruned = %+v", st.Slots)
 	}
-	if st.BlockedUntil != now+int64(maxRetryAfter) {
-		t.Errorf("BlockedUntil not capped")
+	if st.BlockedUntil != 0 {
+		t.Errorf("a block with no 429 behind it was kept: %+v", st)
 	}
 }
 
@@ -164,7 +164,7 @@ func TestPacingSharedBetweenStores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pacers = append(pacers, newPacer(ratelimit.Limit{N: 2, Per: time.Minute}, fs, &memoryStore{}, clk, &tracer{}, func(string) {}))
+		pacers = append(pacers, newPacer(ratelimit.Limit{N: 2, Per: time.Minute}, fs, &memoryStore{}, clk, &tracer{}, func(string) {}, nil))
 	}
 	for _, p := range []*pacer{pacers[0], pacers[1], pacers[1]} {
 		id, err := p.acquire(context.Background(), time.Second)

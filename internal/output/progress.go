@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ const showAfter = 200 * time.Millisecond
 // a terminal every method does nothing, so logs never get spinner frames.
 // All methods are safe from any goroutine, and on a nil *Progress.
 type Progress struct {
+	w       io.Writer // stderr, for lines said whether or not it is a terminal
 	mu      sync.Mutex
 	spin    *spinner.Spinner
 	timer   *time.Timer
@@ -33,7 +35,7 @@ func StartProgress(ios *iostreams.IOStreams, text string) *Progress {
 }
 
 func startProgress(ios *iostreams.IOStreams, text string, delay time.Duration) *Progress {
-	p := &Progress{}
+	p := &Progress{w: ios.ErrOut}
 	f, ok := ios.StderrFile()
 	if !ios.ErrTTY || !ok {
 		return p
@@ -90,6 +92,21 @@ func (p *Progress) show() {
 	p.spin.Unlock()
 }
 
+// Say prints a line on stderr, terminal or not (a log must show why a
+// script sits idle), moving the spinner out of its way.
+func (p *Progress) Say(line string) {
+	if p == nil || p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.spin != nil && p.spin.Active() {
+		p.spin.Stop()
+		defer p.spin.Start()
+	}
+	fmt.Fprintln(p.w, Sanitize(line))
+}
+
 // Stop removes the spinner line and shows the cursor again. Only the first
 // call does anything.
 func (p *Progress) Stop() {
@@ -112,18 +129,27 @@ func suffix(text string) string {
 }
 
 // FormatETA describes how far a job has got: "3/12 · ETA 20s" after 3 of
-// 12 steps, "3/12" before there is a rate to go by, "3" when the total is
-// unknown (total <= 0). Callers put the noun in front: "page " +
-// FormatETA(3, 12, elapsed).
-func FormatETA(done, total int, elapsed time.Duration) string {
+// 12 steps, "3/12" before there is a rate or a pace to go by, "3" when the
+// total is unknown (total <= 0). paceLeft is the least time the remaining
+// steps take under the rate limit (0 when unpaced): the rate so far says
+// nothing of the throttle once the first window's burst is spent, so the
+// ETA is never shorter. Callers put the noun in front: "page " +
+// FormatETA(3, 12, elapsed, paceLeft).
+func FormatETA(done, total int, elapsed, paceLeft time.Duration) string {
 	if total <= 0 {
 		return fmt.Sprint(done)
 	}
 	s := fmt.Sprintf("%d/%d", done, total)
-	if done <= 0 || done >= total || elapsed <= 0 {
+	if done >= total {
 		return s
 	}
-	left := time.Duration(float64(elapsed) / float64(done) * float64(total-done))
+	left := paceLeft
+	if done > 0 && elapsed > 0 {
+		left = max(left, time.Duration(float64(elapsed)/float64(done)*float64(total-done)))
+	}
+	if left <= 0 {
+		return s
+	}
 	return s + " · ETA " + formatDuration(left)
 }
 

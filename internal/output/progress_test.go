@@ -36,21 +36,36 @@ func TestFormatETA(t *testing.T) {
 	tests := []struct {
 		done, total int
 		elapsed     time.Duration
+		paceLeft    time.Duration
 		want        string
 	}{
-		{3, 12, 6 * time.Second, "3/12 · ETA 18s"},
-		{1, 12, 3500 * time.Millisecond, "1/12 · ETA 39s"},
-		{2, 100, 10 * time.Second, "2/100 · ETA 8m10s"},
-		{1, 1000, 10 * time.Second, "1/1000 · ETA 2h46m"},
-		{0, 12, time.Second, "0/12"},
-		{3, 12, 0, "3/12"},
-		{12, 12, time.Minute, "12/12"},
-		{5, 0, time.Minute, "5"},
+		{3, 12, 6 * time.Second, 0, "3/12 · ETA 18s"},
+		{1, 12, 3500 * time.Millisecond, 0, "1/12 · ETA 39s"},
+		{2, 100, 10 * time.Second, 0, "2/100 · ETA 8m10s"},
+		{1, 1000, 10 * time.Second, 0, "1/1000 · ETA 2h46m"},
+		{0, 12, time.Second, 0, "0/12"},
+		{3, 12, 0, 0, "3/12"},
+		{12, 12, time.Minute, 0, "12/12"},
+		{5, 0, time.Minute, 0, "5"},
+		// The first window's burst went fast; the throttle decides the rest.
+		{30, 200, time.Second, 6 * time.Minute, "30/200 · ETA 6m00s"},
+		{0, 321, 0, 11 * time.Minute, "0/321 · ETA 11m00s"},
+		// Slower than the pace: the rate so far wins.
+		{3, 12, 6 * time.Second, 5 * time.Second, "3/12 · ETA 18s"},
 	}
 	for _, tt := range tests {
-		if got := FormatETA(tt.done, tt.total, tt.elapsed); got != tt.want {
-			t.Errorf("FormatETA(%d, %d, %v) = %q, want %q", tt.done, tt.total, tt.elapsed, got, tt.want)
+		if got := FormatETA(tt.done, tt.total, tt.elapsed, tt.paceLeft); got != tt.want {
+			t.Errorf("FormatETA(%d, %d, %v, %v) = %q, want %q", tt.done, tt.total, tt.elapsed, tt.paceLeft, got, tt.want)
 		}
+	}
+}
+
+func TestSayPrintsWithoutATerminal(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	p := StartProgress(ios, "")
+	p.Say("waiting 44s for the shop API rate limit, shared with other storectl processes\x1b[2J")
+	if got := errOut.String(); got != "waiting 44s for the shop API rate limit, shared with other storectl processes\n" {
+		t.Errorf("stderr = %q", got)
 	}
 }
 

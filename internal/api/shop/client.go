@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/httpx"
@@ -18,6 +19,10 @@ import (
 type Client struct {
 	http *httpx.Client
 }
+
+// PaceLeft is the least time n more requests take under the shop API's
+// throttle as this client paces it (0 when unpaced), for honest ETAs.
+func (c *Client) PaceLeft(n int) time.Duration { return c.http.PaceLeft(n) }
 
 // New wraps a transport whose BaseURL is the store's {base_url}.
 func New(h *httpx.Client) *Client { return &Client{http: h} }

@@ -200,11 +200,15 @@ func (ex *exporter) run(ctx context.Context) error {
 
 func (ex *exporter) report() {
 	elapsed := time.Since(ex.start)
+	pagesLeft := ex.lastPage - ex.page
 	if ex.opts.Details {
-		ex.progress.Update(fmt.Sprintf("row %s · page %d/%d", output.FormatETA(ex.rows, ex.total, elapsed), ex.page, ex.lastPage))
+		// Every remaining row is a detail request, every remaining page a list request.
+		left := ex.client.PaceLeft(ex.total - ex.rows + pagesLeft)
+		ex.progress.Update(fmt.Sprintf("row %s · page %d/%d", output.FormatETA(ex.rows, ex.total, elapsed, left), ex.page, ex.lastPage))
 		return
 	}
-	ex.progress.Update(fmt.Sprintf("page %s · %d rows", output.FormatETA(ex.page, ex.lastPage, elapsed), ex.rows))
+	left := ex.client.PaceLeft(pagesLeft)
+	ex.progress.Update(fmt.Sprintf("page %s · %d rows", output.FormatETA(ex.page, ex.lastPage, elapsed, left), ex.rows))
 }
 
 // warnDetails says up front what --details costs under the throttle.

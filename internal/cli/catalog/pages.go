@@ -39,6 +39,6 @@ func collectPages(ctx context.Context, progress *output.Progress, warn io.Writer
 			return products, page, nil
 		}
 		last := int(pg.LastPage.Value)
-		progress.Update("fetched pages " + output.FormatETA(page, last, time.Since(start)))
+		progress.Update("fetched pages " + output.FormatETA(page, last, time.Since(start), 0))
 	}
 }

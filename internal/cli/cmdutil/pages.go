@@ -72,7 +72,7 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 	if err != nil {
 		return err
 	}
-	items, last, err := fetchPages(ctx, d.Progress(), pages, func(ctx context.Context, page int) (*shop.Page, error) {
+	items, last, err := fetchPages(ctx, d.Progress(), pages, c.PaceLeft, func(ctx context.Context, page int) (*shop.Page, error) {
 		return l.Fetch(c, ctx, page)
 	})
 	if err != nil {
@@ -101,7 +101,7 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 // fetchPages fetches the chosen page, or with All every page from the
 // first, reporting page n/N with an ETA on progress (shown only on a
 // terminal). It returns the items in order and the last page fetched.
-func fetchPages(ctx context.Context, progress *output.Progress, p PageFlags,
+func fetchPages(ctx context.Context, progress *output.Progress, p PageFlags, paceLeft func(requests int) time.Duration,
 	fetch func(ctx context.Context, page int) (*shop.Page, error)) ([]json.RawMessage, *shop.Page, error) {
 	if !p.All {
 		page, err := fetch(ctx, p.Page)
@@ -117,7 +117,8 @@ func fetchPages(ctx context.Context, progress *output.Progress, p PageFlags,
 		items = append(items, page.Items...)
 		last = page
 		pg := page.Pagination
-		progress.Update("page " + output.FormatETA(int(pg.CurrentPage.Value), int(pg.LastPage.Value), time.Since(start)))
+		done, total := int(pg.CurrentPage.Value), int(pg.LastPage.Value)
+		progress.Update("page " + output.FormatETA(done, total, time.Since(start), paceLeft(total-done)))
 		return nil
 	})
 	if err != nil {

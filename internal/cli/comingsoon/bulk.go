@@ -217,7 +217,7 @@ func (b *bulkRun) all(ctx context.Context, planned []plannedRule) ([]rowResult, 
 	var results []rowResult
 	start := time.Now()
 	for i, pr := range planned {
-		b.opts.Progress().Update("creating rules " + output.FormatETA(i, len(planned), time.Since(start)))
+		b.opts.Progress().Update("creating rules " + output.FormatETA(i, len(planned), time.Since(start), b.client.PaceLeft(len(planned)-i)))
 		res, err := b.one(ctx, pr)
 		if err != nil {
 			return results, err

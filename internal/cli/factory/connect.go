@@ -39,20 +39,9 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 	cfg := httpx.Config{
 		UserAgent: c.f.Build.UserAgent(),
 		Timeout:   s.Timeout,
-		Status:    func(msg string) { c.f.Progress().Note(msg) },
 	}
-	if s.Debug {
-		cfg.Debug = c.f.IOStreams.ErrOut
-	}
-	// The published throttle is the shop API's; the catalog API's numeric
-	// limit is not published, so only its 429s pace it.
-	if kind == credentials.Shop {
-		if cfg.Limit, err = ratelimit.Parse(s.ShopRateLimit()); err != nil {
-			return nil, err
-		}
-		if dir, err := config.StateDir(); err == nil {
-			cfg.PaceDir = filepath.Join(dir, "pace")
-		}
+	if err := c.pace(&cfg, kind, s); err != nil {
+		return nil, err
 	}
 
 	if s.Sandbox {
@@ -80,15 +69,42 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 	return httpx.New(cfg)
 }
 
+// pace gives a client the progress and debug outputs and, for the shop
+// API, the pacing budget shared by every storectl process using the token.
+// The published throttle is the shop API's; the catalog API's numeric
+// limit is not published, so only its 429s pace it.
+func (c *connector) pace(cfg *httpx.Config, kind credentials.Kind, s *config.Settings) error {
+	cfg.Status = func(msg string) { c.f.Progress().Note(msg) }
+	cfg.Notice = func(msg string) { c.f.Progress().Say(msg) }
+	if s.Debug {
+		cfg.Debug = c.f.IOStreams.ErrOut
+	}
+	if kind != credentials.Shop {
+		return nil
+	}
+	var err error
+	if cfg.Limit, err = ratelimit.Parse(s.ShopRateLimit()); err != nil {
+		return err
+	}
+	if dir, err := config.StateDir(); err == nil {
+		cfg.PaceDir = filepath.Join(dir, "pace")
+	}
+	return nil
+}
+
 // checkClient reaches a URL with a token being checked: it tries once,
-// since a check must not hang on retries, and shows the trace with --debug.
-func (c *connector) checkClient(baseURL, token string) (*httpx.Client, error) {
+// since a check must not hang on retries. A shop check draws on the same
+// budget as every other request with that token, so that `auth login`
+// followed by an export cannot trip the throttle.
+func (c *connector) checkClient(kind credentials.Kind, baseURL, token string) (*httpx.Client, error) {
 	cfg := httpx.Config{BaseURL: baseURL, Token: token, UserAgent: c.f.Build.UserAgent(), Timeout: 15 * time.Second, MaxAttempts: 1}
-	if s, err := c.f.Settings(); err == nil {
-		cfg.Timeout = s.Timeout
-		if s.Debug {
-			cfg.Debug = c.f.IOStreams.ErrOut
-		}
+	s, err := c.f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Timeout = s.Timeout
+	if err := c.pace(&cfg, kind, s); err != nil {
+		return nil, err
 	}
 	return httpx.New(cfg)
 }

@@ -67,14 +67,14 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		return catalog.New(h), nil
 	})
 	f.ShopClientFor = func(baseURL, token string) (*shop.Client, error) {
-		h, err := conn.checkClient(baseURL, token)
+		h, err := conn.checkClient(credentials.Shop, baseURL, token)
 		if err != nil {
 			return nil, err
 		}
 		return shop.New(h), nil
 	}
 	f.CatalogClientFor = func(baseURL, token string) (*catalog.Client, error) {
-		h, err := conn.checkClient(baseURL, token)
+		h, err := conn.checkClient(credentials.Catalog, baseURL, token)
 		if err != nil {
 			return nil, err
 		}
