@@ -2,6 +2,7 @@ package credentials
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,5 +175,23 @@ func TestUnreachableKeyringMeansNoToken(t *testing.T) {
 	_, err = s.Require("default", Shop)
 	if exitcode.Of(err) != exitcode.Auth || !strings.Contains(err.Error(), "dbus-launch") {
 		t.Fatalf("Require: %v", err)
+	}
+}
+
+func TestFileKeepsEveryConcurrentLogin(t *testing.T) {
+	f := &File{Path: filepath.Join(t.TempDir(), "credentials.json")}
+	var wg sync.WaitGroup
+	for i := range 24 {
+		wg.Go(func() {
+			if err := f.Set(fmt.Sprintf("store%d", i), Shop, fmt.Sprintf("token-%d", i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i := range 24 {
+		if got, err := f.Get(fmt.Sprintf("store%d", i), Shop); err != nil || got != fmt.Sprintf("token-%d", i) {
+			t.Errorf("store%d: token %q, %v: a concurrent save lost it", i, got, err)
+		}
 	}
 }

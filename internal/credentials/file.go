@@ -1,12 +1,17 @@
 package credentials
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
+	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/storectl/storectl/internal/fsutil"
 )
@@ -77,25 +82,45 @@ func (f *File) Get(profile string, kind Kind) (string, error) {
 }
 
 func (f *File) Set(profile string, kind Kind, token string) error {
-	d, err := f.load()
-	if err != nil {
-		return err
-	}
-	if d.Profiles[profile] == nil {
-		d.Profiles[profile] = map[Kind]string{}
-	}
-	d.Profiles[profile][kind] = token
-	return f.save(d)
+	return f.change(func(d fileData) {
+		if d.Profiles[profile] == nil {
+			d.Profiles[profile] = map[Kind]string{}
+		}
+		d.Profiles[profile][kind] = token
+	})
 }
 
 func (f *File) Delete(profile string, kind Kind) error {
 	if _, err := os.Stat(f.Path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
+	return f.change(func(d fileData) { delete(d.Profiles[profile], kind) })
+}
+
+// lockWait bounds the wait for another process's read-modify-write of the
+// file, which takes milliseconds; past it something is stuck.
+const lockWait = 10 * time.Second
+
+// change reads, edits and writes the file under a lock, so that two
+// logins at once (two profiles in two terminals) both keep their token.
+func (f *File) change(edit func(fileData)) error {
+	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+		return err
+	}
+	lock := flock.New(f.Path+".lock", flock.SetPermissions(0o600))
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	if locked, err := lock.TryLockContext(ctx, 5*time.Millisecond); !locked {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("the credentials file %s is locked by another storectl process (waited %s): let it finish; if none is running, delete %s", f.Path, lockWait, lock.Path())
+		}
+		return fmt.Errorf("cannot lock the credentials file: %w", err)
+	}
+	defer func() { _ = lock.Close() }()
 	d, err := f.load()
 	if err != nil {
 		return err
 	}
-	delete(d.Profiles[profile], kind)
+	edit(d)
 	return f.save(d)
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/gofrs/flock"
 
@@ -21,7 +23,7 @@ import (
 // every Update replaces the file atomically (temporary file, fsync, rename),
 // so a reader never sees a half-written state.
 func OpenFileStore(path string) (Store, error) {
-	s := &fileStore{path: path}
+	s := &fileStore{path: path, lockWait: stateLockWait}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("sandbox state directory: %w", err)
 	}
@@ -46,12 +48,18 @@ func ResetFile(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("sandbox state directory: %w", err)
 	}
-	s := &fileStore{path: path}
+	s := &fileStore{path: path, lockWait: stateLockWait}
 	return s.withLock(true, func() error { return s.write(DemoState()) })
 }
 
+// stateLockWait bounds the wait for another process's lock on the state:
+// every holder keeps it for one read and one write, so a longer wait means
+// a stuck process, which the user is told about rather than left waiting.
+const stateLockWait = 10 * time.Second
+
 type fileStore struct {
-	path string
+	path     string
+	lockWait time.Duration
 	// mu serialises this store's own users: a flock is held per open file,
 	// so goroutines sharing one store must take turns before locking.
 	mu sync.RWMutex
@@ -91,13 +99,20 @@ func (s *fileStore) withLock(exclusive bool, fn func() error) error {
 		defer s.mu.RUnlock()
 	}
 	lock := flock.New(s.path+".lock", flock.SetPermissions(0o600))
+	ctx, cancel := context.WithTimeout(context.Background(), s.lockWait)
+	defer cancel()
+	var locked bool
 	var err error
 	if exclusive {
-		err = lock.Lock()
+		locked, err = lock.TryLockContext(ctx, 10*time.Millisecond)
 	} else {
-		err = lock.RLock()
+		locked, err = lock.TryRLockContext(ctx, 10*time.Millisecond)
 	}
-	if err != nil {
+	switch {
+	case locked:
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("the sandbox state %s is held by another storectl process (waited %s): let it finish or stop it; if none is running, delete %s", s.path, s.lockWait, lock.Path())
+	default:
 		return fmt.Errorf("lock sandbox state %s: %w", s.path, err)
 	}
 	defer func() { _ = lock.Close() }()

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 func TestFileStoreCreatesDemoState(t *testing.T) {
@@ -232,5 +234,24 @@ func TestFileStoreSharedByGoroutines(t *testing.T) {
 	got := shop(t, srv, http.MethodGet, "/shop-api/coming-soon/list", "")
 	if p := paginationOf(t, got); !strings.Contains(p, `"total":36,`) {
 		t.Errorf("pagination %s, want 36 rules", p)
+	}
+}
+
+func TestFileStoreLockTimesOutWithAClearMessage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sandbox.json")
+	store, err := OpenFileStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := flock.New(path + ".lock")
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	fs := store.(*fileStore)
+	fs.lockWait = 50 * time.Millisecond
+	err = fs.View(func(*State) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "held by another storectl process (waited 50ms)") || !strings.Contains(err.Error(), path+".lock") {
+		t.Fatalf("err = %v", err)
 	}
 }
