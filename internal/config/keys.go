@@ -35,14 +35,15 @@ var rateLimitPattern = regexp.MustCompile(`^(0|off|[1-9][0-9]*/[0-9]*(ns|us|µs|
 
 // Keys are all settings, in the order `config list` shows them.
 var Keys = []Key{
-	{Name: "base_url", Help: "shop API base URL (https://…; http:// only for loopback)", check: checkURL},
-	{Name: "catalog_url", Help: "catalog API base URL, ending in /sfs/v1", check: checkURL},
+	{Name: "base_url", Help: "shop API base URL (https://…; http:// only for loopback)", check: checkBaseURL},
+	{Name: "catalog_url", Help: "catalog API base URL, ending in /sfs/v1", check: checkCatalogURL},
 	{Name: "rate_limit", Default: "30/1m", Help: "shop API pacing as N/DURATION; 0 turns pacing off", check: func(v string) error {
 		if !rateLimitPattern.MatchString(strings.TrimSpace(v)) {
 			return fmt.Errorf("%q is not a rate limit: use N/DURATION such as 30/1m, or 0 for off", v)
 		}
 		return nil
 	}},
+	{Name: "credential_store", Default: "keyring", Help: "where auth login keeps tokens: keyring, or file (a mode-0600 file, for hosts without a keyring)", check: oneOf("keyring", "file")},
 	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml", check: oneOf("table", "json", "ndjson", "csv", "yaml")},
 	{Name: "fields", Flag: "fields", Help: "comma-separated columns or keys to keep"},
 	{Name: "jq", Flag: "jq", Help: "jq expression applied to JSON output"},
@@ -77,6 +78,35 @@ func checkURL(v string) error {
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return fmt.Errorf("%q is not an absolute http(s) URL such as https://shop.example.com", v)
+	}
+	return nil
+}
+
+// checkBaseURL also catches the commonest slip, a base URL that already
+// holds the API's path: storectl appends /shop-api/… itself, and the
+// server would answer a bare 404 for /shop-api/shop-api/….
+func checkBaseURL(v string) error {
+	if err := checkURL(v); err != nil {
+		return err
+	}
+	u, _ := url.Parse(v)
+	if path := strings.TrimRight(u.Path, "/"); strings.HasSuffix(path, "/shop-api") || strings.Contains(path, "/shop-api/") || strings.Contains(path, "/sfs/v1") {
+		u.Path, _, _ = strings.Cut(path, "/shop-api")
+		u.Path, _, _ = strings.Cut(u.Path, "/sfs/v1")
+		return fmt.Errorf("%q is an API path, not the shop API base URL: give the store's address without /shop-api, such as %s (storectl adds /shop-api/…)", v, u.String())
+	}
+	return nil
+}
+
+// checkCatalogURL requires the /sfs/v1 ending the API contract names: the
+// catalog API's version is carried in its path.
+func checkCatalogURL(v string) error {
+	if err := checkURL(v); err != nil {
+		return err
+	}
+	u, _ := url.Parse(v)
+	if path := strings.TrimRight(u.Path, "/"); !strings.HasSuffix(path, "/sfs/v1") {
+		return fmt.Errorf("%q does not end in /sfs/v1: the catalog API base URL is the one from the app's settings (API access), such as https://search.example.com/sfs/v1", v)
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // Source says where a resolved value came from.
@@ -36,6 +38,8 @@ type Settings struct {
 	BaseURL    string
 	CatalogURL string
 	RateLimit  string
+	// CredentialStore is where auth login keeps tokens: "keyring" or "file".
+	CredentialStore string
 	Output     string
 	Fields     []string
 	JQ         string
@@ -52,7 +56,7 @@ func Resolve(f *File, flags *pflag.FlagSet) (*Settings, error) {
 	s := &Settings{Values: map[string]Value{}}
 	s.Profile, s.ProfileSource = resolveProfile(f, flags)
 	if err := CheckProfileName(s.Profile); err != nil {
-		return nil, err
+		return nil, exitcode.Wrap(exitcode.Usage, err)
 	}
 
 	v := viper.New()
@@ -82,7 +86,9 @@ func Resolve(f *File, flags *pflag.FlagSet) (*Settings, error) {
 		val := Value{Value: v.GetString(k.Name), Source: sourceOf(k, flags, profile)}
 		if val.Value != "" {
 			if err := k.Check(val.Value); err != nil {
-				return nil, fmt.Errorf("%s: %w", describeSource(k, val.Source, f, s.Profile), err)
+				// A bad value set by the user is a usage error (exit 2), whether
+				// it came by flag, environment or the config file.
+				return nil, exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s: %w", describeSource(k, val.Source, f, s.Profile), err))
 			}
 		}
 		s.Values[k.Name] = val
@@ -170,6 +176,7 @@ func (s *Settings) fill() {
 	s.BaseURL = strings.TrimRight(get("base_url"), "/")
 	s.CatalogURL = strings.TrimRight(get("catalog_url"), "/")
 	s.RateLimit = get("rate_limit")
+	s.CredentialStore = get("credential_store")
 	s.Output = get("output")
 	if fields := get("fields"); fields != "" {
 		for _, f := range strings.Split(fields, ",") {

@@ -135,13 +135,33 @@ func (s *Store) Set(profile string, kind Kind, token string, insecure bool) (Sou
 		return FromFile, nil
 	}
 	if err := s.keyring.Set(account(profile, kind), token); err != nil {
-		return "", exitcode.WithHint(exitcode.Auth, fmt.Errorf("cannot save the token in the OS keyring: %w", err),
-			fmt.Sprintf("no keyring is reachable here (common on headless Linux, containers and WSL); re-run with --insecure-storage to keep tokens in %s (mode 0600), or set %s", s.file.Path, kind.Env()))
+		// Storage, not the token, failed: exit 1, not the auth code.
+		return "", exitcode.WithHint(exitcode.Failure, fmt.Errorf("cannot save the token in the OS keyring: %w", err), s.noKeyringHint(kind))
 	}
 	if err := s.file.Delete(profile, kind); err != nil {
 		return "", err
 	}
 	return FromKeyring, nil
+}
+
+// KeyringAvailable asks the keyring for an entry that does not exist: a
+// working keyring says "not found", one that is missing or locked fails.
+// Login asks first, before anyone types a token it could not keep.
+func (s *Store) KeyringAvailable() error {
+	_, err := s.keyring.Get(account("storectl-probe", Shop))
+	if err == nil || errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// NoKeyringError is the error of a login that cannot keep its tokens.
+func (s *Store) NoKeyringError(err error) error {
+	return exitcode.WithHint(exitcode.Failure, fmt.Errorf("the OS keyring is unavailable (%w): nothing was sent or saved", err), s.noKeyringHint(Shop))
+}
+
+func (s *Store) noKeyringHint(kind Kind) string {
+	return fmt.Sprintf("no keyring is reachable here (common on headless Linux, containers and WSL); re-run with --insecure-storage, or set `storectl config set credential_store file` once, to keep tokens in %s (mode 0600); or set %s", s.file.Path, kind.Env())
 }
 
 // Delete removes the stored token from both places. It reports whether a

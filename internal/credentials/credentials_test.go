@@ -105,7 +105,7 @@ func TestInsecureFileIsPrivateAndSeparate(t *testing.T) {
 	s, k, path := newTestStore(t, nil)
 	k.failing = errors.New("failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'")
 	_, err := s.Set("default", Shop, "tok", false)
-	if err == nil || exitcode.Of(err) != exitcode.Auth || !strings.Contains(exitcode.HintOf(err), "--insecure-storage") {
+	if err == nil || exitcode.Of(err) != exitcode.Failure || !strings.Contains(exitcode.HintOf(err), "--insecure-storage") {
 		t.Fatalf("keyring failure: %v (hint %q)", err, exitcode.HintOf(err))
 	}
 	if src, err := s.Set("default", Shop, "tok-file-0123456", true); err != nil || src != FromFile {

@@ -7,6 +7,7 @@ package httpx
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +31,8 @@ type Client struct {
 	trace       *tracer
 	status      func(string)
 	notice      func(string)
+	tokenOrigin string
+	baseHint    string
 	redact      redactor
 	clock       *clock
 	jitter      func(time.Duration) time.Duration
@@ -77,12 +80,14 @@ func New(cfg Config) (*Client, error) {
 			// and may leave https; the caller is told to fix the URL.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
-		trace:  &tracer{w: cfg.Debug, redact: newRedactor(cfg.Token)},
-		status: cfg.Status,
-		notice: cfg.Notice,
-		redact: newRedactor(cfg.Token),
-		clock:  realClock(),
-		jitter: fullJitter,
+		trace:       &tracer{w: cfg.Debug, redact: newRedactor(cfg.Token)},
+		status:      cfg.Status,
+		notice:      cfg.Notice,
+		tokenOrigin: cfg.TokenOrigin,
+		baseHint:    cfg.BaseHint,
+		redact:      newRedactor(cfg.Token),
+		clock:       realClock(),
+		jitter:      fullJitter,
 	}
 	if c.status == nil {
 		c.status = func(string) {}
@@ -149,8 +154,15 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 			err = c.waitRetry(ctx, res, tries)
 		default:
 			if err := c.check(method, res); err != nil {
-				if re, ok := err.(*ResponseError); ok {
-					re.Attempts = tries
+				switch e := err.(type) {
+				case *ResponseError:
+					e.Attempts = tries
+				case *AuthError:
+					e.TokenOrigin = c.tokenOrigin
+				case *APIError:
+					if e.routeMissing {
+						e.hint = fmt.Sprintf("%s answered HTTP 404: no such address. %s", where, cmp.Or(c.baseHint, "Check that the base URL points at the store's API."))
+					}
 				}
 				return nil, c.redactError(err)
 			}

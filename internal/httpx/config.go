@@ -24,6 +24,8 @@ type Config struct {
 	Debug       io.Writer         // nil → no trace
 	Status      func(msg string)  // progress text during waits; "" when a wait ends; may be nil
 	Notice      func(msg string)  // a line for stderr even without a terminal (waits caused by other processes, lost sharing); may be nil
+	TokenOrigin string            // where an overriding token came from (e.g. "STORECTL_SHOP_TOKEN, which overrides …"); "" for a stored token
+	BaseHint    string            // what the base URL should look like, told when a path does not exist there (HTTP 404 not from the API)
 	MaxBody     int64             // 0 → 32 MiB
 	MaxAttempts int               // tries for network errors and 502/503/504; 0 → 4
 }

@@ -87,10 +87,19 @@ func refusal(status int, body []byte) *APIError {
 			}
 		}
 	}
-	if !ok && status == http.StatusNotFound {
-		e.hint = "The answer was not JSON: check that the base URL points at the store's API."
+	if status == http.StatusNotFound && (!ok || len(env.Success) == 0 || genericNotFound(e.Message)) {
+		e.routeMissing = true
+		e.hint = "The answer was not the API's own: check that the base URL points at the store's API."
 	}
 	return e
+}
+
+// genericNotFound recognises a web framework's answer for a path it has no
+// route for ("Not Found.", "The route x could not be found."), as opposed
+// to the API's own "Submission not found" for a missing record.
+func genericNotFound(message string) bool {
+	m := strings.ToLower(strings.Trim(strings.TrimSpace(message), ".!"))
+	return m == "" || m == "not found" || m == "404 not found" || (strings.Contains(m, "route") && strings.Contains(m, "could not be found"))
 }
 
 type jsonProblem struct{ problem, hint string }

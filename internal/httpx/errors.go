@@ -20,6 +20,9 @@ type APIError struct {
 	Details map[string][]string
 	Body    []byte
 	hint    string
+	// routeMissing marks a 404 without the API's own failure answer: the
+	// address itself does not exist, most often a wrong base URL.
+	routeMissing bool
 }
 
 func (e *APIError) ExitCode() int { return exitcode.APIRefused }
@@ -60,6 +63,10 @@ func (e *APIError) Error() string {
 type AuthError struct {
 	Status  int
 	Message string
+	// TokenOrigin names where a token that overrides the stored one came
+	// from (an environment variable), so a 401 does not send the user to
+	// fix a stored token that was never used.
+	TokenOrigin string
 }
 
 func (e *AuthError) ExitCode() int { return exitcode.Auth }
@@ -71,6 +78,9 @@ func (e *AuthError) Error() string {
 	}
 	if e.Status == http.StatusForbidden {
 		return fmt.Sprintf("the token is not allowed to do this (%s); it may lack the needed scope, or the store may be unavailable: use a token with the right scopes", detail)
+	}
+	if e.TokenOrigin != "" {
+		return fmt.Sprintf("the server rejected the token (%s); it came from %s: check or unset it", detail, e.TokenOrigin)
 	}
 	return fmt.Sprintf("the server rejected the token (%s); it is missing, invalid, revoked or expired: check it, or log in again with a new token", detail)
 }

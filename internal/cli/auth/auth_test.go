@@ -114,8 +114,10 @@ func TestLoginWithoutKeyringPointsToInsecureStorage(t *testing.T) {
 	w.keyring.broken = true
 	w.opts.ShopTokenStdin, w.opts.BaseURL = true, "https://shop.example.com"
 	err := runLogin(context.Background(), w.opts)
-	if exitcode.Of(err) != exitcode.Auth || !strings.Contains(exitcode.HintOf(err), "--insecure-storage") {
-		t.Fatalf("err = %v, hint %q", err, exitcode.HintOf(err))
+	// Storage failed, not the token: exit 1, found before any request.
+	if exitcode.Of(err) != exitcode.Failure || !strings.Contains(exitcode.HintOf(err), "--insecure-storage") ||
+		!strings.Contains(exitcode.HintOf(err), "credential_store file") || len(w.checked) != 0 {
+		t.Fatalf("err = %v, hint %q, checks %q", err, exitcode.HintOf(err), w.checked)
 	}
 	w.opts.IO.In.(interface{ WriteString(string) (int, error) }).WriteString("shop-1234567890\n")
 	w.opts.InsecureStorage = true
@@ -124,6 +126,74 @@ func TestLoginWithoutKeyringPointsToInsecureStorage(t *testing.T) {
 	}
 	if tok, err := w.store.Get("default", credentials.Shop); err != nil || tok.Source != credentials.FromFile {
 		t.Fatalf("token: %+v %v", tok, err)
+	}
+}
+
+func TestLoginCredentialStoreFileNeedsNoFlag(t *testing.T) {
+	w := newWorld(t, "shop-1234567890\n")
+	w.keyring.broken = true
+	settings, _ := w.opts.Settings()
+	settings.CredentialStore = "file"
+	w.opts.ShopTokenStdin, w.opts.BaseURL = true, "https://shop.example.com"
+	if err := runLogin(context.Background(), w.opts); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := w.store.Get("default", credentials.Shop); err != nil || tok.Source != credentials.FromFile {
+		t.Fatalf("token: %+v %v", tok, err)
+	}
+}
+
+func TestLoginAtATerminalOffersTheFileWithoutAKeyring(t *testing.T) {
+	for _, answer := range []string{"y", "n"} {
+		// The question comes first, before the URL and token are asked for.
+		w := newWorld(t, answer+"\nhttps://shop.example.com\nshop-1234567890\n\n")
+		w.keyring.broken = true
+		w.opts.IO.InTTY, w.opts.IO.ErrTTY = true, true
+		err := runLogin(context.Background(), w.opts)
+		errOut := w.opts.IO.ErrOut.(interface{ String() string }).String()
+		if !strings.Contains(errOut, "The OS keyring is unavailable here") || !strings.Contains(errOut, "mode 0600") {
+			t.Errorf("%s: prompt text %q", answer, errOut)
+		}
+		if answer == "n" {
+			if exitcode.Of(err) != exitcode.Failure || len(w.checked) != 0 {
+				t.Errorf("declined: err %v, checks %q", err, w.checked)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tok, err := w.store.Get("default", credentials.Shop); err != nil || tok.Source != credentials.FromFile {
+			t.Fatalf("token: %+v %v", tok, err)
+		}
+	}
+}
+
+func TestLoginCatalogOnlyProfile(t *testing.T) {
+	w := newWorld(t, "cat-1234567890\n")
+	w.opts.CatalogTokenStdin, w.opts.CatalogURL = true, "https://search.example.com/sfs/v1"
+	if err := runLogin(context.Background(), w.opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.checked) != 1 || !strings.HasPrefix(w.checked[0], "catalog ") {
+		t.Fatalf("checks: %q", w.checked)
+	}
+	if _, ok := w.file.Profiles["default"]["base_url"]; ok || w.file.Profiles["default"]["catalog_url"] != "https://search.example.com/sfs/v1" {
+		t.Fatalf("config: %+v", w.file.Profiles)
+	}
+	if _, ok := w.keyring.entries["default:shop"]; ok || w.keyring.entries["default:catalog"] != "cat-1234567890" {
+		t.Fatalf("keyring: %v", w.keyring.entries)
+	}
+}
+
+func TestLoginAtATerminalCatalogOnly(t *testing.T) {
+	w := newWorld(t, "\ncat-1234567890\nhttps://search.example.com/sfs/v1\n")
+	w.opts.IO.InTTY, w.opts.IO.ErrTTY = true, true
+	if err := runLogin(context.Background(), w.opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.checked) != 1 || w.keyring.entries["default:catalog"] != "cat-1234567890" {
+		t.Fatalf("checks %q, keyring %v", w.checked, w.keyring.entries)
 	}
 }
 
@@ -176,5 +246,33 @@ func TestStatusVerdict(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "bad-…3456 (keyring)") || strings.Contains(out.String(), "bad-token-123456") {
 		t.Fatalf("status output:\n%s", out.String())
+	}
+}
+
+func TestStatusOfACatalogOnlyProfileIsFine(t *testing.T) {
+	w := newWorld(t, "")
+	if _, err := w.store.Set("default", credentials.Catalog, "cat-1234567890", false); err != nil {
+		t.Fatal(err)
+	}
+	w.file.Profiles["default"] = map[string]string{"catalog_url": "https://search.example.com/sfs/v1"}
+	ios, _, out, _ := iostreams.Test()
+	opts := &StatusOptions{
+		ConfigFile: w.opts.ConfigFile,
+		Settings: func() (*config.Settings, error) {
+			return &config.Settings{Profile: "default", CatalogURL: "https://search.example.com/sfs/v1"}, nil
+		},
+		Credentials: w.opts.Credentials,
+		Printer:     func() (*output.Printer, error) { return output.New(ios, output.Options{Format: output.Table}) },
+		Check:       w.opts.Check,
+	}
+	if err := runStatus(context.Background(), opts); err != nil {
+		t.Fatalf("err = %v\n%s", err, out.String())
+	}
+	// With no token at all the profile is not logged in: exit 4.
+	if _, err := w.store.Delete("default", credentials.Catalog); err != nil {
+		t.Fatal(err)
+	}
+	if err := runStatus(context.Background(), opts); exitcode.Of(err) != exitcode.Auth {
+		t.Fatalf("no token: err = %v", err)
 	}
 }

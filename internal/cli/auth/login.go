@@ -70,16 +70,32 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	if s.Sandbox {
 		return exitcode.UsageError("the sandbox needs no login: its demo tokens are built in (see `storectl sandbox serve` for them)")
 	}
-	in, err := gatherLogin(opts, s)
+	store, err := opts.Credentials()
+	if err != nil {
+		return err
+	}
+	// At a terminal the storage is settled before anyone types a token it
+	// could not keep; in a script the flags are checked first (exit 2).
+	var insecure bool
+	var in loginInput
+	if interactive(opts) {
+		if insecure, err = chooseStorage(opts, s, store); err == nil {
+			in, err = gatherLogin(opts, s)
+		}
+	} else if in, err = gatherLogin(opts, s); err == nil {
+		insecure, err = chooseStorage(opts, s, store)
+	}
 	if err != nil {
 		return err
 	}
 
-	shopSummary, err := opts.Check(ctx, credentials.Shop, in.baseURL, in.shopToken)
-	if err != nil {
-		return fmt.Errorf("the shop token was not saved: %w", err)
+	if in.shopToken != "" {
+		shopSummary, err := opts.Check(ctx, credentials.Shop, in.baseURL, in.shopToken)
+		if err != nil {
+			return fmt.Errorf("the shop token was not saved: %w", err)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "✓ shop API %s: %s\n", in.baseURL, shopSummary)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "✓ shop API %s: %s\n", in.baseURL, shopSummary)
 	if in.catalogToken != "" {
 		catalogSummary, err := opts.Check(ctx, credentials.Catalog, in.catalogURL, in.catalogToken)
 		if err != nil {
@@ -88,16 +104,15 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ catalog API %s: %s\n", in.catalogURL, catalogSummary)
 	}
 
-	store, err := opts.Credentials()
-	if err != nil {
-		return err
-	}
-	src, err := store.Set(s.Profile, credentials.Shop, in.shopToken, opts.InsecureStorage)
-	if err != nil {
-		return err
-	}
-	if in.catalogToken != "" {
-		if _, err := store.Set(s.Profile, credentials.Catalog, in.catalogToken, opts.InsecureStorage); err != nil {
+	var src credentials.Source
+	for _, t := range []struct {
+		kind  credentials.Kind
+		token string
+	}{{credentials.Shop, in.shopToken}, {credentials.Catalog, in.catalogToken}} {
+		if t.token == "" {
+			continue
+		}
+		if src, err = store.Set(s.Profile, t.kind, t.token, insecure); err != nil {
 			return err
 		}
 	}
@@ -112,43 +127,62 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	return nil
 }
 
+// chooseStorage decides where the tokens go before anyone types one: the
+// file when asked for (--insecure-storage, credential_store: file), else
+// the keyring if it answers; without one, a terminal user is offered the
+// file and a script is told how to choose it.
+func chooseStorage(opts *LoginOptions, s *config.Settings, store *credentials.Store) (insecure bool, err error) {
+	if opts.InsecureStorage || s.CredentialStore == "file" {
+		return true, nil
+	}
+	probe := store.KeyringAvailable()
+	if probe == nil {
+		return false, nil
+	}
+	if !interactive(opts) {
+		return false, store.NoKeyringError(probe)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "! The OS keyring is unavailable here (%v).\n", probe)
+	fmt.Fprintf(opts.IO.ErrOut, "! Tokens can be kept in %s instead: mode 0600, readable by anyone who can act as your user.\n", store.FilePath())
+	if err := cmdutil.Confirm(opts.IO, "keep the tokens in that file", false); err != nil {
+		return false, store.NoKeyringError(probe)
+	}
+	return true, nil
+}
+
+// interactive: the values are asked for rather than piped.
+func interactive(opts *LoginOptions) bool {
+	return opts.IO.CanPrompt() && !opts.ShopTokenStdin && !opts.CatalogTokenStdin
+}
+
 // gatherLogin takes each value from its flag, then the existing profile,
 // then a prompt on a terminal; without one it says which flag is missing.
+// A profile may hold the shop API, the catalog API, or both.
 func gatherLogin(opts *LoginOptions, s *config.Settings) (loginInput, error) {
 	in := loginInput{baseURL: firstOf(opts.BaseURL, s.BaseURL), catalogURL: firstOf(opts.CatalogURL, s.CatalogURL)}
-	canPrompt := opts.IO.CanPrompt() && !opts.ShopTokenStdin && !opts.CatalogTokenStdin
 	var err error
-
-	if in.baseURL == "" {
-		if !canPrompt {
-			return in, exitcode.Usagef("--base-url is required: the shop API base URL, such as https://shop.example.com")
+	switch {
+	case opts.ShopTokenStdin || opts.CatalogTokenStdin:
+		if opts.ShopTokenStdin && in.baseURL == "" {
+			return in, exitcode.Usagef("--base-url is required with --shop-token-stdin: the shop API base URL, such as https://shop.example.com")
 		}
-		if in.baseURL, err = cmdutil.PromptLine(opts.IO, "Shop API base URL", ""); err != nil {
-			return in, err
+		if opts.CatalogTokenStdin && in.catalogURL == "" {
+			return in, exitcode.Usagef("--catalog-url is required with a catalog token: the catalog API base URL, ending in /sfs/v1")
 		}
-	}
-	if opts.ShopTokenStdin || opts.CatalogTokenStdin {
 		if in.shopToken, in.catalogToken, err = readStdinTokens(opts); err != nil {
 			return in, err
 		}
-	} else if canPrompt {
-		if in.shopToken, err = cmdutil.PromptSecret(opts.IO, "Shop API token (input hidden): "); err != nil {
+	case interactive(opts):
+		if in, err = promptLogin(opts, in); err != nil {
 			return in, err
 		}
-		if in.catalogToken, err = cmdutil.PromptSecret(opts.IO, "Catalog API token (optional, Enter to skip): "); err != nil {
-			return in, err
-		}
-	}
-	if in.shopToken == "" {
+	case in.baseURL == "":
+		return in, exitcode.Usagef("--base-url is required: the shop API base URL, such as https://shop.example.com (or --catalog-url and --catalog-token-stdin for a catalog-only profile)")
+	default:
 		return in, exitcode.Usagef("no shop API token given: pipe it with --shop-token-stdin, or run at a terminal to be asked")
 	}
-	if in.catalogToken != "" && in.catalogURL == "" {
-		if !canPrompt {
-			return in, exitcode.Usagef("--catalog-url is required with a catalog token: the catalog API base URL, ending in /sfs/v1")
-		}
-		if in.catalogURL, err = cmdutil.PromptLine(opts.IO, "Catalog API base URL (ends in /sfs/v1)", ""); err != nil {
-			return in, err
-		}
+	if in.shopToken == "" {
+		in.baseURL = "" // a catalog-only login leaves the shop settings alone
 	}
 	in.baseURL = strings.TrimRight(in.baseURL, "/")
 	in.catalogURL = strings.TrimRight(in.catalogURL, "/")
@@ -158,6 +192,37 @@ func gatherLogin(opts *LoginOptions, s *config.Settings) (loginInput, error) {
 				return in, exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s: %w", key, err))
 			}
 		}
+	}
+	return in, nil
+}
+
+// promptLogin asks at a terminal: the shop API (Enter skips it, for a
+// catalog-only profile), then the catalog API (optional).
+func promptLogin(opts *LoginOptions, in loginInput) (loginInput, error) {
+	var err error
+	if in.baseURL == "" {
+		if in.baseURL, err = cmdutil.PromptLine(opts.IO, "Shop API base URL (Enter to skip: catalog API only)", ""); err != nil {
+			return in, err
+		}
+	}
+	if in.baseURL != "" {
+		if in.shopToken, err = cmdutil.PromptSecret(opts.IO, "Shop API token (input hidden): "); err != nil {
+			return in, err
+		}
+		if in.shopToken == "" {
+			return in, exitcode.Usagef("no shop API token given: nothing was saved")
+		}
+	}
+	if in.catalogToken, err = cmdutil.PromptSecret(opts.IO, "Catalog API token (optional, Enter to skip): "); err != nil {
+		return in, err
+	}
+	if in.catalogToken != "" && in.catalogURL == "" {
+		if in.catalogURL, err = cmdutil.PromptLine(opts.IO, "Catalog API base URL (ends in /sfs/v1)", ""); err != nil {
+			return in, err
+		}
+	}
+	if in.shopToken == "" && in.catalogToken == "" {
+		return in, exitcode.Usagef("no token given: nothing was saved")
 	}
 	return in, nil
 }
@@ -191,19 +256,6 @@ func readStdinTokens(opts *LoginOptions) (shopToken, catalogToken string, err er
 	if opts.CatalogTokenStdin {
 		catalogToken = lines[0]
 	}
-	if !opts.ShopTokenStdin {
-		// Updating only the catalog token keeps the stored shop token.
-		store, err := opts.Credentials()
-		if err != nil {
-			return "", "", err
-		}
-		s, _ := opts.Settings()
-		tok, err := store.Get(s.Profile, credentials.Shop)
-		if err != nil {
-			return "", "", exitcode.Usagef("profile %q has no shop token yet: give it with --shop-token-stdin too", s.Profile)
-		}
-		shopToken = tok.Value
-	}
 	return shopToken, catalogToken, nil
 }
 
@@ -212,8 +264,10 @@ func saveURLs(opts *LoginOptions, profile string, in loginInput) error {
 	if err != nil {
 		return err
 	}
-	if err := file.Set(profile, "base_url", in.baseURL); err != nil {
-		return err
+	if in.baseURL != "" {
+		if err := file.Set(profile, "base_url", in.baseURL); err != nil {
+			return err
+		}
 	}
 	if in.catalogURL != "" {
 		if err := file.Set(profile, "catalog_url", in.catalogURL); err != nil {

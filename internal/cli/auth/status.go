@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -94,6 +95,10 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 		for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
 			ps.Tokens = append(ps.Tokens, checkToken(ctx, opts, store, name, kind, urls[kind]))
 		}
+		if !slices.ContainsFunc(ps.Tokens, func(ts tokenStatus) bool { return ts.Masked != "" }) {
+			// A profile may hold either API, but not neither.
+			ps.Tokens[0].err = exitcode.New(exitcode.Auth, "not logged in")
+		}
 		statuses = append(statuses, ps)
 	}
 
@@ -114,8 +119,9 @@ func checkToken(ctx context.Context, opts *StatusOptions, store *credentials.Sto
 		if errors.As(err, &ke) {
 			ts.Result += " (OS keyring unavailable)"
 		}
-		if kind == credentials.Shop {
-			ts.err = exitcode.New(exitcode.Auth, "no shop token")
+		if url != "" {
+			// The API is set up for this profile but has no token.
+			ts.err = exitcode.New(exitcode.Auth, "no "+string(kind)+" token")
 		}
 		return ts
 	case err != nil:

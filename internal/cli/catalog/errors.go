@@ -27,6 +27,10 @@ func explain(err error, commandPath, scope string) error {
 	rejection, rejected := cmdutil.RejectionOf(err)
 	refusal, refused := cmdutil.RefusalOf(err)
 	switch {
+	case rejected && rejection.Status == http.StatusUnauthorized && rejection.TokenOrigin != "":
+		return exitcode.WithHint(exitcode.Auth,
+			fmt.Errorf("the catalog API rejected the token (HTTP 401%s): it came from %s", serverSays(rejection.Message), rejection.TokenOrigin),
+			"check or unset it; a token that is missing, invalid, revoked or expired is refused")
 	case rejected && rejection.Status == http.StatusUnauthorized:
 		return exitcode.WithHint(exitcode.Auth,
 			fmt.Errorf("the catalog API rejected the token (HTTP 401%s): it is missing, invalid, revoked or expired", serverSays(rejection.Message)),

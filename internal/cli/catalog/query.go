@@ -140,6 +140,10 @@ func (q query[P, R]) run(ctx context.Context, o *queryOptions) (*tableRun[R], er
 // silently falls back to its default.
 func warnSort(w io.Writer, sort, fallback string) {
 	if sort != "" && !api.KnownSort(sort) {
-		fmt.Fprintf(w, "warning: --sort %q is not a sort order the catalog API knows; the server falls back to its default (%s)\n", sort, fallback)
+		msg := fmt.Sprintf("warning: --sort %q is not a sort order the catalog API knows; the server falls back to its default (%s)", sort, fallback)
+		if guess := cmdutil.Suggest(sort, api.SortValues); guess != "" {
+			msg += fmt.Sprintf("; did you mean %s?", guess)
+		}
+		fmt.Fprintln(w, msg)
 	}
 }

@@ -19,9 +19,17 @@ func NewGroup(use, short, long string) *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return exitcode.WithHint(exitcode.Usage,
-					fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath()),
-					fmt.Sprintf("run `%s --help` to see its commands", cmd.CommandPath()))
+				hint := fmt.Sprintf("run `%s --help` to see its commands", cmd.CommandPath())
+				var verbs []string
+				for _, c := range cmd.Commands() {
+					if c.IsAvailableCommand() {
+						verbs = append(verbs, c.Name())
+					}
+				}
+				if guess := Suggest(args[0], verbs); guess != "" {
+					hint = fmt.Sprintf("did you mean `%s %s`? (%s)", cmd.CommandPath(), guess, hint)
+				}
+				return exitcode.WithHint(exitcode.Usage, fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath()), hint)
 			}
 			return cmd.Help()
 		},

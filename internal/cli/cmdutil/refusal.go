@@ -15,6 +15,9 @@ type Refusal struct {
 	Message string // the server's message, as sent
 	// Details are the per-field messages of a validation failure.
 	Details map[string][]string
+	// TokenOrigin, for a rejected token that overrides the stored one,
+	// says where it came from (an environment variable).
+	TokenOrigin string
 }
 
 // RefusalOf finds the API's refusal of a request in err's chain: a
@@ -34,7 +37,7 @@ func RejectionOf(err error) (Refusal, bool) {
 	if !errors.As(err, &authErr) {
 		return Refusal{}, false
 	}
-	return Refusal{Status: authErr.Status, Message: authErr.Message}, true
+	return Refusal{Status: authErr.Status, Message: authErr.Message, TokenOrigin: authErr.TokenOrigin}, true
 }
 
 // Throttled reports a server that kept answering 429 beyond what the

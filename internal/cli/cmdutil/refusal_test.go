@@ -16,7 +16,7 @@ func TestRefusalsReadWithoutTheTransportsTypes(t *testing.T) {
 	throttled := fmt.Errorf("x: %w", &httpx.RateLimitError{})
 	other := errors.New("connection reset")
 
-	if r, ok := RefusalOf(refused); !ok || !reflect.DeepEqual(r, Refusal{422, "invalid", details}) {
+	if r, ok := RefusalOf(refused); !ok || !reflect.DeepEqual(r, Refusal{Status: 422, Message: "invalid", Details: details}) {
 		t.Errorf("RefusalOf(422) = %+v %v", r, ok)
 	}
 	if r, ok := RejectionOf(rejected); !ok || r.Status != 403 || r.Message != "Forbidden" {

@@ -2,10 +2,13 @@ package factory
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,10 +56,14 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 		cfg.BaseURL = s.CatalogURL
 	}
 	if cfg.BaseURL == "" {
+		if err := c.requireProfile(s); err != nil {
+			return nil, err
+		}
 		return nil, exitcode.WithHint(exitcode.Auth,
 			fmt.Errorf("no %s API URL configured for profile %q", kind, s.Profile),
-			fmt.Sprintf("run `storectl auth login --%s URL`, set %s, or try `--sandbox`", urlFlag(kind), urlEnv(kind)))
+			fmt.Sprintf("run `storectl auth login --profile %s --%s URL`, set %s, or try `--sandbox`", s.Profile, urlFlag(kind), urlEnv(kind)))
 	}
+	cfg.BaseHint = baseHint(kind, cfg.BaseURL)
 	store, err := c.f.Credentials()
 	if err != nil {
 		return nil, err
@@ -66,7 +73,48 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 		return nil, err
 	}
 	cfg.Token = tok.Value
+	if tok.Source == credentials.FromEnv {
+		cfg.TokenOrigin = tokenOrigin(kind, s.Profile)
+	}
 	return httpx.New(cfg)
+}
+
+// requireProfile refuses a profile named by --profile or STORECTL_PROFILE
+// that the config does not have: a typo must not read as a store with no
+// URL, whose hint would log in over another profile.
+func (c *connector) requireProfile(s *config.Settings) error {
+	if s.ProfileSource != config.FromFlag && s.ProfileSource != config.FromEnv {
+		return nil
+	}
+	file, err := c.f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	if _, ok := file.Profiles[s.Profile]; ok {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(file.Profiles))
+	known := "no profiles yet"
+	if len(names) > 0 {
+		known = "profiles: " + strings.Join(names, ", ")
+	}
+	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("no profile named %q (%s)", s.Profile, known),
+		fmt.Sprintf("to set it up, run `storectl auth login --profile %s --base-url URL`; `storectl profile list` shows the profiles", s.Profile))
+}
+
+// tokenOrigin names an environment token that overrides the stored one,
+// for the message of a 401.
+func tokenOrigin(kind credentials.Kind, profile string) string {
+	return fmt.Sprintf("%s, which overrides any token stored for profile %q", kind.Env(), profile)
+}
+
+// baseHint says what a base URL should look like, for a 404 that is not
+// the API's own answer.
+func baseHint(kind credentials.Kind, baseURL string) string {
+	if kind == credentials.Catalog {
+		return fmt.Sprintf("The catalog API base URL (%s) should be the one from the app's settings (API access), ending in /sfs/v1.", baseURL)
+	}
+	return fmt.Sprintf("The shop API base URL (%s) should be the store's address, such as https://shop.example.com: storectl adds /shop-api/… to it.", baseURL)
 }
 
 // pace gives a client the progress and debug outputs and, for the shop
@@ -97,7 +145,8 @@ func (c *connector) pace(cfg *httpx.Config, kind credentials.Kind, s *config.Set
 // budget as every other request with that token, so that `auth login`
 // followed by an export cannot trip the throttle.
 func (c *connector) checkClient(kind credentials.Kind, baseURL, token string) (*httpx.Client, error) {
-	cfg := httpx.Config{BaseURL: baseURL, Token: token, UserAgent: c.f.Build.UserAgent(), Timeout: 15 * time.Second, MaxAttempts: 1}
+	cfg := httpx.Config{BaseURL: baseURL, Token: token, UserAgent: c.f.Build.UserAgent(), Timeout: 15 * time.Second, MaxAttempts: 1,
+		BaseHint: baseHint(kind, baseURL)}
 	s, err := c.f.Settings()
 	if err != nil {
 		return nil, err
@@ -124,6 +173,7 @@ func (c *connector) sandboxClient(kind credentials.Kind, cfg httpx.Config) (*htt
 	// Env tokens still override, so a bad or revoked token can be tried.
 	if v := os.Getenv(kind.Env()); v != "" {
 		cfg.Token = v
+		cfg.TokenOrigin = kind.Env() + ", which overrides the sandbox's demo token"
 	}
 	return httpx.New(cfg)
 }
