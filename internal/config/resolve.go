@@ -40,14 +40,14 @@ type Settings struct {
 	RateLimit  string
 	// CredentialStore is where auth login keeps tokens: "keyring" or "file".
 	CredentialStore string
-	Output     string
-	Fields     []string
-	JQ         string
-	NoHeaders  bool
-	Quiet      bool
-	Debug      bool
-	Sandbox    bool
-	Timeout    time.Duration
+	Output          string
+	Fields          []string
+	JQ              string
+	NoHeaders       bool
+	Quiet           bool
+	Debug           bool
+	Sandbox         bool
+	Timeout         time.Duration
 }
 
 // Resolve layers the settings. flags may be nil (tests); a flag counts only
