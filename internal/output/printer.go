@@ -29,8 +29,7 @@ type Options struct {
 type Printer struct {
 	ios       *iostreams.IOStreams
 	format    Format
-	fields    []string // as given, for table and CSV columns
-	keys      []string // their top-level keys, kept by JSON, NDJSON and YAML
+	fields    []string // as given; resolved against each result's columns and data
 	jq        *gojq.Code
 	noHeaders bool
 }
@@ -43,6 +42,9 @@ type Column struct {
 	Key    string
 	Header string
 	Value  func(o Object) string
+	// Aliases are other names --fields accepts for the column (a custom
+	// form field's id, where Key is its label).
+	Aliases []string
 }
 
 // New checks the options, compiling --jq, so that a bad flag fails before
@@ -60,7 +62,7 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.fields, p.keys = fields, topLevelKeys(fields)
+	p.fields = fields
 	if strings.TrimSpace(opts.JQ) != "" {
 		if p.jq, err = compileJQ(opts.JQ); err != nil {
 			return nil, err
@@ -85,8 +87,12 @@ func (p *Printer) IsTable() bool { return p.format == Table && p.jq == nil }
 // An empty list prints nothing in table mode (commands say "no results" on
 // stderr when IsTable), a header row in CSV, [] in JSON and YAML.
 func (p *Printer) List(items []json.RawMessage, cols []Column) error {
+	keys, err := p.listKeys(items, cols)
+	if err != nil {
+		return err
+	}
 	if p.jq != nil {
-		arr, err := p.array(items)
+		arr, err := p.array(items, keys)
 		if err != nil {
 			return err
 		}
@@ -95,7 +101,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 	var out bytes.Buffer
 	switch p.format {
 	case JSON:
-		arr, err := p.array(items)
+		arr, err := p.array(items, keys)
 		if err != nil {
 			return err
 		}
@@ -105,14 +111,14 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		out.WriteByte('\n')
 	case NDJSON:
 		for _, item := range items {
-			if err := p.ndjsonLine(&out, item); err != nil {
+			if err := p.ndjsonLine(&out, item, keys); err != nil {
 				return err
 			}
 		}
 	case YAML:
 		seq := &yaml.Node{Kind: yaml.SequenceNode}
 		for _, item := range items {
-			n, err := p.yamlItem(item)
+			n, err := p.yamlItem(item, keys)
 			if err != nil {
 				return err
 			}
@@ -126,11 +132,9 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err != nil {
 			return err
 		}
-		var first *Object
-		if len(objects) > 0 {
-			first = &objects[0]
+		if cols, err = columnsFor(p.fields, cols, objects); err != nil {
+			return err
 		}
-		cols = columnsFor(p.fields, cols, first)
 		if p.format == CSV {
 			err = p.writeCSV(&out, cols, objects)
 		} else {
@@ -140,8 +144,21 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 			return err
 		}
 	}
-	_, err := p.ios.Out.Write(out.Bytes())
+	_, err = p.ios.Out.Write(out.Bytes())
 	return err
+}
+
+// listKeys resolves --fields for JSON-like output of a list, against the
+// columns and the first item.
+func (p *Printer) listKeys(items []json.RawMessage, cols []Column) ([]string, error) {
+	if len(p.fields) == 0 {
+		return nil, nil
+	}
+	objects, err := parseAll(items)
+	if err != nil {
+		return nil, err
+	}
+	return keysFor(p.fields, cols, objects)
 }
 
 // Object prints one value. JSON, NDJSON, YAML and --jq print it as sent
@@ -151,8 +168,16 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 // one row: the fields, or the top-level keys whose values are not objects
 // or arrays.
 func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) error {
+	o, err := ParseObject(raw)
+	if err != nil {
+		return err
+	}
+	keys, err := keysFor(p.fields, nil, []Object{o})
+	if err != nil {
+		return err
+	}
 	if p.jq != nil {
-		shaped, err := p.shape(raw)
+		shaped, err := p.shape(raw, keys)
 		if err != nil {
 			return err
 		}
@@ -161,7 +186,7 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 	var out bytes.Buffer
 	switch p.format {
 	case JSON:
-		shaped, err := p.shape(raw)
+		shaped, err := p.shape(raw, keys)
 		if err != nil {
 			return err
 		}
@@ -170,11 +195,11 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 		}
 		out.WriteByte('\n')
 	case NDJSON:
-		if err := p.ndjsonLine(&out, raw); err != nil {
+		if err := p.ndjsonLine(&out, raw, keys); err != nil {
 			return err
 		}
 	case YAML:
-		n, err := p.yamlItem(raw)
+		n, err := p.yamlItem(raw, keys)
 		if err != nil {
 			return err
 		}
@@ -182,34 +207,34 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 			return err
 		}
 	case CSV:
-		o, err := ParseObject(raw)
+		cols, err := objectColumns(p.fields, o)
 		if err != nil {
 			return err
 		}
-		if err := p.writeCSV(&out, objectColumns(p.fields, o), []Object{o}); err != nil {
+		if err := p.writeCSV(&out, cols, []Object{o}); err != nil {
 			return err
 		}
 	case Table:
-		return p.humanObject(raw, human)
+		return p.humanObject(o, human)
 	}
-	_, err := p.ios.Out.Write(out.Bytes())
+	_, err = p.ios.Out.Write(out.Bytes())
 	return err
 }
 
-func (p *Printer) humanObject(raw json.RawMessage, human func(w io.Writer) error) error {
-	o, err := ParseObject(raw)
-	if err != nil {
-		return err
-	}
+func (p *Printer) humanObject(o Object, human func(w io.Writer) error) error {
 	switch {
 	case len(p.fields) > 0:
 		var header []string
 		if !p.noHeaders {
 			header = []string{"FIELD", "VALUE"}
 		}
-		rows := make([][]string, len(p.fields))
-		for i, f := range p.fields {
-			rows[i] = []string{f, o.String(f)}
+		cols, err := columnsFor(p.fields, nil, []Object{o})
+		if err != nil {
+			return err
+		}
+		rows := make([][]string, len(cols))
+		for i, c := range cols {
+			rows[i] = []string{c.Key, o.String(c.Key)}
 		}
 		return RenderTable(p.ios.Out, p.ios, header, rows)
 	case human != nil:
@@ -227,12 +252,9 @@ func (p *Printer) humanObject(raw json.RawMessage, human func(w io.Writer) error
 }
 
 // objectColumns are the CSV columns of a single object.
-func objectColumns(fields []string, o Object) []Column {
-	if len(fields) > 0 {
-		return columnsFor(fields, nil, nil)
-	}
-	if o.raw[0] != '{' {
-		return columnsFor(nil, nil, &o)
+func objectColumns(fields []string, o Object) ([]Column, error) {
+	if len(fields) > 0 || o.raw[0] != '{' {
+		return columnsFor(fields, nil, []Object{o})
 	}
 	var cols []Column
 	for _, m := range o.members {
@@ -240,23 +262,23 @@ func objectColumns(fields []string, o Object) []Column {
 			cols = append(cols, Column{Key: m.key})
 		}
 	}
-	return cols
+	return cols, nil
 }
 
-// shape applies --fields to one value for JSON-like output.
-func (p *Printer) shape(raw json.RawMessage) (json.RawMessage, error) {
-	if len(p.keys) == 0 {
+// shape keeps the resolved --fields keys of one value for JSON-like output.
+func (p *Printer) shape(raw json.RawMessage, keys []string) (json.RawMessage, error) {
+	if len(keys) == 0 {
 		return raw, nil
 	}
-	return project(raw, p.keys)
+	return project(raw, keys)
 }
 
 // array joins the shaped items into the JSON array -o json prints.
-func (p *Printer) array(items []json.RawMessage) (json.RawMessage, error) {
+func (p *Printer) array(items []json.RawMessage, keys []string) (json.RawMessage, error) {
 	var b bytes.Buffer
 	b.WriteByte('[')
 	for i, item := range items {
-		shaped, err := p.shape(item)
+		shaped, err := p.shape(item, keys)
 		if err == nil && !json.Valid(jsonSafe(shaped)) {
 			// Checked one by one: "1,2" or "" would otherwise splice into
 			// a valid array.
@@ -274,8 +296,8 @@ func (p *Printer) array(items []json.RawMessage) (json.RawMessage, error) {
 	return b.Bytes(), nil
 }
 
-func (p *Printer) ndjsonLine(out *bytes.Buffer, raw json.RawMessage) error {
-	shaped, err := p.shape(raw)
+func (p *Printer) ndjsonLine(out *bytes.Buffer, raw json.RawMessage, keys []string) error {
+	shaped, err := p.shape(raw, keys)
 	if err != nil {
 		return err
 	}
@@ -286,8 +308,8 @@ func (p *Printer) ndjsonLine(out *bytes.Buffer, raw json.RawMessage) error {
 	return nil
 }
 
-func (p *Printer) yamlItem(raw json.RawMessage) (*yaml.Node, error) {
-	shaped, err := p.shape(raw)
+func (p *Printer) yamlItem(raw json.RawMessage, keys []string) (*yaml.Node, error) {
+	shaped, err := p.shape(raw, keys)
 	if err != nil {
 		return nil, err
 	}

@@ -86,7 +86,7 @@ func TestListFormats(t *testing.T) {
   }
 ]
 `},
-		{"json fields keep top-level keys in the order given", Options{Format: JSON, Fields: []string{"big", "zzz_unknown.a", "id", "nope"}}, `[
+		{"json fields keep top-level keys in the order given", Options{Format: JSON, Fields: []string{"big", "zzz_unknown.a", "id"}}, `[
   {
     "big": 123456789012345678901234567890,
     "zzz_unknown": {

@@ -10,6 +10,8 @@ import (
 	"io"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // Stream writes a list one item at a time, for exports of any size: memory
@@ -42,7 +44,7 @@ func (p *Printer) Stream(w io.Writer, cols []Column) (Stream, error) {
 	if w == nil {
 		return nil, errors.New("output: Stream needs a writer")
 	}
-	base := streamBase{p: p, w: bufio.NewWriterSize(w, 64<<10), tty: p.ios.OutTTY && sameWriter(w, p.ios.Out)}
+	base := streamBase{p: p, w: bufio.NewWriterSize(w, 64<<10), tty: p.ios.OutTTY && sameWriter(w, p.ios.Out), declared: cols}
 	if p.jq != nil {
 		return &jqStream{base}, nil
 	}
@@ -63,11 +65,31 @@ func (p *Printer) Stream(w io.Writer, cols []Column) (Stream, error) {
 }
 
 type streamBase struct {
-	p      *Printer
-	w      *bufio.Writer
-	tty    bool
-	n      int // items written
-	closed bool
+	p        *Printer
+	w        *bufio.Writer
+	tty      bool
+	n        int // items written
+	closed   bool
+	declared []Column // the command's columns, which --fields may name
+	keys     []string // --fields resolved for JSON-like output, at the first item
+}
+
+// shape applies --fields to an item of a JSON-like stream, resolving them
+// against the first item.
+func (s *streamBase) shape(item json.RawMessage) (json.RawMessage, error) {
+	if len(s.p.fields) == 0 {
+		return item, nil
+	}
+	if s.n == 1 {
+		o, err := ParseObject(item)
+		if err != nil {
+			return nil, err
+		}
+		if s.keys, err = keysFor(s.p.fields, s.declared, []Object{o}); err != nil {
+			return nil, err
+		}
+	}
+	return s.p.shape(item, s.keys)
 }
 
 // next checks the stream is open and counts the item.
@@ -96,9 +118,9 @@ func (s *jsonStream) Write(item json.RawMessage) error {
 	if err := s.next(); err != nil {
 		return err
 	}
-	shaped, err := s.p.shape(item)
+	shaped, err := s.shape(item)
 	if err != nil {
-		return fmt.Errorf("item %d: %w", s.n, err)
+		return itemError(s.n, err)
 	}
 	s.buf.Reset()
 	if s.n == 1 {
@@ -135,11 +157,15 @@ func (s *ndjsonStream) Write(item json.RawMessage) error {
 	if err := s.next(); err != nil {
 		return err
 	}
+	shaped, err := s.shape(item)
+	if err != nil {
+		return itemError(s.n, err)
+	}
 	s.buf.Reset()
-	if err := s.p.ndjsonLine(&s.buf, item); err != nil {
+	if err := s.p.ndjsonLine(&s.buf, shaped, nil); err != nil {
 		return fmt.Errorf("item %d: %w", s.n, err)
 	}
-	_, err := s.w.Write(s.buf.Bytes())
+	_, err = s.w.Write(s.buf.Bytes())
 	return err
 }
 
@@ -153,7 +179,11 @@ func (s *yamlStream) Write(item json.RawMessage) error {
 	if err := s.next(); err != nil {
 		return err
 	}
-	n, err := s.p.yamlItem(item)
+	shaped, err := s.shape(item)
+	if err != nil {
+		return itemError(s.n, err)
+	}
+	n, err := s.p.yamlItem(shaped, nil)
 	if err != nil {
 		return fmt.Errorf("item %d: %w", s.n, err)
 	}
@@ -178,9 +208,12 @@ type csvStream struct {
 
 // start fixes the columns (from the first item when the command gave none)
 // and writes the header.
-func (s *csvStream) start(first *Object) error {
+func (s *csvStream) start(first []Object) error {
 	s.started = true
-	s.cols = columnsFor(s.p.fields, s.cols, first)
+	var err error
+	if s.cols, err = columnsFor(s.p.fields, s.cols, first); err != nil {
+		return err
+	}
 	if s.p.noHeaders || len(s.cols) == 0 {
 		return nil
 	}
@@ -196,7 +229,7 @@ func (s *csvStream) Write(item json.RawMessage) error {
 		return fmt.Errorf("item %d: %w", s.n, err)
 	}
 	if !s.started {
-		if err := s.start(&o); err != nil {
+		if err := s.start([]Object{o}); err != nil {
 			return err
 		}
 	}
@@ -239,7 +272,9 @@ func (s *tableStream) Write(item json.RawMessage) error {
 	}
 	if !s.started {
 		s.started = true
-		s.cols = columnsFor(s.p.fields, s.cols, &o)
+		if s.cols, err = columnsFor(s.p.fields, s.cols, []Object{o}); err != nil {
+			return err
+		}
 	}
 	s.rows = append(s.rows, tableRow(s.cols, o))
 	if len(s.rows) == tableBlock {
@@ -280,9 +315,9 @@ func (s *jqStream) Write(item json.RawMessage) error {
 	if err := s.next(); err != nil {
 		return err
 	}
-	shaped, err := s.p.shape(item)
+	shaped, err := s.shape(item)
 	if err != nil {
-		return fmt.Errorf("item %d: %w", s.n, err)
+		return itemError(s.n, err)
 	}
 	if err := runJQ(s.w, s.p.jq, shaped, s.tty); err != nil {
 		return fmt.Errorf("item %d: %w", s.n, err)
@@ -291,3 +326,12 @@ func (s *jqStream) Write(item json.RawMessage) error {
 }
 
 func (s *jqStream) Close() error { return s.finish() }
+
+// itemError places an item's failure, except a usage error (an unknown
+// --fields name), which is about the command line, not the item.
+func itemError(n int, err error) error {
+	if exitcode.Of(err) == exitcode.Usage {
+		return err
+	}
+	return fmt.Errorf("item %d: %w", n, err)
+}

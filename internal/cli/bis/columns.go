@@ -24,10 +24,19 @@ func listColumns(terminal bool) []output.Column {
 			{Key: "created_at", Header: "CREATED"},
 		}
 	}
-	return []output.Column{
+	data := []output.Column{
 		{Key: "id"}, {Key: "product_id"}, {Key: "variant_id"}, {Key: "customer_email"}, {Key: "customer_phone"},
 		{Key: "product_title"}, {Key: "variant_title"}, {Key: "sku"}, {Key: "status"}, {Key: "created_at"}, {Key: "updated_at"},
 	}
+	// --fields may name a column by the header people see in the table.
+	for i := range data {
+		for _, t := range listColumns(true) {
+			if t.Key == data[i].Key && t.Header != "" {
+				data[i].Aliases = append(data[i].Aliases, t.Header)
+			}
+		}
+	}
+	return data
 }
 
 // detailColumns are what export --details adds: the detail fields, then
@@ -66,7 +75,7 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 		}
 		taken[key] = true
 		id := field.ID
-		cols = append(cols, output.Column{Key: key, Header: key, Value: func(o output.Object) string { return content.value(o, id) }})
+		cols = append(cols, output.Column{Key: key, Header: key, Aliases: []string{id}, Value: func(o output.Object) string { return content.value(o, id) }})
 	}
 	return cols
 }
