@@ -142,15 +142,16 @@ func TestSandboxIsUnpacedUnlessRateLimitIsSet(t *testing.T) {
 	}
 }
 
-func TestOutputForKeepsTheUsersChoice(t *testing.T) {
+func TestOutputForTakesOnlyTheCommandLine(t *testing.T) {
 	if got := resolveArgs(t).OutputFor("csv"); got != "csv" {
 		t.Errorf("no choice: %q", got)
 	}
 	if got := resolveArgs(t, "-o", "table").OutputFor("csv"); got != "table" {
 		t.Errorf("-o table: %q", got)
 	}
+	// A preference for reading at a terminal does not change a data file.
 	t.Setenv("STORECTL_OUTPUT", "json")
-	if got := resolveArgs(t).OutputFor("csv"); got != "json" {
+	if got := resolveArgs(t).OutputFor("csv"); got != "csv" {
 		t.Errorf("STORECTL_OUTPUT=json: %q", got)
 	}
 	if got := (&Settings{Output: "table"}).OutputFor("csv"); got != "csv" {

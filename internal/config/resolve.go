@@ -150,14 +150,24 @@ func (s *Settings) ShopRateLimit() string {
 	return s.RateLimit
 }
 
-// OutputFor is the output format of a command with a default of its own
-// (bis export: csv): the user's choice by flag, environment or profile
-// when there is one, else the command's.
+// OutputFor is the output format of a command that writes data files with
+// a default of its own (bis export: csv, or the file's extension): -o on
+// this command line, else the command's. A profile or environment output
+// setting is for reading at a terminal and must not turn a CSV export into
+// JSON.
 func (s *Settings) OutputFor(commandDefault string) string {
-	if s.sourceOf("output") == FromDefault {
-		return commandDefault
+	if f, ok := s.OutputFlag(); ok {
+		return f
 	}
-	return s.Output
+	return commandDefault
+}
+
+// OutputFlag is the -o given on this command line, if any.
+func (s *Settings) OutputFlag() (string, bool) {
+	if s.sourceOf("output") == FromFlag {
+		return s.Output, true
+	}
+	return "", false
 }
 
 // sourceOf says where a key's value came from; a key never resolved (a

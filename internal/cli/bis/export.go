@@ -38,8 +38,11 @@ func newExport(f *cmdutil.Factory, forms *formStore, runF func(*ExportOptions) e
 		Short: "Export every submission as CSV (or JSON, NDJSON)",
 		Long: `Export every back-in-stock submission, page after page, for a spreadsheet or
 a mailing tool. Rows are streamed as they arrive, so exports of any size use
-little memory. The format is CSV unless -o (or the profile's output setting)
-says otherwise; json and ndjson give the items exactly as sent.
+little memory. The format is -o when given, else the one --file's extension
+names (.csv, .json, .ndjson or .jsonl, .yaml or .yml), else CSV; the output
+setting of a profile or STORECTL_OUTPUT does not apply, so a saved preference
+for JSON at the terminal never turns a mailing-list CSV into JSON. json and
+ndjson give the items exactly as sent.
 
 With --file the export is written to a temporary file beside PATH, mode 0600
 (it holds customers' e-mails and phones), and renamed to PATH when complete:
@@ -68,7 +71,11 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := opts.Printer(output.CSV)
+	format, err := exportFormat(s, opts.File)
+	if err != nil {
+		return err
+	}
+	p, err := opts.Printer(format)
 	if err != nil {
 		return err
 	}
