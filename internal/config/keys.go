@@ -47,6 +47,8 @@ var Keys = []Key{
 	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml", check: oneOf("table", "json", "ndjson", "csv", "yaml")},
 	{Name: "fields", Flag: "fields", Help: "comma-separated columns or keys to keep"},
 	{Name: "jq", Flag: "jq", Help: "jq expression applied to JSON output"},
+	{Name: "csv_guard", Flag: "csv-guard", Default: "on", Help: "quote CSV cells a spreadsheet would run as formulas: on, or off for machine consumers", check: oneOf("on", "off")},
+	{Name: "excel", Flag: "excel", Default: "false", Help: "write CSV for Excel on Windows: UTF-8 byte-order mark and CRLF line ends", check: checkBool},
 	{Name: "no_headers", Flag: "no-headers", Default: "false", Help: "omit the header row of table and csv output", check: checkBool},
 	{Name: "quiet", Flag: "quiet", Default: "false", Help: "print nothing on success but created ids", check: checkBool},
 	{Name: "debug", Flag: "debug", Default: "false", Help: "HTTP trace on stderr, tokens redacted", check: checkBool},

@@ -44,10 +44,15 @@ type Settings struct {
 	Fields          []string
 	JQ              string
 	NoHeaders       bool
-	Quiet           bool
-	Debug           bool
-	Sandbox         bool
-	Timeout         time.Duration
+	// NoCSVGuard leaves formula-like CSV cells unquoted (--csv-guard=off;
+	// the zero value keeps the guard); Excel writes CSV with a byte-order
+	// mark and CRLF (--excel).
+	NoCSVGuard bool
+	Excel      bool
+	Quiet      bool
+	Debug      bool
+	Sandbox    bool
+	Timeout    time.Duration
 }
 
 // Resolve layers the settings. flags may be nil (tests); a flag counts only
@@ -197,6 +202,8 @@ func (s *Settings) fill() {
 	}
 	s.JQ = get("jq")
 	s.NoHeaders, _ = strconv.ParseBool(get("no_headers"))
+	s.NoCSVGuard = get("csv_guard") == "off"
+	s.Excel, _ = strconv.ParseBool(get("excel"))
 	s.Quiet, _ = strconv.ParseBool(get("quiet"))
 	s.Debug, _ = strconv.ParseBool(get("debug"))
 	s.Sandbox, _ = strconv.ParseBool(get("sandbox"))

@@ -95,7 +95,7 @@ func TestResponseErrorNamesContentAndSanitises(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"HTTP 200 OK", "text/html", "not JSON", "<html> [31mred [0m Error xxx"} {
+	for _, want := range []string{"HTTP 200 OK", "text/html", "not JSON", "<html>red Error xxx"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}

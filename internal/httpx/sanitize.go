@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/storectl/storectl/internal/output"
 )
 
 const (
@@ -11,15 +13,16 @@ const (
 	maxSnippetLen = 120 // bytes of an unusable body shown in an error
 )
 
-// sanitize makes server text safe to print on a terminal: invalid UTF-8,
-// control characters (escape sequences among them) and bidirectional
-// overrides become spaces, runs of space collapse, and long text is cut.
+// sanitize makes server text safe to print on a terminal with the one
+// sanitiser every view uses (escape sequences, controls and bidirectional
+// overrides removed), then puts it on one line: runs of space collapse and
+// long text is cut.
 func sanitize(s string, maxRunes int) string {
-	s = strings.ToValidUTF8(s, " ")
+	s = strings.ToValidUTF8(output.Sanitize(s), " ")
 	var b strings.Builder
 	runes, space := 0, false
 	for _, r := range s {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || unicode.IsSpace(r) {
+		if unicode.IsSpace(r) {
 			space = b.Len() > 0
 			continue
 		}

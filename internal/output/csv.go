@@ -2,6 +2,7 @@ package output
 
 import (
 	"encoding/csv"
+	"io"
 	"strings"
 )
 
@@ -13,14 +14,34 @@ const formulaStarts = "=+-@\t\r＝＋－＠"
 
 // NeutraliseCSVCell prefixes a single quote to a cell a spreadsheet would run
 // as a formula (one starting with =, +, -, @, tab or carriage return), so it
-// shows as text. Plain decimal numbers such as -12.5 or -3e5 pass unchanged;
-// a phone number such as +4915112345678 does not, since some spreadsheets
-// evaluate a leading + as a formula.
+// shows as text. A plain number (-12.5, -3e5) or a phone number (+ or -
+// followed only by digits, spaces, dots, dashes and parentheses, such as
+// +1 (480) 555-0172) passes unchanged: no spreadsheet runs those, and a
+// mailing tool or CRM must receive the number as it is.
 func NeutraliseCSVCell(s string) string {
-	if s == "" || !strings.ContainsRune(formulaStarts, firstRune(s)) || isPlainNumber(s) {
+	if s == "" || !strings.ContainsRune(formulaStarts, firstRune(s)) || isPlainNumber(s) || isPhoneNumber(s) {
 		return s
 	}
 	return "'" + s
+}
+
+// isPhoneNumber reports + or - followed by at least one digit and nothing
+// but digits, spaces, dots, dashes and parentheses.
+func isPhoneNumber(s string) bool {
+	if len(s) < 2 || (s[0] != '+' && s[0] != '-') {
+		return false
+	}
+	digits := 0
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case isDigit(c):
+			digits++
+		case c == ' ' || c == '.' || c == '-' || c == '(' || c == ')':
+		default:
+			return false
+		}
+	}
+	return digits > 0
 }
 
 func firstRune(s string) rune {
@@ -68,31 +89,88 @@ func isPlainNumber(s string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// csvCell prepares one CSV cell: sanitised of terminal escapes (a CSV is
-// often read with cat or less), then guarded against formula injection.
-// Newlines stay: encoding/csv quotes them.
-func csvCell(s string) string {
-	return NeutraliseCSVCell(Sanitize(s))
+// CSVOptions are the rules of every CSV storectl writes: exports, lists,
+// bulk reports.
+type CSVOptions struct {
+	// NoGuard leaves formula-like cells as they are, for machine
+	// consumers (--csv-guard=off); cells are still sanitised.
+	NoGuard bool
+	// Excel starts the file with a UTF-8 byte-order mark and ends lines
+	// with CRLF, so Excel on Windows reads Zoë rather than ZoÃ«.
+	Excel bool
 }
 
-// csvRows writes CSV records with one reusable record slice.
+// CSVWriter writes CSV records cell by cell through the one sanitiser and
+// formula guard, so no CSV writer of storectl can forget either.
+type CSVWriter struct {
+	out     io.Writer
+	w       *csv.Writer
+	opts    CSVOptions
+	started bool
+	record  []string
+}
+
+// NewCSVWriter writes to w. With Excel, the byte-order mark is written
+// before the first record; a writer appending to an existing file passes
+// Excel false.
+func NewCSVWriter(w io.Writer, opts CSVOptions) *CSVWriter {
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = opts.Excel
+	return &CSVWriter{out: w, w: cw, opts: opts}
+}
+
+// Cell is what one value becomes in a cell: sanitised of terminal escapes
+// (a CSV is often read with cat or less), then guarded against formula
+// injection unless the guard is off. Newlines stay: the CSV quotes them.
+func (c *CSVWriter) Cell(s string) string {
+	s = Sanitize(s)
+	if c.opts.NoGuard {
+		return s
+	}
+	return NeutraliseCSVCell(s)
+}
+
+// Write writes one record of raw values.
+func (c *CSVWriter) Write(values []string) error {
+	if !c.started {
+		c.started = true
+		if c.opts.Excel {
+			if _, err := io.WriteString(c.out, "\ufeff"); err != nil {
+				return err
+			}
+		}
+	}
+	c.record = c.record[:0]
+	for _, v := range values {
+		c.record = append(c.record, c.Cell(v))
+	}
+	return c.w.Write(c.record)
+}
+
+// Flush writes what is buffered and reports any write error.
+func (c *CSVWriter) Flush() error {
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// csvRows writes a printer's columns as CSV records.
 type csvRows struct {
-	w      *csv.Writer
-	record []string
+	w      *CSVWriter
+	values []string
 }
 
 func (c *csvRows) header(cols []Column) error {
-	c.record = c.record[:0]
+	c.values = c.values[:0]
 	for _, col := range cols {
-		c.record = append(c.record, csvCell(col.Key))
+		c.values = append(c.values, col.Key)
 	}
-	return c.w.Write(c.record)
+	return c.w.Write(c.values)
 }
 
 func (c *csvRows) row(cols []Column, o Object) error {
-	c.record = c.record[:0]
+	c.values = c.values[:0]
 	for _, col := range cols {
-		c.record = append(c.record, csvCell(col.text(o)))
+		c.values = append(c.values, col.text(o))
 	}
-	return c.w.Write(c.record)
+	return c.w.Write(c.values)
 }

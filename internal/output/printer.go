@@ -2,7 +2,6 @@ package output
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,6 +22,7 @@ type Options struct {
 	Fields    []string // entries may be comma-separated lists themselves
 	JQ        string
 	NoHeaders bool
+	CSV       CSVOptions
 }
 
 // Printer writes command results to stdout in the chosen format.
@@ -32,6 +32,7 @@ type Printer struct {
 	fields    []string // as given; resolved against each result's columns and data
 	jq        *gojq.Code
 	noHeaders bool
+	csv       CSVOptions
 }
 
 // Column is one column of a table or CSV. Key names it for --fields and
@@ -50,7 +51,7 @@ type Column struct {
 // New checks the options, compiling --jq, so that a bad flag fails before
 // any request is sent (a usage error, exit 2).
 func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
-	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders}
+	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV}
 	if opts.Format != "" {
 		f, err := ParseFormat(string(opts.Format))
 		if err != nil {
@@ -313,11 +314,15 @@ func (p *Printer) yamlItem(raw json.RawMessage, keys []string) (*yaml.Node, erro
 	if err != nil {
 		return nil, err
 	}
-	return yamlNode(shaped)
+	n, err := yamlNode(shaped)
+	if err == nil && p.ios.OutTTY {
+		yamlTerminalSafe(n)
+	}
+	return n, err
 }
 
 func (p *Printer) writeCSV(w io.Writer, cols []Column, objects []Object) error {
-	rows := csvRows{w: csv.NewWriter(w)}
+	rows := csvRows{w: NewCSVWriter(w, p.csv)}
 	if !p.noHeaders {
 		if err := rows.header(cols); err != nil {
 			return err
@@ -328,8 +333,7 @@ func (p *Printer) writeCSV(w io.Writer, cols []Column, objects []Object) error {
 			return err
 		}
 	}
-	rows.w.Flush()
-	return rows.w.Error()
+	return rows.w.Flush()
 }
 
 func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) error {

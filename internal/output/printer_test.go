@@ -146,7 +146,7 @@ func TestListFormats(t *testing.T) {
 			"2,'=cmd@example.com,\"Two\nlines\",sent\n"},
 		{"csv fields", Options{Format: CSV, Fields: []string{"customer_phone", "big", "zzz_unknown"}}, "" +
 			"customer_phone,big,zzz_unknown\n" +
-			"'+4915112345678,123456789012345678901234567890,\"{\"\"b\"\":1,\"\"a\"\":[1.10,2]}\"\n" +
+			"+4915112345678,123456789012345678901234567890,\"{\"\"b\"\":1,\"\"a\"\":[1.10,2]}\"\n" +
 			",-12.5,\n"},
 		{"jq on the array", Options{JQ: ".[0].big, .[0].id, .[1].product_title, (.[] | .id)"}, "" +
 			"123456789012345678901234567890\n9007199254740993\nTwo\nlines\n9007199254740993\n2\n"},
@@ -245,8 +245,8 @@ func TestObjectFormats(t *testing.T) {
 			"end_date: null\nproducts:\n  - product_id: 1\n    variant_id: 2\n    limit: null\nzz: \"+1\"\n"},
 		{"csv scalar keys", Options{Format: CSV}, human, "" +
 			"id,offer_name,start_date,end_date,status,collection_id,zz\n" +
-			"12,Spring drop,2024-03-01 00:00:00,,1,9007199254740993,'+1\n"},
-		{"csv fields", Options{Format: CSV, Fields: []string{"products.0.product_id", "zz"}, NoHeaders: true}, human, "1,'+1\n"},
+			"12,Spring drop,2024-03-01 00:00:00,,1,9007199254740993,+1\n"},
+		{"csv fields", Options{Format: CSV, Fields: []string{"products.0.product_id", "zz"}, NoHeaders: true}, human, "1,+1\n"},
 		{"jq", Options{JQ: ".collection_id + 1, .offer_name"}, human, "9007199254740994\nSpring \x1b[31mdrop\n"},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package output
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -9,8 +10,13 @@ import (
 // print: ANSI/VT escape sequences (CSI, OSC, DCS, APC, PM, SOS and two- or
 // three-byte ESC sequences), the 8-bit C1 controls (U+0080–U+009F, including
 // the single-character CSI U+009B), DEL and every C0 control except tab and
-// newline. Invalid UTF-8 bytes become U+FFFD, because a lone 0x9B byte is a CSI
-// to a terminal in 8-bit mode.
+// newline, and the Unicode bidirectional controls (U+061C, U+200E–200F,
+// U+202A–202E, U+2066–2069), which reorder what follows them so that a
+// row can show other text than it holds. Invalid UTF-8 bytes become U+FFFD,
+// because a lone 0x9B byte is a CSI to a terminal in 8-bit mode.
+//
+// It is the one sanitiser of every human-facing view: tables, sheets, CSV
+// cells, YAML, progress lines and error messages (the transport's too).
 //
 // Server strings pass through it before they reach a table, sheet or CSV
 // cell: a product title must not be able to retitle the window, move the
@@ -35,7 +41,7 @@ func Sanitize(s string) string {
 			i = skipCSI(s, i+size)
 		case r == 0x90 || r == 0x98 || r == 0x9d || r == 0x9e || r == 0x9f: // C1 DCS, SOS, OSC, PM, APC
 			i = skipControlString(s, i+size)
-		case isControl(r):
+		case isControl(r) || unicode.Is(unicode.Bidi_Control, r):
 			i += size
 		default:
 			b.WriteString(s[i : i+size])
@@ -59,7 +65,7 @@ func firstUnsafe(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f {
+		if r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f || unicode.Is(unicode.Bidi_Control, r) {
 			return i
 		}
 		i += size

@@ -1,9 +1,12 @@
 package output
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/storectl/storectl/internal/iostreams"
 )
 
 func TestSanitize(t *testing.T) {
@@ -87,4 +90,38 @@ func FuzzSanitize(f *testing.F) {
 			t.Fatalf("Sanitize changed safe text %q to %q", s, out)
 		}
 	})
+}
+
+func TestSanitizeDropsBidiControls(t *testing.T) {
+	in := "invoice\u202Egpj.exe \u2066x\u2069 \u200Fy\u061C"
+	if got, want := Sanitize(in), "invoicegpj.exe x y"; got != want {
+		t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+	}
+}
+
+func TestBidiControlsNeverReachTheTerminal(t *testing.T) {
+	items := []json.RawMessage{json.RawMessage(`{"id":1,"product_title":"Tee \u202Eeet\u202C x"}`)}
+	for _, format := range []Format{Table, CSV, YAML} {
+		ios, _, out, _ := iostreams.Test()
+		ios.OutTTY = true
+		p, err := New(ios, Options{Format: format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.List(items, nil); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(out.String(), "\u202E\u202C") {
+			t.Errorf("%s view printed a bidi control: %q", format, out)
+		}
+	}
+	// Piped YAML is data: the server's text stays exactly as sent.
+	ios, _, out, _ := iostreams.Test()
+	p, _ := New(ios, Options{Format: YAML})
+	if err := p.List(items, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "\u202E") {
+		t.Errorf("piped YAML lost data: %q", out)
+	}
 }

@@ -3,7 +3,6 @@ package output
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,7 +56,7 @@ func (p *Printer) Stream(w io.Writer, cols []Column) (Stream, error) {
 		return &yamlStream{base}, nil
 	case CSV:
 		s := &csvStream{streamBase: base, cols: cols}
-		s.rows.w = csv.NewWriter(s.w)
+		s.rows.w = NewCSVWriter(s.w, p.csv)
 		return s, nil
 	default:
 		return &tableStream{streamBase: base, cols: cols, style: styleFor(w, p.ios)}, nil
@@ -183,9 +182,12 @@ func (s *yamlStream) Write(item json.RawMessage) error {
 	if err != nil {
 		return itemError(s.n, err)
 	}
-	n, err := s.p.yamlItem(shaped, nil)
+	n, err := yamlNode(shaped)
 	if err != nil {
 		return fmt.Errorf("item %d: %w", s.n, err)
+	}
+	if s.tty {
+		yamlTerminalSafe(n)
 	}
 	return writeYAML(s.w, &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}})
 }
@@ -245,8 +247,7 @@ func (s *csvStream) Close() error {
 			return err
 		}
 	}
-	s.rows.w.Flush()
-	if err := s.rows.w.Error(); err != nil {
+	if err := s.rows.w.Flush(); err != nil {
 		return err
 	}
 	return s.finish()

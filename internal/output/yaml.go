@@ -91,3 +91,15 @@ func writeYAML(w io.Writer, n *yaml.Node) error {
 	}
 	return enc.Close()
 }
+
+// terminalSafe sanitises every string of a YAML tree bound for the
+// terminal, where a title's escape sequence or bidi override would act on
+// the screen; YAML piped elsewhere keeps the server's text exactly.
+func yamlTerminalSafe(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		n.Value = Sanitize(n.Value)
+	}
+	for _, c := range n.Content {
+		yamlTerminalSafe(c)
+	}
+}

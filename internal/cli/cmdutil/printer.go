@@ -17,5 +17,6 @@ func NewPrinter(ios *iostreams.IOStreams, s *config.Settings, commandDefault out
 	if err != nil {
 		return nil, err
 	}
-	return output.New(ios, output.Options{Format: format, Fields: s.Fields, JQ: s.JQ, NoHeaders: s.NoHeaders})
+	return output.New(ios, output.Options{Format: format, Fields: s.Fields, JQ: s.JQ, NoHeaders: s.NoHeaders,
+		CSV: output.CSVOptions{NoGuard: s.NoCSVGuard, Excel: s.Excel}})
 }

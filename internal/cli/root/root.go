@@ -60,6 +60,8 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 	flags.String("fields", "", "comma-separated `columns` for table/csv, keys kept for json/yaml")
 	flags.String("jq", "", "filter JSON output with a jq `expression`")
 	flags.Bool("no-headers", false, "omit the header row of table and csv output")
+	flags.String("csv-guard", "on", "quote CSV cells a spreadsheet would run as formulas (`on|off`; off for machine consumers)")
+	flags.Bool("excel", false, "write CSV for Excel on Windows: UTF-8 byte-order mark, CRLF line ends")
 	flags.BoolP("quiet", "q", false, "print nothing on success but the ids of created items")
 	flags.Bool("debug", false, "print an HTTP trace on stderr (tokens redacted)")
 	flags.Bool("sandbox", false, "use the built-in sandbox store instead of a real one (no account needed)")
