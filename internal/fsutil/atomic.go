@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // AtomicFile is a file being written whole: a temp file beside its path,
@@ -16,16 +18,23 @@ type AtomicFile struct {
 	tmp  *os.File
 	path string
 	done bool
+	// Removed names the temp files of earlier runs that died without
+	// cleaning up (kill -9, a power cut), which CreateAtomic deleted: they
+	// may have held customer data, so callers say so.
+	Removed []string
 }
 
 // CreateAtomic starts writing path with mode perm; its directory must
-// exist.
+// exist. The temp file's name carries this process's id, so that a later
+// run can tell a dead run's leftover from a file another run is writing.
 func CreateAtomic(path string, perm os.FileMode) (*AtomicFile, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	removed := removeStaleTemps(dir, base)
+	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%s.%d-*.tmp", base, os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("cannot write %s: %w", path, err)
 	}
-	a := &AtomicFile{tmp: tmp, path: path}
+	a := &AtomicFile{tmp: tmp, path: path, Removed: removed}
 	if err := tmp.Chmod(perm); err != nil {
 		a.Abort()
 		return nil, fmt.Errorf("cannot write %s: %w", path, err)
@@ -85,4 +94,28 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return a.Commit()
+}
+
+// removeStaleTemps deletes the temp files for base in dir left by runs
+// whose process is gone, and returns their names.
+func removeStaleTemps(dir, base string) []string {
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+escapeGlob(base)+".*.tmp"))
+	var removed []string
+	for _, m := range matches {
+		middle := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(m), "."+base+"."), ".tmp")
+		pidText, _, ok := strings.Cut(middle, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		if os.Remove(m) == nil {
+			removed = append(removed, filepath.Base(m))
+		}
+	}
+	return removed
+}
+
+// escapeGlob quotes the characters filepath.Match treats specially.
+func escapeGlob(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
 }

@@ -1,10 +1,13 @@
 package fsutil
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/storectl/storectl/internal/exitcode"
 )
 
 func TestAtomicFileAppearsWholeWithItsMode(t *testing.T) {
@@ -89,5 +92,67 @@ func onlyFile(t *testing.T, dir string, names ...string) {
 	}
 	if len(got) != len(names) || (len(names) == 1 && got[0] != names[0]) {
 		t.Errorf("directory holds %q, want %q", got, names)
+	}
+}
+
+func TestStaleTempsOfDeadRunsAreRemoved(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "export.csv")
+	dead := filepath.Join(dir, ".export.csv.999999999-123.tmp") // no such process
+	mine := filepath.Join(dir, fmt.Sprintf(".export.csv.%d-456.tmp", os.Getppid()))
+	other := filepath.Join(dir, ".other.csv.999999999-1.tmp")
+	for _, f := range []string{dead, mine, other} {
+		if err := os.WriteFile(f, []byte("rows"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := CreateAtomic(path, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Abort()
+	if len(a.Removed) != 1 || a.Removed[0] != filepath.Base(dead) {
+		t.Errorf("removed %q, want only the dead run's temp file", a.Removed)
+	}
+	for _, f := range []string{mine, other} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s (a live process's, or another file's) was removed", filepath.Base(f))
+		}
+	}
+}
+
+func TestCreateOutputRefusesDirectoriesAndKeepsLinks(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := CreateOutput(dir, 0o600); exitcode.Of(err) != exitcode.Usage {
+		t.Errorf("directory: %v", err)
+	}
+	link := filepath.Join(dir, "dirlink")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip(err)
+	}
+	if _, err := CreateOutput(link, 0o600); exitcode.Of(err) != exitcode.Usage {
+		t.Errorf("link to a directory: %v", err)
+	}
+	target := filepath.Join(dir, "real.csv")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fileLink := filepath.Join(dir, "latest.csv")
+	if err := os.Symlink(target, fileLink); err != nil {
+		t.Fatal(err)
+	}
+	out, err := CreateOutput(fileLink, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Write([]byte("new"))
+	if err := out.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Lstat(fileLink); info.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced by a file")
+	}
+	if data, _ := os.ReadFile(target); string(data) != "new" {
+		t.Errorf("target holds %q", data)
 	}
 }

@@ -94,9 +94,9 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	}
 
 	w := opts.IO.Out
-	var file *fsutil.AtomicFile
+	var file fsutil.Output
 	if opts.File != "" {
-		if file, err = createExportFile(opts.File); err != nil {
+		if file, err = createExportFile(opts.IO, opts.File); err != nil {
 			return err
 		}
 		defer file.Abort() // a no-op once committed

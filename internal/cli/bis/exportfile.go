@@ -9,21 +9,27 @@ import (
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
+	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
 
 // createExportFile starts writing an export to path: mode 0600 from the
 // first byte (exports hold customers' e-mails and phones), and nothing at
-// path until the export is complete.
-func createExportFile(path string) (*fsutil.AtomicFile, error) {
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return nil, fmt.Errorf("--file %s is a directory: name the file to write", path)
-	}
+// path until the export is complete (a pipe or device is written as it
+// goes). Temp files left by a dead earlier export are removed and named.
+func createExportFile(ios *iostreams.IOStreams, path string) (fsutil.Output, error) {
 	dir := filepath.Dir(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("cannot write %s: the directory %s does not exist (create it first)", path, dir)
 	}
-	return fsutil.CreateAtomic(path, 0o600)
+	out, err := fsutil.CreateOutput(path, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range out.Stale() {
+		fmt.Fprintf(ios.ErrOut, "removed %s, left in %s by an export that was killed\n", name, dir)
+	}
+	return out, nil
 }
 
 // exportFormat is -o from this command line, else the format --file's

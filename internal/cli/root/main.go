@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -19,9 +20,7 @@ func Main(build cmdutil.BuildInfo) int {
 	ios := iostreams.System()
 	cmd, f := New(ios, build)
 
-	// Ctrl-C cancels the context: requests stop, exports remove their temp
-	// files, and the exit code is 130.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := handleSignals()
 	defer stop()
 
 	err := cmd.ExecuteContext(ctx)
@@ -31,9 +30,15 @@ func Main(build cmdutil.BuildInfo) int {
 	}
 	err = asUsageError(err)
 	code := exitcode.Of(err)
+	var sig *signalled
+	if errors.As(context.Cause(ctx), &sig) && code == exitcode.Interrupted {
+		code = sig.exitCode()
+	}
 	var silent *exitcode.Silent
 	switch {
 	case errors.As(err, &silent):
+	case sig != nil && code == sig.exitCode():
+		fmt.Fprintf(ios.ErrOut, "storectl: %s\n", sig)
 	case code == exitcode.Interrupted:
 		fmt.Fprintln(ios.ErrOut, "storectl: interrupted")
 	default:
@@ -59,4 +64,51 @@ func asUsageError(err error) error {
 		return exitcode.WithHint(exitcode.Usage, err, "run `storectl --help` for usage")
 	}
 	return err
+}
+
+// handleSignals makes every signal that can end a run (Ctrl-C, SIGTERM from
+// a CI timeout, systemd or `timeout`, SIGHUP from a closed terminal) cancel
+// the context, so requests stop, temp files are removed and progress so far
+// is reported, as for Ctrl-C. A second signal ends the process at once.
+func handleSignals() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		first, ok := <-ch
+		if !ok {
+			return
+		}
+		cancel(&signalled{first})
+		if second, ok := <-ch; ok {
+			os.Exit((&signalled{second}).exitCode())
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(ch)
+		cancel(nil)
+	}
+}
+
+// signalled is the cause of a context a signal ended.
+type signalled struct{ sig os.Signal }
+
+func (s *signalled) Error() string {
+	switch s.sig {
+	case syscall.SIGTERM:
+		return "stopped by SIGTERM"
+	case syscall.SIGHUP:
+		return "stopped by SIGHUP (the terminal closed)"
+	}
+	return "interrupted"
+}
+
+// exitCode is the shell's convention, 128 + the signal's number: 130 for
+// Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
+func (s *signalled) exitCode() int {
+	if n, ok := s.sig.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return exitcode.Interrupted
 }
