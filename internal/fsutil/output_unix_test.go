@@ -37,4 +37,3 @@ func TestCreateOutputWritesPipesDirectly(t *testing.T) {
 		t.Errorf("the FIFO was replaced: %v %v", info.Mode(), err)
 	}
 }
-
