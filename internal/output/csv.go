@@ -170,7 +170,7 @@ func (c *csvRows) header(cols []Column) error {
 func (c *csvRows) row(cols []Column, o Object) error {
 	c.values = c.values[:0]
 	for _, col := range cols {
-		c.values = append(c.values, col.text(o))
+		c.values = append(c.values, col.data(o))
 	}
 	return c.w.Write(c.values)
 }

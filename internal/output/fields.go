@@ -208,6 +208,17 @@ func (c Column) header() string {
 	return headerFor(c.Key)
 }
 
+// data is the column's CSV value (see Column.Data).
+func (c Column) data(o Object) string {
+	if c.Data != nil {
+		return c.Data(o)
+	}
+	if v, ok := o.Get(c.Key); ok {
+		return displayText(v)
+	}
+	return c.text(o)
+}
+
 func (c Column) text(o Object) string {
 	if c.Value != nil {
 		return c.Value(o)

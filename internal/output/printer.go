@@ -46,6 +46,11 @@ type Column struct {
 	// Aliases are other names --fields accepts for the column (a custom
 	// form field's id, where Key is its label).
 	Aliases []string
+	// Data, when set, is the column's CSV value. Without it, CSV holds the
+	// server's value at Key when the item has one, and Value's text only
+	// for a computed column: CSV is data (it must round-trip into a bulk
+	// file), the table is for reading.
+	Data func(o Object) string
 }
 
 // New checks the options, compiling --jq, so that a bad flag fails before
@@ -344,7 +349,7 @@ func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) error
 	for i, o := range objects {
 		rows[i] = tableRow(cols, o)
 	}
-	_, err := renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, nil)
+	_, err := renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, nil, ranks(cols))
 	return err
 }
 
@@ -357,6 +362,16 @@ func (p *Printer) tableHeader(cols []Column) []string {
 		h[i] = cellText(c.header())
 	}
 	return h
+}
+
+// ranks says how each column gives way when the table is too wide: by
+// its key, else its header (see columnRank).
+func ranks(cols []Column) []int {
+	r := make([]int, len(cols))
+	for i, c := range cols {
+		r[i] = max(columnRank(c.Key), columnRank(c.header()))
+	}
+	return r
 }
 
 func tableRow(cols []Column, o Object) []string {

@@ -137,13 +137,14 @@ func TestListFormats(t *testing.T) {
 - big: -12.5
   id: 2
 `},
+		// CSV is data: the status as sent, not the table's words.
 		{"csv", Options{Format: CSV}, "" +
 			"id,customer_email,product_title,status\n" +
-			"9007199254740993,a@example.com,Blue Shirt,pending\n" +
-			"2,'=cmd@example.com,\"Two\nlines\",sent\n"},
+			"9007199254740993,a@example.com,Blue Shirt,0\n" +
+			"2,'=cmd@example.com,\"Two\nlines\",1\n"},
 		{"csv no headers", Options{Format: CSV, NoHeaders: true}, "" +
-			"9007199254740993,a@example.com,Blue Shirt,pending\n" +
-			"2,'=cmd@example.com,\"Two\nlines\",sent\n"},
+			"9007199254740993,a@example.com,Blue Shirt,0\n" +
+			"2,'=cmd@example.com,\"Two\nlines\",1\n"},
 		{"csv fields", Options{Format: CSV, Fields: []string{"customer_phone", "big", "zzz_unknown"}}, "" +
 			"customer_phone,big,zzz_unknown\n" +
 			"+4915112345678,123456789012345678901234567890,\"{\"\"b\"\":1,\"\"a\"\":[1.10,2]}\"\n" +

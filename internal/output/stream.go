@@ -293,7 +293,7 @@ func (s *tableStream) flush() error {
 		s.headed = true
 		header = s.p.tableHeader(s.cols)
 	}
-	widths, err := renderTable(s.w, s.style, header, s.rows, s.widths)
+	widths, err := renderTable(s.w, s.style, header, s.rows, s.widths, ranks(s.cols))
 	s.widths = widths
 	clear(s.rows)
 	s.rows = s.rows[:0]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -67,14 +68,18 @@ func RenderTable(w io.Writer, ios *iostreams.IOStreams, headers []string, rows [
 	for i, r := range rows {
 		body[i] = clean(r)
 	}
-	_, err := renderTable(w, styleFor(w, ios), h, body, nil)
+	ranks := make([]int, len(h))
+	for i, name := range h {
+		ranks[i] = columnRank(name)
+	}
+	_, err := renderTable(w, styleFor(w, ios), h, body, nil, ranks)
 	return err
 }
 
 // renderTable writes cells already made single-line and safe. Columns are at
 // least minWidths wide (a streamed table keeps its columns aligned from one
 // block of rows to the next). It returns the natural column widths.
-func renderTable(w io.Writer, st tableStyle, header []string, rows [][]string, minWidths []int) ([]int, error) {
+func renderTable(w io.Writer, st tableStyle, header []string, rows [][]string, minWidths []int, ranks []int) ([]int, error) {
 	if header == nil && len(rows) == 0 {
 		return minWidths, nil
 	}
@@ -84,7 +89,7 @@ func renderTable(w io.Writer, st tableStyle, header []string, rows [][]string, m
 	}
 	widths := natural
 	if st.width > 0 {
-		widths = fitWidths(natural, st.width)
+		widths = fitWidths(natural, st.width, ranks)
 	}
 	fit := func(cells []string) []string {
 		for i, c := range cells {
@@ -180,22 +185,65 @@ func naturalWidths(header []string, rows [][]string, minWidths []int) []int {
 	return widths
 }
 
-// fitWidths shrinks column widths to fit a terminal: columns no wider than an
-// equal share keep their width, and the wider ones split what is left.
-func fitWidths(natural []int, termWidth int) []int {
+// Column ranks for fitting a table to the terminal: free text gives way
+// first, then the short fixed forms (dates, phones, status), never an id,
+// which is useless cut.
+const (
+	shrinkFirst = iota
+	shrinkLast
+	neverShrink
+)
+
+// columnRank places a column by its key or header.
+func columnRank(name string) int {
+	n := strings.ToLower(strings.TrimSpace(name))
+	switch {
+	case n == "id" || n == "#" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, " id"):
+		return neverShrink
+	case strings.HasSuffix(n, "_at") || strings.Contains(n, "date") || strings.Contains(n, "phone") ||
+		n == "status" || n == "created" || n == "updated" || n == "start" || n == "end" || n == "sku":
+		return shrinkLast
+	}
+	return shrinkFirst
+}
+
+// fitWidths shrinks column widths to fit a terminal: the free-text
+// columns first (those no wider than an equal share keep their width, the
+// wider ones split what is left), then, if that is not enough, the
+// short fixed forms; ids keep their width. A column is cut to no less
+// than minColWidth.
+func fitWidths(natural []int, termWidth int, ranks []int) []int {
 	budget := termWidth - columnGap*(len(natural)-1)
-	total := 0
-	for _, w := range natural {
-		total += w
+	fitted := slices.Clone(natural)
+	for rank := shrinkFirst; rank < neverShrink; rank++ {
+		total, others := 0, 0
+		var open []int
+		for i, w := range fitted {
+			total += w
+			if rankOf(ranks, i) == rank {
+				open = append(open, i)
+			} else {
+				others += w
+			}
+		}
+		if total <= budget {
+			return fitted
+		}
+		shareOut(fitted, natural, open, budget-others)
 	}
-	if total <= budget {
-		return natural
+	return fitted
+}
+
+func rankOf(ranks []int, i int) int {
+	if i < len(ranks) {
+		return ranks[i]
 	}
-	fitted := make([]int, len(natural))
-	open := make([]int, 0, len(natural))
-	for i := range natural {
-		open = append(open, i)
-	}
+	return shrinkFirst
+}
+
+// shareOut fits the columns open into budget: those no wider than an
+// equal share keep their width, the wider ones split what is left.
+func shareOut(fitted, natural, open []int, budget int) {
 	for len(open) > 0 {
 		share := budget / len(open)
 		rest := open[:0]
@@ -213,13 +261,12 @@ func fitWidths(natural []int, termWidth int) []int {
 		open = rest
 	}
 	for k, i := range open {
-		share := budget / len(open)
-		if k < budget%len(open) {
+		share := max(budget, 0) / len(open)
+		if k < max(budget, 0)%len(open) {
 			share++
 		}
 		fitted[i] = max(share, min(minColWidth, natural[i]))
 	}
-	return fitted
 }
 
 // RenderSheet writes label/value pairs, one per line, values aligned:

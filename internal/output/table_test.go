@@ -162,21 +162,39 @@ func TestRenderSheet(t *testing.T) {
 }
 
 func TestFitWidths(t *testing.T) {
+	free, late, never := shrinkFirst, shrinkLast, neverShrink
 	tests := []struct {
 		natural []int
 		width   int
+		ranks   []int
 		want    []int
 	}{
-		{[]int{2, 10, 10}, 40, []int{2, 10, 10}},
-		{[]int{2, 30, 30}, 40, []int{2, 17, 17}},
-		{[]int{2, 5, 60}, 40, []int{2, 5, 29}},
-		{[]int{20, 20}, 10, []int{4, 4}},
-		{[]int{2, 30}, 3, []int{2, 4}},
+		{[]int{2, 10, 10}, 40, nil, []int{2, 10, 10}},
+		{[]int{2, 30, 30}, 40, nil, []int{2, 17, 17}},
+		{[]int{2, 5, 60}, 40, nil, []int{2, 5, 29}},
+		{[]int{20, 20}, 10, nil, []int{4, 4}},
+		{[]int{2, 30}, 3, nil, []int{2, 4}},
+		// Free text gives way; the id, phone and date keep their width.
+		{[]int{5, 30, 12, 27, 20}, 80, []int{never, free, late, free, late}, []int{5, 18, 12, 17, 20}},
+		// Not enough with free text at its narrowest: the dates give way too, never the id.
+		{[]int{20, 30, 30}, 30, []int{never, free, late}, []int{20, 4, 4}},
 	}
 	for _, tt := range tests {
-		got := fitWidths(tt.natural, tt.width)
+		got := fitWidths(tt.natural, tt.width, tt.ranks)
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("fitWidths(%v, %d) = %v, want %v", tt.natural, tt.width, got, tt.want)
+			t.Errorf("fitWidths(%v, %d, %v) = %v, want %v", tt.natural, tt.width, tt.ranks, got, tt.want)
+		}
+	}
+}
+
+func TestColumnRank(t *testing.T) {
+	for name, want := range map[string]int{
+		"id": neverShrink, "ID": neverShrink, "product_id": neverShrink, "OFFER ID": neverShrink,
+		"created_at": shrinkLast, "CREATED": shrinkLast, "PHONE": shrinkLast, "start_date": shrinkLast,
+		"EMAIL": shrinkFirst, "PRODUCT": shrinkFirst, "name": shrinkFirst,
+	} {
+		if got := columnRank(name); got != want {
+			t.Errorf("columnRank(%q) = %d, want %d", name, got, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package bis
 import (
 	"bytes"
 	"encoding/json"
+	"time"
 
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/output"
@@ -21,7 +22,7 @@ func listColumns(terminal bool) []output.Column {
 			{Key: "variant_title", Header: "VARIANT"},
 			{Key: "sku", Header: "SKU"},
 			{Key: "status", Value: func(o output.Object) string { return shortStatus(o.String("status")) }},
-			{Key: "created_at", Header: "CREATED"},
+			output.HumanTimeColumn("created_at", "CREATED", time.Local),
 		}
 	}
 	data := []output.Column{
@@ -42,20 +43,21 @@ func listColumns(terminal bool) []output.Column {
 // detailColumns are what export --details adds: the detail fields, then
 // one column per custom field of the form, headed by its label.
 func detailColumns(terminal bool, form *bisform.Form) []output.Column {
-	event := func(key string) func(o output.Object) string {
-		return func(o output.Object) string {
-			if terminal {
-				return eventText(o.String(key))
-			}
-			if v := o.String(key); v != "0" {
-				return v
-			}
-			return ""
-		}
+	// An e-mail event is 0 or when it happened: at a terminal "no" or the
+	// time, in data an empty cell or the time as sent.
+	event := func(key string) output.Column {
+		return output.Column{Key: key,
+			Value: func(o output.Object) string { return eventText(o.String(key), time.Local) },
+			Data: func(o output.Object) string {
+				if v := o.String(key); v != "0" {
+					return v
+				}
+				return ""
+			}}
 	}
 	cols := []output.Column{
 		{Key: "inventory_id"}, {Key: "last_sent"}, {Key: "unsubscribe"}, {Key: "locale"},
-		{Key: "opened", Value: event("opened")}, {Key: "clicked", Value: event("clicked")}, {Key: "note"},
+		event("opened"), event("clicked"), {Key: "note"},
 	}
 	if terminal {
 		cols[2].Value = yesNo("unsubscribe")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -77,15 +78,16 @@ func renderSubmission(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage
 	pairs = append(pairs, [2]string{"Status", statusText(str("status"))})
 	if _, ok := o.Get("last_sent"); ok {
 		pairs = append(pairs,
-			[2]string{"Last sent", orText(str("last_sent"), "never")},
-			[2]string{"Opened", eventText(str("opened"))},
-			[2]string{"Clicked", eventText(str("clicked"))},
+			[2]string{"Last sent", timeOr(str("last_sent"), "never")},
+			[2]string{"Opened", eventText(str("opened"), time.Local)},
+			[2]string{"Clicked", eventText(str("clicked"), time.Local)},
 			[2]string{"Unsubscribed", yesNo("unsubscribe")(o)},
 			[2]string{"Locale", str("locale")},
 			[2]string{"Note", str("note")},
 		)
 	}
-	pairs = append(pairs, [2]string{"Created", str("created_at")}, [2]string{"Updated", str("updated_at")})
+	pairs = append(pairs, [2]string{"Created", output.HumanTime(str("created_at"), time.Local)},
+		[2]string{"Updated", output.HumanTime(str("updated_at"), time.Local)})
 	if err := output.RenderSheet(w, ios, pairs); err != nil {
 		return err
 	}
@@ -129,16 +131,18 @@ func statusText(s string) string {
 }
 
 // eventText shows opened/clicked: the time, or "no" for 0.
-func eventText(s string) string {
+// eventText shows an e-mail event: 0 (not yet) or when it happened.
+func eventText(s string, loc *time.Location) string {
 	if s == "" || s == "0" {
 		return "no"
 	}
-	return s
+	return output.HumanTime(s, loc)
 }
 
-func orText(s, fallback string) string {
+// timeOr shows a datetime that may be null (last_sent): fallback then.
+func timeOr(s, fallback string) string {
 	if s == "" {
 		return fallback
 	}
-	return s
+	return output.HumanTime(s, time.Local)
 }

@@ -102,7 +102,7 @@ func TestGetShowsContentAndEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := e.Out.String()
-	for _, want := range []string{"Opened:        2026-07-03 20:21:07", "Clicked:       no", "Form answers", "Size you wear:", "Status:        sent"} {
+	for _, want := range []string{"Opened:        2026-07-03 20:21 shop time", "Clicked:       no", "Form answers", "Size you wear:", "Status:        sent"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("get lacks %q:\n%s", want, out)
 		}

@@ -147,7 +147,7 @@ func TestFilterPipelines(t *testing.T) {
 	}
 	env = clitest.New(t, clitest.WithOutput("csv"))
 	mustRun(t, env, "filter", "--limit", "2")
-	if !strings.HasPrefix(env.Out.String(), "id,title,vendor,product_type,price,available,tags\n8001234560300,Glacier Pocket Tee,Alpine Crest,T-Shirt,59.00–64.00,yes,") {
+	if !strings.HasPrefix(env.Out.String(), "id,title,vendor,product_type,price,available,tags\n8001234560300,Glacier Pocket Tee,Alpine Crest,T-Shirt,59.00–64.00,true,") {
 		t.Errorf("csv %s", env.Out)
 	}
 }

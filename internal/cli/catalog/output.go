@@ -24,13 +24,16 @@ func productColumns() []output.Column {
 		{Key: "product_type", Header: "TYPE"},
 		{Key: "price", Value: func(o output.Object) string { return priceText(decoded(o)) }},
 		{Key: "available", Value: func(o output.Object) string { return availableText(decoded(o)) }},
-		{Key: "tags", Value: func(o output.Object) string {
-			if tags := decoded(o).Tags; tags != nil {
-				return strings.Join(tags, ", ")
-			}
-			return o.String("tags")
-		}},
+		{Key: "tags", Value: tagsText, Data: tagsText},
 	}
+}
+
+// tagsText lists the tags, comma-separated, in the table and in CSV alike.
+func tagsText(o output.Object) string {
+	if tags := decoded(o).Tags; tags != nil {
+		return strings.Join(tags, ", ")
+	}
+	return o.String("tags")
 }
 
 // decoded reads a product's displayed fields; a document this client cannot

@@ -1,6 +1,7 @@
 package comingsoon
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -15,20 +16,8 @@ import (
 
 const none = "—"
 
-// displayTime shows an API datetime in loc ("2026-10-01 09:00 CEST"): list
-// and detail send ISO 8601 with Z. The create response's zone-less form,
-// and anything else, is shown as sent.
-func displayTime(s string, loc *time.Location) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return none
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return s
-	}
-	return t.In(loc).Format("2006-01-02 15:04 MST")
-}
+// displayTime shows an API datetime to a person (see output.HumanTime).
+func displayTime(s string, loc *time.Location) string { return output.HumanTime(s, loc) }
 
 func activeText(b flex.Bool) string {
 	switch {
@@ -78,6 +67,31 @@ func ruleColumns(loc *time.Location) []output.Column {
 		ruleColumn("start_date", "START", func(r shop.Rule) string { return displayTime(r.StartDate, loc) }),
 		ruleColumn("end_date", "END", func(r shop.Rule) string { return displayTime(r.EndDate, loc) }),
 		ruleColumn("show_countdown", "COUNTDOWN", func(r shop.Rule) string { return countdownText(r.ShowCountdown) }),
+	}
+}
+
+// ruleDataColumns are a rule's fields as sent, for CSV: the columns of a
+// `comingsoon create --from-file` CSV (id lists separated by ";"), so a
+// listing can be edited and fed back.
+func ruleDataColumns() []output.Column {
+	idList := func(key string) output.Column {
+		return output.Column{Key: key, Data: func(o output.Object) string {
+			var ids []json.Number
+			raw, _ := o.Get(key)
+			if json.Unmarshal(raw, &ids) != nil {
+				return o.String(key)
+			}
+			parts := make([]string, len(ids))
+			for i, id := range ids {
+				parts[i] = id.String()
+			}
+			return strings.Join(parts, ";")
+		}}
+	}
+	return []output.Column{
+		{Key: "id"}, {Key: "name"}, {Key: "status"}, {Key: "start_date"}, {Key: "end_date"}, {Key: "apply_to"},
+		idList("product_ids"), idList("variant_ids"), {Key: "collection_id"}, {Key: "show_countdown"},
+		{Key: "created_at"}, {Key: "updated_at"},
 	}
 }
 

@@ -3,6 +3,7 @@ package preorder
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -52,12 +53,12 @@ var offerColumns = []output.Column{
 	{Key: "offer_name", Header: "NAME"},
 	{Key: "apply_to"},
 	offerColumn("status", "STATUS", func(o shop.Offer) string { return statusText(o.Status) }),
-	offerColumn("start_date", "START", func(o shop.Offer) string { return orNone(o.StartDate) }),
+	offerColumn("start_date", "START", func(o shop.Offer) string { return output.HumanTime(o.StartDate, time.Local) }),
 	offerColumn("end_date", "END", func(o shop.Offer) string {
 		if o.EndDate == "" {
 			return "no end"
 		}
-		return o.EndDate
+		return output.HumanTime(o.EndDate, time.Local)
 	}),
 	offerColumn("preorder_condition_inventory", "INVENTORY", func(o shop.Offer) string { return orNone(o.ConditionInventory) }),
 	offerColumn("fulfillment", "FULFILLMENT", fulfillmentSummary),

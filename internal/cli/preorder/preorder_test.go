@@ -65,7 +65,7 @@ func TestListJSONIsTheServersData(t *testing.T) {
 
 func TestGetSheetAnswersSupportQuestions(t *testing.T) {
 	for id, wants := range map[string][]string{
-		"3101": {"Winter Parka Pre-order", "offer 3101 · active · applies to product", "Starts:                  2026-10-01 09:00:00",
+		"3101": {"Winter Parka Pre-order", "offer 3101 · active · applies to product", "Starts:                  2026-10-01 09:00 shop time",
 			"Now:                     running, ends in 41 days", "Countdown before start:  on",
 			"variants of 1 product (listed below)", "oos: pre-order starts when the variant is out of stock",
 			"turned on when the offer starts; turned off when it ends", "Shipping:  ships on 2026-12-15",

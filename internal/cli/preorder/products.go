@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +58,7 @@ var priorityColumns = []output.Column{
 	rowColumn("why", "WHY", why),
 	rowColumn("sold", "SOLD/LIMIT", sold),
 	rowColumn("end_quantity", "END QTY", func(r shop.PriorityRow) string { return intOr(r.EndQuantity, none) }),
-	{Key: "updated_at", Header: "UPDATED"},
+	output.HumanTimeColumn("updated_at", "UPDATED", time.Local),
 }
 
 func rowColumn(key, header string, text func(shop.PriorityRow) string) output.Column {

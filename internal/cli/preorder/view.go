@@ -59,12 +59,12 @@ func renderOffer(w io.Writer, ios *iostreams.IOStreams, o shop.Offer, now time.T
 }
 
 func schedule(o shop.Offer, now time.Time) [][2]string {
-	end := o.EndDate
-	if end == "" {
-		end = "no end date"
+	end := "no end date"
+	if o.EndDate != "" {
+		end = output.HumanTime(o.EndDate, time.Local)
 	}
 	return [][2]string{
-		{"Starts", orNone(o.StartDate)},
+		{"Starts", output.HumanTime(o.StartDate, time.Local)},
 		{"Ends", end},
 		{"Now", runState(o, now)},
 		{"Countdown before start", onOff(o.CountdownBeforeStart)},

@@ -1,0 +1,28 @@
+package output
+
+import (
+	"testing"
+	"time"
+)
+
+func TestHumanTime(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip(err)
+	}
+	for in, want := range map[string]string{
+		"2026-11-15T17:18:27.000000Z": "2026-11-15 18:18 CET",
+		"2026-07-01T10:00:00+02:00":   "2026-07-01 10:00 CEST",
+		"2026-03-01 00:00:00":         "2026-03-01 00:00 shop time",
+		"2026-03-01":                  "2026-03-01",
+		"":                            "—",
+		"soon":                        "soon",
+	} {
+		if got := HumanTime(in, berlin); got != want {
+			t.Errorf("HumanTime(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := HumanTime("2026-11-15T17:18:27Z", time.UTC); got != "2026-11-15 17:18 UTC" {
+		t.Errorf("UTC: %q", got)
+	}
+}
