@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"io"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +63,9 @@ func runSettings(ctx context.Context, opts *SettingsOptions) error {
 }
 
 // settingsTable lists the top-level keys with their values (objects and
-// arrays as compact JSON), cut to the terminal's width.
+// arrays as compact JSON), cut to the terminal's width, and the filters in
+// a table of their own: their ids are what --form-id takes, and as JSON
+// they would fill the screen.
 func settingsTable(w io.Writer, ios *iostreams.IOStreams, raw []byte) error {
 	o, err := output.ParseObject(raw)
 	if err != nil {
@@ -71,9 +76,55 @@ func settingsTable(w io.Writer, ios *iostreams.IOStreams, raw []byte) error {
 		_, err := io.WriteString(w, output.Sanitize(o.String(""))+"\n")
 		return err
 	}
-	rows := make([][]string, len(keys))
-	for i, k := range keys {
-		rows[i] = []string{k, o.String(k)}
+	filters, hasFilters := filterRows(o)
+	var rows [][]string
+	for _, k := range keys {
+		if k == "filters" && hasFilters {
+			rows = append(rows, []string{k, output.Plural(len(filters), "filter") + " (below)"})
+			continue
+		}
+		rows = append(rows, []string{k, o.String(k)})
 	}
-	return output.RenderTable(w, ios, []string{"KEY", "VALUE"}, rows)
+	if err := output.RenderTable(w, ios, []string{"KEY", "VALUE"}, rows); err != nil {
+		return err
+	}
+	if !hasFilters || len(filters) == 0 {
+		return nil
+	}
+	if _, err := io.WriteString(w, "\nFilters (the ids --form-id takes)\n"); err != nil {
+		return err
+	}
+	return output.RenderTable(w, ios, []string{"ID", "TITLE", "PAGE TYPE", "COLLECTION", "OPTIONS"}, filters)
+}
+
+// filterRows reads the settings' filters: an array of objects with an id,
+// a title (or name), a page type and a collection. The spec does not show
+// the settings' shape, so anything else keeps the plain KEY/VALUE row.
+func filterRows(settings output.Object) ([][]string, bool) {
+	raw, ok := settings.Get("filters")
+	if !ok {
+		return nil, false
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return nil, false
+	}
+	rows := make([][]string, 0, len(items))
+	for _, item := range items {
+		f, err := output.ParseObject(item)
+		if err != nil || f.Keys() == nil {
+			return nil, false
+		}
+		title := cmp.Or(f.String("title"), f.String("name"))
+		collection := cmp.Or(f.String("collection_id"), f.String("collection"), "—")
+		options := "—"
+		if opts, ok := f.Get("options"); ok {
+			var list []json.RawMessage
+			if json.Unmarshal(opts, &list) == nil {
+				options = strconv.Itoa(len(list))
+			}
+		}
+		rows = append(rows, []string{f.String("id"), title, cmp.Or(f.String("page_type"), "—"), collection, options})
+	}
+	return rows, true
 }

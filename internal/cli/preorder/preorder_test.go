@@ -124,7 +124,7 @@ func TestProductsBothIDFormsInEveryFormat(t *testing.T) {
 			asString, asInteger = regexp.MustCompile(`product_id: "\d+"`), regexp.MustCompile(`product_id: \d+`)
 		default:
 			// Both forms read the same: bare digits on every row.
-			rows := regexp.MustCompile(`(?m)^\d+(  +|,)\d+(  +|,)\d+(  +|,)\d+(  +|,)`)
+			rows := regexp.MustCompile(`(?m)^\d+(  +|,)\d+(  +|,)\d+(  +|,)\d+( +|,)`)
 			if n := len(rows.FindAllString(out, -1)); n != 10 {
 				t.Errorf("%s: %d rows with bare ids, want 10:\n%s", format, n, out)
 			}
@@ -150,9 +150,21 @@ func TestWhy(t *testing.T) {
 		"all-products offer (no product or collection offer) · beat 3105": row("all", false, "3104", "3105"),
 		"bundle offer · its only offer":                                   row("bundle", false),
 	} {
-		if got := why(r); got != want {
+		if got := why(r, nil); got != want {
 			t.Errorf("got %q want %q", got, want)
 		}
+	}
+	// Two offers of the same kind: the third rule (newest updated_at) decided.
+	offers := map[flex.ID]offerInfo{"3104": {name: "Fall", applyTo: "collection"}, "3107": {name: "Spring", applyTo: "collection"},
+		"3105": {name: "Store-wide", applyTo: "all"}}
+	if got, want := why(row("collection", false, "3104", "3107", "3105"), offers), "newest collection offer (latest updated_at) · beat 3107, 3105"; got != want {
+		t.Errorf("tie: got %q want %q", got, want)
+	}
+	if got, want := why(row("collection", false, "3104", "3105"), offers), "collection offer (no product offer) · beat 3105"; got != want {
+		t.Errorf("no tie: got %q want %q", got, want)
+	}
+	if got := offerName("3104", offers); got != "3104 Fall" {
+		t.Errorf("offerName = %q", got)
 	}
 	if got := sold(shop.PriorityRow{UnitsSold: flex.Int{Value: 3, Valid: true}}); got != "3 / unlimited" {
 		t.Errorf("sold: %q", got)

@@ -27,9 +27,11 @@ func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.C
 		Use:   "products",
 		Short: "Show which offer each variant gets, and why",
 		Long: `List variants in pre-order offers (10 a page) with the offer each one gets.
-The WHY column explains the choice: a manual assignment, or the most specific
-offer (product, then collection, then all), and the other offers holding the
-variant that it beat. SOLD shows units sold against the limit.
+The OFFER column names the winning offer; WHY explains the choice: a manual
+assignment, the most specific offer (product, then collection, then all), or,
+between offers of the same kind, the most recently updated one; then the other
+offers holding the variant that it beat. SOLD shows units sold against the
+limit. In a table the offer list is read once for the names.
 
 --keyword searches product titles, SKUs and similar.`,
 		Example: `  storectl preorder products --keyword boots
@@ -43,22 +45,74 @@ variant that it beat. SOLD shows units sold against the limit.
 }
 
 func runProducts(ctx context.Context, opts *ProductsOptions) error {
+	cols := priorityColumns(nil)
+	if p, err := opts.Printer(); err == nil && p.IsTable() {
+		// People read offer names, not ids: one look at the offer list (50
+		// a page, usually one request) names them and orders them by age.
+		offers, err := loadOffers(ctx, opts.ShopDeps)
+		if err != nil {
+			return err
+		}
+		cols = priorityColumns(offers)
+	}
 	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
-		Noun: "variants in pre-order offers", Columns: priorityColumns,
+		Noun: "variants in pre-order offers", Columns: cols,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListPriorityProducts(ctx, page, opts.Keyword)
 		}})
 }
 
-var priorityColumns = []output.Column{
-	{Key: "id"},
-	{Key: "product_id", Header: "PRODUCT"},
-	{Key: "variant_id", Header: "VARIANT"},
-	rowColumn("priority_profile_id", "OFFER", func(r shop.PriorityRow) string { return orNone(string(r.Winner())) }),
-	rowColumn("why", "WHY", why),
-	rowColumn("sold", "SOLD/LIMIT", sold),
-	rowColumn("end_quantity", "END QTY", func(r shop.PriorityRow) string { return intOr(r.EndQuantity, none) }),
-	output.HumanTimeColumn("updated_at", "UPDATED", time.Local),
+// offerInfo is what the table needs of an offer: its name and apply type.
+type offerInfo struct {
+	name    string
+	applyTo string
+}
+
+func loadOffers(ctx context.Context, d cmdutil.ShopDeps) (map[flex.ID]offerInfo, error) {
+	c, err := d.ShopClient()
+	if err != nil {
+		return nil, err
+	}
+	d.Progress().Update("reading offer names")
+	offers := map[flex.ID]offerInfo{}
+	err = shop.EachPage(ctx, 1, func(ctx context.Context, page int) (*shop.Page, error) {
+		return c.ListOffers(ctx, page, "")
+	}, func(p *shop.Page) error {
+		list, err := shop.DecodeItems(p, shop.DecodeOffer)
+		if err != nil {
+			return err
+		}
+		for _, o := range list {
+			offers[o.ID] = offerInfo{name: o.Name, applyTo: o.ApplyTo}
+		}
+		return nil
+	})
+	return offers, err
+}
+
+// priorityColumns are the table's columns; with the offers known, the
+// OFFER column names the winner and WHY can state every rule that decided.
+func priorityColumns(offers map[flex.ID]offerInfo) []output.Column {
+	return []output.Column{
+		{Key: "id"},
+		{Key: "product_id", Header: "PRODUCT"},
+		{Key: "variant_id", Header: "VARIANT"},
+		rowColumn("priority_profile_id", "OFFER", func(r shop.PriorityRow) string { return offerName(r.Winner(), offers) }),
+		rowColumn("why", "WHY", func(r shop.PriorityRow) string { return why(r, offers) }),
+		rowColumn("sold", "SOLD/LIMIT", sold),
+		rowColumn("end_quantity", "END QTY", func(r shop.PriorityRow) string { return intOr(r.EndQuantity, none) }),
+		output.HumanTimeColumn("updated_at", "UPDATED", time.Local),
+	}
+}
+
+func offerName(id flex.ID, offers map[flex.ID]offerInfo) string {
+	if id == "" {
+		return none
+	}
+	if o, ok := offers[id]; ok && o.name != "" {
+		return string(id) + " " + o.name
+	}
+	return string(id)
 }
 
 func rowColumn(key, header string, text func(shop.PriorityRow) string) output.Column {
@@ -72,7 +126,7 @@ func rowColumn(key, header string, text func(shop.PriorityRow) string) output.Co
 }
 
 // winReasons say why an offer of each apply type wins when nobody assigned
-// one by hand: product beats collection beats all, the newest breaking ties.
+// one by hand: product beats collection beats all.
 var winReasons = map[string]string{
 	"product":    "product offer (most specific)",
 	"collection": "collection offer (no product offer)",
@@ -80,20 +134,29 @@ var winReasons = map[string]string{
 }
 
 // why explains the winner in words: the rule that picked it and the other
-// offers (from all_profile_ids) it beat.
-func why(r shop.PriorityRow) string {
+// offers (from all_profile_ids) it beat. When a beaten offer has the same
+// apply type, the third rule decided: the most recently updated offer wins.
+func why(r shop.PriorityRow, offers map[flex.ID]offerInfo) string {
 	reason := r.PriorityType + " offer"
 	if known, ok := winReasons[r.PriorityType]; ok {
 		reason = known
 	}
-	if r.IsManualAssign.Value {
-		reason = "manual assignment (" + orNone(r.PriorityType) + " offer)"
-	}
 	var beaten []string
+	tie := false
 	for _, id := range r.AllProfileIDs {
-		if id != r.Winner() {
-			beaten = append(beaten, string(id))
+		if id == r.Winner() {
+			continue
 		}
+		beaten = append(beaten, string(id))
+		if o, ok := offers[id]; ok && o.applyTo == r.PriorityType {
+			tie = true
+		}
+	}
+	switch {
+	case r.IsManualAssign.Value:
+		reason = "manual assignment (" + orNone(r.PriorityType) + " offer)"
+	case tie:
+		reason = "newest " + orNone(r.PriorityType) + " offer (latest updated_at)"
 	}
 	if len(beaten) == 0 {
 		return reason + " · its only offer"
