@@ -16,9 +16,26 @@ type Content struct {
 
 // Entry is one custom value.
 type Entry struct {
-	Key   string
-	Label string // from keyLabel; the key when keyLabel lacks it
-	Value string
+	Key     string
+	Label   string // from keyLabel; the key when keyLabel lacks it
+	Value   string
+	Labeled bool // keyLabel gave the label
+}
+
+// Relabel gives the entries keyLabel left unlabelled the label of the
+// form's field with their id, when form is not nil.
+func (c *Content) Relabel(form *Form) {
+	if form == nil {
+		return
+	}
+	for i, e := range c.Entries {
+		if e.Labeled {
+			continue
+		}
+		if f, err := form.Lookup(e.Key); err == nil && f.ID == e.Key {
+			c.Entries[i].Label = Label(f)
+		}
+	}
 }
 
 // Value returns the value stored under a field id.
@@ -72,11 +89,11 @@ func DecodeContent(raw json.RawMessage) (*Content, error) {
 		if m.key == keyKeyLabel || m.key == keySource {
 			continue
 		}
-		label := labels[m.key]
+		label, labeled := labels[m.key], true
 		if label == "" {
-			label = m.key
+			label, labeled = m.key, false
 		}
-		c.Entries = append(c.Entries, Entry{Key: m.key, Label: label, Value: text(m.value)})
+		c.Entries = append(c.Entries, Entry{Key: m.key, Label: label, Value: text(m.value), Labeled: labeled})
 	}
 	return c, nil
 }

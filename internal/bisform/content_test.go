@@ -2,7 +2,10 @@ package bisform
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
+
+	"github.com/storectl/storectl/internal/api/shop"
 )
 
 func TestDecodeContent(t *testing.T) {
@@ -12,7 +15,7 @@ func TestDecodeContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Entry{{"full_name", "Your name", "Jane"}, {"size_worn", "size_worn", "M"}, {"n", "n", "5"}}
+	want := []Entry{{"full_name", "Your name", "Jane", true}, {"size_worn", "size_worn", "M", false}, {"n", "n", "5", false}}
 	if len(c.Entries) != len(want) || c.Source != "api" {
 		t.Fatalf("%+v", c)
 	}
@@ -55,5 +58,18 @@ func TestPlainLabel(t *testing.T) {
 		if got := PlainLabel(in); got != want {
 			t.Errorf("PlainLabel(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestRelabelFromTheForm(t *testing.T) {
+	c, err := DecodeContent(json.RawMessage(`"{\"full_name\":\"Jane\",\"size_worn\":\"M\",\"gone\":\"x\",\"keyLabel\":{\"full_name\":\"Name on file\"}}"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Relabel(New([]shop.FormField{{ID: "full_name", Label: "Your name"}, {ID: "size_worn", Label: "<b>Size</b> you wear"}}))
+	got := []string{c.Entries[0].Label, c.Entries[1].Label, c.Entries[2].Label}
+	// keyLabel wins; the form labels the rest; an id the form lacks stays.
+	if want := []string{"Name on file", "Size you wear", "gone"}; !slices.Equal(got, want) {
+		t.Errorf("labels %q, want %q", got, want)
 	}
 }

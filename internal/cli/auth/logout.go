@@ -28,8 +28,11 @@ func newLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Comma
 	cmd := &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored tokens of the current profile (or of all with --all)",
-		Long:  "Remove stored tokens from the keyring and the token file. The profile's URLs and settings stay; `storectl profile delete` removes those too.",
-		Args:  cmdutil.NoArgs,
+		Example: `  storectl auth logout
+  storectl --profile eu auth logout
+  storectl auth logout --all`,
+		Long: "Remove stored tokens from the keyring and the token file. The profile's URLs and settings stay; `storectl profile delete` removes those too.",
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmdutil.Run(cmd.Context(), opts, runF, runLogout)
 		},

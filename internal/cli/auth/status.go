@@ -31,6 +31,8 @@ func newStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Comma
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show each profile's URLs and tokens, and check the tokens live",
+		Example: `  storectl auth status
+  storectl auth status -o json --jq '.[] | select(.active)'`,
 		Long: `For every profile: the API URLs, where each token is kept (keyring, file or
 env), the token masked, and the verdict of one live request with it.
 Exits 4 when a token is missing or refused, 1 when a server cannot be reached.`,

@@ -3,6 +3,7 @@ package bis
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/storectl/storectl/internal/bisform"
@@ -79,7 +80,13 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 		id := field.ID
 		cols = append(cols, output.Column{Key: key, Header: key, Aliases: []string{id}, Value: func(o output.Object) string { return content.value(o, id) }})
 	}
-	return cols
+	// content.source says where the customer signed up (storefront, quick
+	// view, api): no form field, but part of what was stored.
+	source := "source"
+	if taken[source] {
+		source = "source (content)"
+	}
+	return append(cols, output.Column{Key: source, Header: strings.ToUpper(source), Value: content.source})
 }
 
 // contentCache decodes a row's content once for all its custom columns.
@@ -89,16 +96,27 @@ type contentCache struct {
 }
 
 func (c *contentCache) value(o output.Object, id string) string {
+	if decoded := c.of(o); decoded != nil {
+		v, _ := decoded.Value(id)
+		return v
+	}
+	return ""
+}
+
+func (c *contentCache) source(o output.Object) string {
+	if decoded := c.of(o); decoded != nil {
+		return decoded.Source
+	}
+	return ""
+}
+
+func (c *contentCache) of(o output.Object) *bisform.Content {
 	raw, _ := o.Get("content")
 	if c.raw == nil || !bytes.Equal(raw, c.raw) {
 		c.raw = raw
 		c.decoded, _ = bisform.DecodeContent(raw)
 	}
-	if c.decoded == nil {
-		return ""
-	}
-	v, _ := c.decoded.Value(id)
-	return v
+	return c.decoded
 }
 
 func shortStatus(s string) string {

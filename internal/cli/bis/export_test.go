@@ -67,7 +67,7 @@ func TestExportToFileWithDetails(t *testing.T) {
 	recs := readCSV(t, data)
 	header := strings.Join(recs[0], ",")
 	if !strings.HasSuffix(header, "updated_at,inventory_id,last_sent,unsubscribe,locale,opened,clicked,note,"+
-		"Your name,Size you wear,Anything we should know?,Best time to reach you,Also tell me about,I agree to the privacy policy,Campaign") {
+		"Your name,Size you wear,Anything we should know?,Best time to reach you,Also tell me about,I agree to the privacy policy,Campaign,source") {
 		t.Errorf("header: %s", header)
 	}
 	byID := map[string][]string{}

@@ -66,6 +66,18 @@ func (s *formStore) Load(ctx context.Context, refresh bool) (*loadedForm, error)
 	return s.fetch(ctx, path, key)
 }
 
+// Cached returns the cached form without asking the server, or nil.
+func (s *formStore) Cached() *loadedForm {
+	if s == nil {
+		return nil
+	}
+	path, key, err := s.location()
+	if err != nil || path == "" {
+		return nil
+	}
+	return s.read(path, key)
+}
+
 // Refetch fetches the form again after the server refused what the cached
 // form allowed. It reports whether the form changed; a second call in the
 // same run returns prev unchanged.

@@ -20,11 +20,14 @@ import (
 // GetOptions are the inputs of `bis get`.
 type GetOptions struct {
 	cmdutil.ShopDeps
-	ID string
+	// Forms labels answers the submission's keyLabel leaves unlabelled,
+	// from the cached form (never fetched for this).
+	Forms *formStore
+	ID    string
 }
 
-func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
-	opts := &GetOptions{ShopDeps: f.ShopDeps()}
+func newGet(f *cmdutil.Factory, forms *formStore, runF func(*GetOptions) error) *cobra.Command {
+	opts := &GetOptions{ShopDeps: f.ShopDeps(), Forms: forms}
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show one submission with its form answers",
@@ -45,7 +48,13 @@ the JSON-encoded string the API uses).`,
 func runGet(ctx context.Context, opts *GetOptions) error {
 	return cmdutil.PrintByID(ctx, opts.ShopDeps, submissionID, opts.ID, (*shop.Client).GetSubmission,
 		func(res *shop.SubmissionResult) (json.RawMessage, cmdutil.Render) {
-			return res.Raw, func(w io.Writer) error { return renderSubmission(w, opts.IO, res.Raw) }
+			return res.Raw, func(w io.Writer) error {
+				var form *bisform.Form
+				if cached := opts.Forms.Cached(); cached != nil {
+					form = cached.Form
+				}
+				return renderSubmissionWith(w, opts.IO, res.Raw, form)
+			}
 		})
 }
 
@@ -53,6 +62,11 @@ var submissionID = cmdutil.IDArg{Noun: "submission", List: "storectl bis list"}
 
 // renderSubmission is the human view of a submission (get and create).
 func renderSubmission(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage) error {
+	return renderSubmissionWith(w, ios, raw, nil)
+}
+
+// renderSubmissionWith labels answers keyLabel leaves unlabelled from form.
+func renderSubmissionWith(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage, form *bisform.Form) error {
 	o, err := output.ParseObject(raw)
 	if err != nil {
 		return err
@@ -95,16 +109,17 @@ func renderSubmission(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage
 	if !ok {
 		return nil
 	}
-	return renderContent(w, ios, contentRaw)
+	return renderContent(w, ios, contentRaw, form)
 }
 
 // renderContent shows the form answers, labelled from keyLabel.
-func renderContent(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage) error {
+func renderContent(w io.Writer, ios *iostreams.IOStreams, raw json.RawMessage, form *bisform.Form) error {
 	c, err := bisform.DecodeContent(raw)
 	if err != nil {
 		fmt.Fprintln(w)
 		return output.RenderSheet(w, ios, [][2]string{{"Content", string(raw)}})
 	}
+	c.Relabel(form)
 	if len(c.Entries) == 0 && c.Source == "" {
 		return nil
 	}
@@ -130,7 +145,6 @@ func statusText(s string) string {
 	return s
 }
 
-// eventText shows opened/clicked: the time, or "no" for 0.
 // eventText shows an e-mail event: 0 (not yet) or when it happened.
 func eventText(s string, loc *time.Location) string {
 	if s == "" || s == "0" {

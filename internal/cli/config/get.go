@@ -24,8 +24,10 @@ type GetOptions struct {
 func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
 	opts := &GetOptions{Out: f.IOStreams.Out, Settings: f.Settings}
 	return &cobra.Command{
-		Use:               "get KEY",
-		Short:             "Print the resolved value of one setting",
+		Use:   "get KEY",
+		Short: "Print the resolved value of one setting",
+		Example: `  storectl config get output
+  storectl --profile eu config get base_url`,
 		Long:              "Print the value a command would use for KEY. Keys: " + strings.Join(cfg.KeyNames(), ", ") + ".",
 		Args:              cmdutil.ExactArgs(1, "one KEY"),
 		ValidArgsFunction: completion.ConfigKey(),

@@ -22,8 +22,10 @@ func newList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "Show every setting of the current profile and where it comes from",
-		Args:  cmdutil.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runList) },
+		Example: `  storectl config list
+  storectl --profile eu config list -o json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runList) },
 	}
 }
 

@@ -22,8 +22,10 @@ func newPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "path",
 		Short: "Print the config file's path",
-		Args:  cmdutil.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runPath) },
+		Example: `  storectl config path
+  $EDITOR "$(storectl config path)"`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runPath) },
 	}
 }
 

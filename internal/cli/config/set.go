@@ -41,8 +41,10 @@ func newSet(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command {
 func newUnset(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command {
 	opts := &SetOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile, Settings: f.Settings, Unset: true}
 	return &cobra.Command{
-		Use:               "unset KEY",
-		Short:             "Remove a setting from the current profile (its default applies again)",
+		Use:   "unset KEY",
+		Short: "Remove a setting from the current profile (its default applies again)",
+		Example: `  storectl config unset output
+  storectl --profile eu config unset rate_limit`,
 		Args:              cmdutil.ExactArgs(1, "one KEY"),
 		ValidArgsFunction: completion.ConfigKey(),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -27,8 +27,10 @@ type DeleteOptions struct {
 func newDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Command {
 	opts := &DeleteOptions{IO: f.IOStreams, ConfigFile: f.ConfigFile, Credentials: f.Credentials}
 	cmd := &cobra.Command{
-		Use:               "delete NAME",
-		Short:             "Delete a profile's settings and its stored tokens",
+		Use:   "delete NAME",
+		Short: "Delete a profile's settings and its stored tokens",
+		Example: `  storectl profile delete staging
+  storectl profile delete staging --yes`,
 		Args:              cmdutil.ExactArgs(1, "one profile NAME"),
 		ValidArgsFunction: completion.ProfileArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

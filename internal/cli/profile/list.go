@@ -23,8 +23,10 @@ func newList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the profiles in the config file",
-		Args:  cmdutil.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runList) },
+		Example: `  storectl profile list
+  storectl profile list -o json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runList) },
 	}
 }
 

@@ -23,8 +23,10 @@ type UseOptions struct {
 func newUse(f *cmdutil.Factory, runF func(*UseOptions) error) *cobra.Command {
 	opts := &UseOptions{ErrOut: f.IOStreams.ErrOut, ConfigFile: f.ConfigFile}
 	return &cobra.Command{
-		Use:               "use NAME",
-		Short:             "Make NAME the profile commands use by default",
+		Use:   "use NAME",
+		Short: "Make NAME the profile commands use by default",
+		Example: `  storectl profile use eu
+  storectl profile list`,
 		Args:              cmdutil.ExactArgs(1, "one profile NAME"),
 		ValidArgsFunction: completion.ProfileArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

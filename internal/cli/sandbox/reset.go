@@ -23,8 +23,10 @@ func newReset(f *cmdutil.Factory, runF func(*ResetOptions) error) *cobra.Command
 	cmd := &cobra.Command{
 		Use:   "reset",
 		Short: "Restore the sandbox's demo data",
-		Args:  cmdutil.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runReset) },
+		Example: `  storectl sandbox reset
+  storectl sandbox reset && storectl --sandbox comingsoon list`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runReset) },
 	}
 	cmd.Flags().StringVar(&opts.StatePath, "state", "", "state `file` to reset (default: the one --sandbox uses)")
 	return cmd
