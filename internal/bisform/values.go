@@ -110,11 +110,10 @@ func CheckPhone(value string) (string, *Problem) {
 // CheckID validates a product or variant id: a positive whole number, sent
 // as a JSON number with its exact digits.
 func CheckID(param, value string) (string, *Problem) {
-	v := strings.TrimSpace(value)
-	trimmed := strings.TrimLeft(v, "0")
-	if !ids.IsDigits(v) || trimmed == "" || len(trimmed) > 20 {
+	id, ok := ids.Normalize(value)
+	if !ok {
 		return "", &Problem{Key: param, Message: fmt.Sprintf("%s must be a numeric id, got %q", param, value),
-			Hint: "ids are the store platform's plain numbers, such as 45001234560001 (not a gid:// string)"}
+			Hint: "ids are the store platform's plain numbers from 1 to 9223372036854775807, such as 45001234560001 (not a gid:// string)"}
 	}
-	return trimmed, nil
+	return id, nil
 }

@@ -1,6 +1,8 @@
-// Package bulk is what every bulk command shares: a per-item report that is
-// written as the run goes (so a crash or Ctrl-C keeps the record), resuming
-// from it without doing an item twice, and the exit code of a partial run.
+// Package bulk is what every bulk command shares: one reader of bulk files
+// (CSV, JSON, NDJSON, YAML), one runner that checks every row before the
+// first request, writes a journal line before and after each write (so a
+// crash or Ctrl-C keeps the record), resumes from it without doing an item
+// twice, and gives the exit code of a partial run.
 package bulk
 
 import (
@@ -13,7 +15,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // Outcome of one item.
@@ -25,17 +31,20 @@ const (
 	Deleted Outcome = "deleted"
 	Failed  Outcome = "failed"
 	Skipped Outcome = "skipped" // already done in an earlier run
-	// Pending is written just before a request that creates something and
+	// Pending is written just before a request that changes something and
 	// stays the row's last line when the answer never came (a crash, Ctrl-C,
 	// a timeout): the server may or may not have acted, so a resumed run
 	// must check before it repeats the row (see Report.Pending).
 	Pending Outcome = "pending"
+	// ended marks a run that went through every row: a journal without it
+	// belongs to an interrupted run.
+	ended Outcome = "end"
 )
 
 // finished outcomes are never repeated by --resume.
 func (o Outcome) finished() bool { return o == Created || o == Updated || o == Deleted }
 
-// Entry is one line of the report.
+// Entry is one line of the journal.
 type Entry struct {
 	Row     int     // 1-based row (or batch) number in the input
 	Key     string  // RowKey of the input, to notice an edited input file
@@ -46,40 +55,95 @@ type Entry struct {
 
 var header = []string{"row", "key", "outcome", "id", "message"}
 
-// Report is a CSV file with one line per item, flushed line by line.
+// Report is the journal of a bulk run: a CSV file with one line per item
+// (two for a write: pending, then its outcome), flushed line by line, mode
+// 0600 since rows can name customers. The user names it with --report;
+// otherwise it lives in the state directory, named after the input.
 type Report struct {
-	path string
-	file *os.File
-	csv  *csv.Writer
-	done map[int]string // row → key of rows finished earlier
-	// pending holds rows whose last line is Pending.
-	pending map[int]Entry
+	path     string
+	file     *os.File
+	csv      *output.CSVWriter
+	done     map[int]string // row → key of rows finished earlier
+	pending  map[int]Entry  // rows whose last line is Pending
+	complete bool           // the journal read ends with a finished run
+	truncate bool           // the first write starts the file afresh
 }
 
-// OpenReport creates the report (mode 0600: rows can name customers). With
-// resume it first reads the existing report and appends to it.
-func OpenReport(path string, resume bool) (*Report, error) {
-	r := &Report{path: path, done: map[int]string{}, pending: map[int]Entry{}}
-	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-	if resume {
+// JournalOptions say which journal to open and how.
+type JournalOptions struct {
+	Path string
+	// Auto is a journal storectl named itself (no --report): a finished
+	// run's journal is then simply started afresh.
+	Auto bool
+	// Resume appends to the journal after reading what it recorded.
+	Resume bool
+	// Force starts afresh over an existing journal, forgetting it.
+	Force bool
+}
+
+// OpenJournal opens the journal. Without Resume or Force an existing
+// journal is refused, because starting afresh would forget what it
+// created and the next --resume would create those items again; only an
+// automatic journal of a run that finished is silently replaced.
+func OpenJournal(o JournalOptions) (*Report, error) {
+	r := &Report{path: o.Path, done: map[int]string{}, pending: map[int]Entry{}}
+	if err := os.MkdirAll(filepath.Dir(o.Path), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot write the journal %s: %w", o.Path, err)
+	}
+	if info, err := os.Stat(o.Path); err == nil && info.IsDir() {
+		return nil, exitcode.Usagef("the report %s is a directory: name a file", o.Path)
+	}
+	exists := false
+	if info, err := os.Stat(o.Path); err == nil && info.Size() > 0 {
+		exists = true
+	}
+	if exists && (o.Resume || (o.Auto && !o.Force)) {
 		if err := r.load(); err != nil {
 			return nil, err
 		}
-		flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
 	}
-	f, err := os.OpenFile(path, flags, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("cannot write the report: %w", err)
+	switch {
+	case !exists || o.Force:
+	case o.Resume:
+	case o.Auto && r.complete:
+	case o.Auto:
+		return nil, exitcode.WithHint(exitcode.Usage,
+			fmt.Errorf("an earlier run of this input was interrupted (its journal is %s); nothing was sent", o.Path),
+			"add --resume to continue it without repeating what it did, or --force to start over")
+	default:
+		return nil, exitcode.WithHint(exitcode.Usage,
+			fmt.Errorf("the report %s already exists; nothing was sent", o.Path),
+			"add --resume to continue from it, --force to start over, or name a new report file")
 	}
-	r.file, r.csv = f, csv.NewWriter(f)
-	if info, err := f.Stat(); err == nil && info.Size() == 0 {
-		if err := r.write(header); err != nil {
-			f.Close()
-			return nil, err
-		}
+	if !o.Resume {
+		r.done, r.pending = map[int]string{}, map[int]Entry{}
 	}
+	r.truncate = !o.Resume
 	return r, nil
 }
+
+// start opens the file at the first line written, so that a run refused
+// by its local checks, or a dry run, leaves no journal behind.
+func (r *Report) start() error {
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if r.truncate {
+		flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	}
+	f, err := os.OpenFile(r.path, flags, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot write the journal: %w", err)
+	}
+	// Report lines pass the one CSV guard: a server message such as
+	// =HYPERLINK(…) must not become a live formula in a spreadsheet.
+	r.file, r.csv = f, output.NewCSVWriter(f, output.CSVOptions{})
+	if info, err := f.Stat(); err == nil && info.Size() == 0 {
+		return r.csv.Write(header)
+	}
+	return nil
+}
+
+// Path is where the journal is.
+func (r *Report) Path() string { return r.path }
 
 func (r *Report) load() error {
 	f, err := os.Open(r.path)
@@ -87,7 +151,7 @@ func (r *Report) load() error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot read the report to resume from: %w", err)
+		return fmt.Errorf("cannot read the journal to resume from: %w", err)
 	}
 	defer f.Close()
 	rd := csv.NewReader(f)
@@ -99,15 +163,20 @@ func (r *Report) load() error {
 		}
 		if err != nil {
 			// A line cut short by a crash is the only damage an append-only
-			// report can take; what was read before it still counts.
+			// journal can take; what was read before it still counts.
 			return nil
 		}
 		if line == 1 || len(rec) < len(header) {
 			continue
 		}
+		if Outcome(rec[2]) == ended {
+			r.complete = true
+			continue
+		}
+		r.complete = false
 		row, err := strconv.Atoi(rec[0])
 		if err != nil {
-			return fmt.Errorf("%s:%d: %q is not a row number: is this a storectl report?", r.path, line, rec[0])
+			return exitcode.Usagef("%s:%d: %q is not a row number: is this a storectl report?", r.path, line, rec[0])
 		}
 		switch outcome := Outcome(rec[2]); {
 		case outcome.finished():
@@ -130,7 +199,9 @@ func (r *Report) Done(row int, key string) (bool, error) {
 		return false, nil
 	}
 	if k != key {
-		return false, fmt.Errorf("row %d changed since %s recorded it as done: restore the input, or start a new report without --resume", row, r.path)
+		return false, exitcode.WithHint(exitcode.Usage,
+			fmt.Errorf("row %d changed since %s recorded it as done", row, r.path),
+			"restore the input, or start over with --force (what was done is then forgotten)")
 	}
 	return true, nil
 }
@@ -142,21 +213,25 @@ func (r *Report) Pending(row int, key string) (Entry, bool) {
 	return e, ok && e.Key == key
 }
 
-// DoneCount is how many rows an earlier run finished.
-func (r *Report) DoneCount() int { return len(r.done) }
-
 // Record appends one entry and flushes it to disk at once.
 func (r *Report) Record(e Entry) error {
 	return r.write([]string{strconv.Itoa(e.Row), e.Key, string(e.Outcome), e.ID, e.Message})
 }
 
+// finish marks the run as gone through to its end.
+func (r *Report) finish() error { return r.Record(Entry{Outcome: ended}) }
+
 func (r *Report) write(rec []string) error {
+	if r.file == nil {
+		if err := r.start(); err != nil {
+			return err
+		}
+	}
 	if err := r.csv.Write(rec); err != nil {
 		return err
 	}
-	r.csv.Flush()
-	if err := r.csv.Error(); err != nil {
-		return fmt.Errorf("cannot write the report: %w", err)
+	if err := r.csv.Flush(); err != nil {
+		return fmt.Errorf("cannot write the journal %s: %w", r.path, err)
 	}
 	return nil
 }
@@ -174,4 +249,12 @@ func RowKey(v any) string {
 	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:6])
+}
+
+// AutoJournal is where a run without --report keeps its journal: in dir
+// (the state directory's journals), named after the command and the input
+// it reads, so that running the same input again finds it.
+func AutoJournal(dir, command, inputHash string) string {
+	sum := sha256.Sum256([]byte(command + "\x00" + inputHash))
+	return filepath.Join(dir, command+"-"+hex.EncodeToString(sum[:8])+".csv")
 }

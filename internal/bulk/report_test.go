@@ -1,7 +1,6 @@
 package bulk
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +9,9 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
-func TestReportResume(t *testing.T) {
+func TestJournalResume(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "report.csv")
-	r, err := OpenReport(path, false)
+	r, err := OpenJournal(JournalOptions{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,8 +22,7 @@ func TestReportResume(t *testing.T) {
 	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
 		t.Fatalf("report mode %v", info.Mode().Perm())
 	}
-
-	r, err = OpenReport(path, true)
+	r, err = OpenJournal(JournalOptions{Path: path, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +32,7 @@ func TestReportResume(t *testing.T) {
 	if done, _ := r.Done(2, k2); done {
 		t.Fatal("a failed row counts as done")
 	}
-	if _, err := r.Done(1, k2); err == nil || !strings.Contains(err.Error(), "row 1 changed") {
+	if _, err := r.Done(1, k2); err == nil || !strings.Contains(err.Error(), "row 1 changed") || exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("changed row: %v", err)
 	}
 	must(t, r.Record(Entry{Row: 2, Key: k2, Outcome: Created, ID: "102"}))
@@ -45,47 +43,63 @@ func TestReportResume(t *testing.T) {
 	}
 }
 
+// An existing report is never silently overwritten: its record of what was
+// created is what keeps a later --resume from creating it again.
+func TestJournalRefusesToForget(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.csv")
+	must(t, os.WriteFile(path, []byte("row,key,outcome,id,message\n1,k,created,5,\n"), 0o600))
+	_, err := OpenJournal(JournalOptions{Path: path})
+	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(exitcode.HintOf(err), "--force") {
+		t.Fatalf("existing report: %v", err)
+	}
+	r, err := OpenJournal(JournalOptions{Path: path, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done, _ := r.Done(1, "k"); done {
+		t.Error("--force kept the old record")
+	}
+	must(t, r.Record(Entry{Row: 1, Key: "k2", Outcome: Created, ID: "6"}))
+	r.Close()
+	if data, _ := os.ReadFile(path); strings.Contains(string(data), ",5,") {
+		t.Errorf("--force kept old lines:\n%s", data)
+	}
+
+	// An automatic journal: an interrupted run is refused, a finished one
+	// is started afresh.
+	auto := filepath.Join(dir, "auto.csv")
+	must(t, os.WriteFile(auto, []byte("row,key,outcome,id,message\n1,k,pending,,sent at x\n"), 0o600))
+	if _, err := OpenJournal(JournalOptions{Path: auto, Auto: true}); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("interrupted auto journal: %v", err)
+	}
+	must(t, os.WriteFile(auto, []byte("row,key,outcome,id,message\n1,k,created,5,\n0,,end,,\n"), 0o600))
+	r, err = OpenJournal(JournalOptions{Path: auto, Auto: true})
+	if err != nil {
+		t.Fatalf("finished auto journal: %v", err)
+	}
+	if done, _ := r.Done(1, "k"); done {
+		t.Error("a finished run's journal was resumed without --resume")
+	}
+	r.Close()
+}
+
 func TestResumeToleratesCutLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.csv")
 	must(t, os.WriteFile(path, []byte("row,key,outcome,id,message\n1,k,created,5,\n2,k,crea\"ted"), 0o600))
-	r, err := OpenReport(path, true)
+	r, err := OpenJournal(JournalOptions{Path: path, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if r.DoneCount() != 1 {
-		t.Fatalf("done = %d", r.DoneCount())
-	}
-}
-
-func TestTallyFinish(t *testing.T) {
-	var buf bytes.Buffer
-	if err := (Tally{Created: 3}).Finish(&buf, "", exitcode.APIRefused); err != nil {
-		t.Fatal(err)
-	}
-	err := Tally{Created: 3, Failed: 1}.Finish(&buf, "r.csv", exitcode.APIRefused)
-	if exitcode.Of(err) != exitcode.Partial {
-		t.Fatalf("partial: %v", err)
-	}
-	err = Tally{Failed: 2, Skipped: 4}.Finish(&buf, "", exitcode.APIRefused)
-	if exitcode.Of(err) != exitcode.APIRefused {
-		t.Fatalf("all failed: %v", err)
-	}
-	if !strings.Contains(buf.String(), "4 skipped · 2 failed") {
-		t.Fatalf("tally text: %q", buf.String())
-	}
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
+	if done, _ := r.Done(1, "k"); !done || len(r.done) != 1 {
+		t.Fatalf("done = %v", r.done)
 	}
 }
 
 func TestResumeSeesPendingRows(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.csv")
-	r, err := OpenReport(path, false)
+	r, err := OpenJournal(JournalOptions{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +109,7 @@ func TestResumeSeesPendingRows(t *testing.T) {
 	must(t, r.Record(Entry{Row: 3, Key: "c", Outcome: Pending}))
 	must(t, r.Record(Entry{Row: 3, Key: "c", Outcome: Failed, Message: "refused"}))
 	must(t, r.Close())
-
-	r, err = OpenReport(path, true)
+	r, err = OpenJournal(JournalOptions{Path: path, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,5 +123,35 @@ func TestResumeSeesPendingRows(t *testing.T) {
 	}
 	if done, _ := r.Done(1, "a"); !done {
 		t.Fatal("row 1 finished after its pending line")
+	}
+}
+
+func TestJournalLinesAreGuarded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.csv")
+	r, err := OpenJournal(JournalOptions{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, r.Record(Entry{Row: 1, Key: "a", Outcome: Failed, Message: "=HYPERLINK(\"http://x\")\x1b]0;pwned\x07"}))
+	r.Close()
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), `"'=HYPERLINK(""http://x"")"`) || strings.ContainsRune(string(data), 0x1b) {
+		t.Errorf("report line not guarded:\n%q", data)
+	}
+}
+
+func TestTallyString(t *testing.T) {
+	if got := (Tally{Created: 3, Failed: 2, Skipped: 4}).String(); got != "3 created · 4 skipped · 2 failed" {
+		t.Errorf("tally text: %q", got)
+	}
+	if got := (Tally{}).String(); got != "nothing to do" {
+		t.Errorf("empty: %q", got)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

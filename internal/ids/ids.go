@@ -4,6 +4,7 @@
 package ids
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -25,14 +26,15 @@ func IsDigits(s string) bool {
 }
 
 // Normalize returns an id's canonical digits ("007" → "7"), or false when
-// it is not a whole number that fits the platform's 64-bit ids.
+// it is not an id: the one rule every command, form and file applies is
+// digits only, from 1 to 2^63−1 (the platform's 64-bit ids).
 func Normalize(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	if !IsDigits(s) {
 		return "", false
 	}
 	n, err := strconv.ParseUint(s, 10, 63)
-	if err != nil {
+	if err != nil || n == 0 {
 		return "", false
 	}
 	return strconv.FormatUint(n, 10), true
@@ -56,14 +58,21 @@ func Split(entries ...string) []string {
 // the id as noun ("offer ID").
 func ParseID(noun, s string) (string, error) {
 	s = strings.TrimSpace(s)
-	switch id, ok := Normalize(s); {
-	case !IsDigits(s):
-		return "", exitcode.Usagef("%s %q is not a number", noun, s)
-	case !ok:
-		return "", exitcode.Usagef("%s %q is too large to be an ID (IDs go up to %d)", noun, s, math.MaxInt64)
-	case id == "0":
-		return "", exitcode.Usagef("%s %q is not an ID: IDs start at 1", noun, s)
-	default:
+	if id, ok := Normalize(s); ok {
 		return id, nil
 	}
+	return "", exitcode.Usagef("%s %s", noun, Problem(s))
+}
+
+// Problem says why s is not an id: "\"x\" is not a number", "… is too
+// large …", "… IDs start at 1".
+func Problem(s string) string {
+	s = strings.TrimSpace(s)
+	switch {
+	case !IsDigits(s):
+		return fmt.Sprintf("%q is not a number", s)
+	case strings.Trim(s, "0") == "":
+		return fmt.Sprintf("%q is not an ID: IDs start at 1", s)
+	}
+	return fmt.Sprintf("%q is too large to be an ID (IDs go up to %d)", s, math.MaxInt64)
 }

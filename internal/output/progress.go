@@ -107,6 +107,35 @@ func (p *Progress) Say(line string) {
 	fmt.Fprintln(p.w, Sanitize(line))
 }
 
+// Above returns a writer for w (stdout) whose writes move the spinner out
+// of their way, so results can stream out while a long run shows its
+// progress on the same terminal.
+func (p *Progress) Above(w io.Writer) io.Writer {
+	if p == nil || p.spin == nil {
+		return w
+	}
+	return aboveWriter{p: p, w: w}
+}
+
+type aboveWriter struct {
+	p *Progress
+	w io.Writer
+}
+
+// Unwrap is the terminal underneath, so tables written through it are
+// styled and fitted as on stdout itself.
+func (a aboveWriter) Unwrap() io.Writer { return a.w }
+
+func (a aboveWriter) Write(b []byte) (int, error) {
+	a.p.mu.Lock()
+	defer a.p.mu.Unlock()
+	if a.p.spin.Active() {
+		a.p.spin.Stop()
+		defer a.p.spin.Start()
+	}
+	return a.w.Write(b)
+}
+
 // Stop removes the spinner line and shows the cursor again. Only the first
 // call does anything.
 func (p *Progress) Stop() {

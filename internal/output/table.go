@@ -39,6 +39,9 @@ func styleFor(w io.Writer, ios *iostreams.IOStreams) tableStyle {
 // sameWriter compares two writers without panicking on writer types that
 // cannot be compared.
 func sameWriter(a, b io.Writer) bool {
+	if u, ok := a.(interface{ Unwrap() io.Writer }); ok {
+		a = u.Unwrap()
+	}
 	if a == nil || b == nil || reflect.TypeOf(a) != reflect.TypeOf(b) || !reflect.TypeOf(a).Comparable() {
 		return false
 	}

@@ -118,7 +118,7 @@ func (t *Translations) UnmarshalJSON(b []byte) error {
 
 // CreateRule sends one create request. It is never retried after it may
 // have reached the server: a repeat could create the rule twice.
-func (c *Client) CreateRule(ctx context.Context, r NewRule) (*Envelope, error) {
+func (c *Client) CreateRule(ctx context.Context, r NewRule) (*RuleResult, error) {
 	body, err := r.Body()
 	if err != nil {
 		return nil, err
@@ -128,7 +128,11 @@ func (c *Client) CreateRule(ctx context.Context, r NewRule) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeEnvelope(path, resp.Body)
+	res, err := decodeRule(path, resp.Body)
+	if err == nil && res.Rule.ID == "" {
+		err = &BadResponse{Path: path, Err: fmt.Errorf("no rule id in the answer")}
+	}
+	return res, err
 }
 
 // ListRules fetches one page of rules (without translations).

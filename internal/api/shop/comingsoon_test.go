@@ -31,16 +31,13 @@ func TestNewRuleBody(t *testing.T) {
 func TestRuleLifecycle(t *testing.T) {
 	c, log := demoShop(t)
 	ctx := context.Background()
-	env, err := c.CreateRule(ctx, NewRule{Name: "API test", Status: 1, StartDate: "2026-10-01T07:00:00Z",
+	res, err := c.CreateRule(ctx, NewRule{Name: "API test", Status: 1, StartDate: "2026-10-01T07:00:00Z",
 		EndDate: "2026-10-02T07:00:00Z", ApplyTo: "variant", VariantIDs: []json.Number{"45001234560015"},
 		Translations: map[string]map[string]string{"default": {"comingSoonBellowMessage": "soon"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, err := DecodeRule(env.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	created := res.Rule
 	if created.ID == "" || !created.Status.Value || created.StartDate != "2026-10-01 07:00:00" ||
 		len(created.VariantIDs) != 1 || created.Translations[0].Texts["comingSoonBellowMessage"] != "soon" {
 		t.Errorf("created: %+v", created)

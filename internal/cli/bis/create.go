@@ -33,11 +33,10 @@ type CreateOptions struct {
 	DryRun      bool
 
 	FromFile string
-	Report   string
-	Resume   bool
+	Bulk     cmdutil.BulkFlags
 }
 
-func newCreate(f *cmdutil.Factory, forms *formStore) *cobra.Command {
+func newCreate(f *cmdutil.Factory, forms *formStore, runF func(*CreateOptions) error) *cobra.Command {
 	opts := &CreateOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.Printer, ShopClient: f.ShopClient, Progress: f.Progress, Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "create",
@@ -61,18 +60,21 @@ already registered for the variant (then it is updated with the values sent);
 the message on stderr says which.
 
 With --from-file, one submission per row of a CSV file (header row), a JSON
-array of objects or NDJSON. Columns are the flag names (email, product-id,
-variant-id, phone, locale, note) and field ids or labels. Every row is checked
-before the first request; a failing row does not stop the others (exit 5 when
-some failed). --report writes one line per row as the run goes, and --resume
-skips the rows that report marks done.`,
+array of objects, NDJSON or a YAML list. Columns are the flag names (email,
+product-id, variant-id, phone, locale, note) and field ids or labels. Every row
+is checked before the first request; a failing row does not stop the others
+(exit 5 when some failed). A journal records each row as the run goes
+(--report FILE names it; otherwise it is kept in storectl's state directory):
+after an interruption, --resume continues without sending a row twice.`,
 		Example: `  storectl bis create --email jane@example.com --product-id 8001234560001 --variant-id 45001234560001 \
       --field full_name="Jane Doe" --field "Size you wear=M" --field accept_terms=true
   storectl bis create --interactive
   storectl bis create --from-file customers.csv --report report.csv
-  storectl bis create --from-file customers.csv --report report.csv --resume`,
+  storectl bis create --from-file customers.csv --resume`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runCreate(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runCreate)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Input.Email, "email", "", "customer e-mail `address`")
@@ -85,8 +87,7 @@ skips the rows that report marks done.`,
 	fl.BoolVarP(&opts.Interactive, "interactive", "i", false, "ask for each field of the form (terminal only)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the request body instead of sending it")
 	fl.StringVar(&opts.FromFile, "from-file", "", "create one submission per row of `FILE` (.csv, .json, .ndjson; - for stdin)")
-	fl.StringVar(&opts.Report, "report", "", "with --from-file: write one line per row to `FILE`")
-	fl.BoolVar(&opts.Resume, "resume", false, "with --report: skip the rows the report marks done")
+	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
 	return cmd
 }
 
@@ -150,10 +151,8 @@ func checkCreateFlags(opts *CreateOptions) error {
 	case opts.FromFile != "" && (givesSingle(opts) || opts.Interactive):
 		return exitcode.WithHint(exitcode.Usage, errors.New("--from-file cannot be combined with the values of a single submission"),
 			"put those values in the file's columns")
-	case opts.FromFile == "" && (opts.Report != "" || opts.Resume):
-		return cmdutil.FlagErrorf("--report and --resume go with --from-file")
-	case opts.Resume && opts.Report == "":
-		return exitcode.WithHint(exitcode.Usage, errors.New("--resume needs --report FILE"), "pass the report of the earlier run")
+	case opts.FromFile == "" && opts.Bulk != (cmdutil.BulkFlags{}):
+		return exitcode.Usagef("--report, --resume and --force go with --from-file")
 	}
 	return nil
 }

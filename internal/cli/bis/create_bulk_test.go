@@ -2,14 +2,17 @@ package bis
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/storectl/storectl/internal/bisform"
+	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
@@ -27,7 +30,7 @@ func bulkOpts(t *testing.T, e *clitest.Env, forms *formStore, content string) *C
 		t.Fatal(err)
 	}
 	return &CreateOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.Printer, ShopClient: e.F.ShopClient, Progress: e.F.Progress,
-		Forms: forms, FromFile: path, Report: filepath.Join(dir, "report.csv")}
+		Forms: forms, FromFile: path, Bulk: cmdutil.BulkFlags{Report: filepath.Join(dir, "report.csv")}}
 }
 
 func TestBulkCreateFailingRowThenResume(t *testing.T) {
@@ -36,8 +39,14 @@ func TestBulkCreateFailingRowThenResume(t *testing.T) {
 	opts := bulkOpts(t, e, forms, bulkCSV)
 	err := runCreate(context.Background(), opts)
 	wantCode(t, err, exitcode.Partial)
-	report, _ := os.ReadFile(opts.Report)
-	lines := strings.Split(strings.TrimSpace(string(report)), "\n")
+	report, _ := os.ReadFile(opts.Bulk.Report)
+	// Each row's outcome, after the pending line written before its request.
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(report)), "\n") {
+		if !strings.Contains(l, ",pending,") && !strings.Contains(l, ",end,") {
+			lines = append(lines, l)
+		}
+	}
 	if len(lines) != 4 || !strings.Contains(lines[1], ",created,10321,") || !strings.Contains(lines[2], ",failed,,Something went wrong") ||
 		!strings.Contains(lines[3], ",created,10322,") {
 		t.Fatalf("report:\n%s", report)
@@ -51,7 +60,7 @@ func TestBulkCreateFailingRowThenResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.ErrOut.Reset()
-	opts.Resume = true
+	opts.Bulk.Resume = true
 	wantCode(t, runCreate(context.Background(), opts), exitcode.OK)
 	if posts := requests(e, "POST"); len(posts) != 4 || !strings.Contains(posts[3], "a2@example.com") {
 		t.Errorf("posts: %q", posts)
@@ -66,12 +75,10 @@ func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 	bad := bulkCSV + "a4@example.com,8001234560001,45001234560001,Dee,XXXL,true,\nnot-an-email,1,2,Eve,M,true,\n"
 	err := runCreate(context.Background(), bulkOpts(t, e, testForms(t, e), bad))
 	wantCode(t, err, exitcode.Usage)
-	if !strings.Contains(err.Error(), "2 of 5 rows failed the local checks: nothing was sent") {
-		t.Errorf("err: %v", err)
-	}
-	for _, want := range []string{`row 4: Invalid value for field "Size you wear"`, "row 5: The customer email must be a valid email address."} {
-		if !strings.Contains(e.ErrOut.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, e.ErrOut)
+	for _, want := range []string{"2 of 5 rows in ", "are not valid; nothing was sent", `row 4 (line 5): Invalid value for field "Size you wear"`,
+		"row 5 (line 6): The customer email must be a valid email address."} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
 	if len(requests(e, "POST")) != 0 {
@@ -90,13 +97,13 @@ func TestBulkCreateDryRunAndQuiet(t *testing.T) {
 	if n := strings.Count(e.Out.String(), "\n"); n != 3 || len(requests(e, "POST")) != 0 {
 		t.Errorf("dry run printed %d bodies:\n%s", n, e.Out)
 	}
-	if _, err := os.Stat(opts.Report); err == nil {
+	if _, err := os.Stat(opts.Bulk.Report); err == nil {
 		t.Error("dry run wrote a report")
 	}
 
 	e.Out.Reset()
 	e.Settings.Quiet = true
-	opts.DryRun, opts.Report = false, ""
+	opts.DryRun, opts.Bulk.Report, opts.Bulk.Force = false, "", true
 	wantCode(t, runCreate(context.Background(), opts), exitcode.Partial)
 	if e.Out.String() != "10321\n10322\n" {
 		t.Errorf("quiet stdout: %q", e.Out)
@@ -106,56 +113,36 @@ func TestBulkCreateDryRunAndQuiet(t *testing.T) {
 	}
 }
 
-func TestReadRowsFormats(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
+func TestRecordPairs(t *testing.T) {
+	rec := bulk.Record{Row: 1, Fields: bulk.Object{{Key: " email ", Value: "a@example.com"}, {Key: "variant-id", Value: json.Number("45001234560001")},
+		{Key: "interests", Value: []any{"Sales", "New arrivals"}}, {Key: "accept_terms", Value: true}, {Key: "note", Value: nil}}}
+	pairs, err := recordPairs(rec)
+	want := []bisform.Pair{{Key: "email", Value: "a@example.com"}, {Key: "variant-id", Value: "45001234560001"},
+		{Key: "interests", Value: "Sales,New arrivals"}, {Key: "accept_terms", Value: "true"}, {Key: "note", Value: ""}}
+	if err != nil || !slices.Equal(pairs, want) {
+		t.Errorf("pairs %+v %v", pairs, err)
 	}
-	want := []bisform.Pair{{Key: "email", Value: "a@example.com"}, {Key: "variant-id", Value: "45001234560001"}, {Key: "interests", Value: "Sales,New arrivals"}, {Key: "accept_terms", Value: "true"}, {Key: "note", Value: ""}}
-	for name, content := range map[string]string{
-		"a.csv":    "\xef\xbb\xbfemail, variant-id ,interests,accept_terms,note\na@example.com,45001234560001,\"Sales,New arrivals\",true,\n",
-		"a.json":   `[{"email":"a@example.com","variant-id":45001234560001,"interests":["Sales","New arrivals"],"accept_terms":true,"note":null}]`,
-		"a.ndjson": "\n" + `{"email":"a@example.com","variant-id":45001234560001,"interests":"Sales,New arrivals","accept_terms":true,"note":null}` + "\n",
-		"sniffed":  `[{"email":"a@example.com","variant-id":45001234560001,"interests":"Sales,New arrivals","accept_terms":"true","note":""}]`,
-	} {
-		rows, err := readRows(write(name, content), nil)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+	for _, v := range []any{bulk.Object{{Key: "a", Value: "1"}}, []any{[]any{"x"}}} {
+		if _, err := recordPairs(bulk.Record{Fields: bulk.Object{{Key: "email", Value: v}}}); err == nil {
+			t.Errorf("%v accepted", v)
 		}
-		if len(rows) != 1 || len(rows[0].Pairs) != len(want) {
-			t.Fatalf("%s: %+v", name, rows)
-		}
-		for i := range want {
-			if rows[0].Pairs[i] != want[i] {
-				t.Errorf("%s: pair %d = %+v, want %+v", name, i, rows[0].Pairs[i], want[i])
-			}
-		}
-	}
-	for name, content := range map[string]string{
-		"empty.csv":   "email\n",
-		"bad.json":    `{"email":"a"}`,
-		"nested.json": `[{"email":{"a":1}}]`,
-		"ragged.csv":  "a,b\n1\n",
-		"noname.csv":  "a,,b\n1,2,3\n",
-	} {
-		_, err := readRows(write(name, content), nil)
-		wantCode(t, err, exitcode.Usage)
-	}
-	rows, err := readRows("-", strings.NewReader(`{"email":"a@b.co"}`+"\n"+`{"email":"c@d.co"}`))
-	if err != nil || len(rows) != 2 || rows[1].Num != 2 {
-		t.Errorf("stdin: %+v %v", rows, err)
 	}
 }
 
-func TestBulkProgress(t *testing.T) {
-	if got := bulkProgress(0, 40, 0); got != "row 1/40" {
-		t.Errorf("start: %q", got)
+// A report is never overwritten without --resume or --force: it records
+// what was created, and forgetting it makes the next --resume create it again.
+func TestBulkCreateRefusesAnExistingReport(t *testing.T) {
+	e := clitest.New(t)
+	opts := bulkOpts(t, e, testForms(t, e), bulkCSV)
+	if err := os.WriteFile(opts.Bulk.Report, []byte("row,key,outcome,id,message\n1,abc,created,10321,\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if got := bulkProgress(10, 40, 5*time.Second); got != "row 11/40 · ETA 15s" {
-		t.Errorf("later: %q", got)
+	err := runCreate(context.Background(), opts)
+	wantCode(t, err, exitcode.Usage)
+	if len(requests(e, "POST")) != 0 {
+		t.Error("a row was sent")
+	}
+	if data, _ := os.ReadFile(opts.Bulk.Report); !strings.Contains(string(data), "10321") {
+		t.Errorf("the report was overwritten:\n%s", data)
 	}
 }

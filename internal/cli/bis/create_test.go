@@ -7,6 +7,7 @@ import (
 
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
@@ -151,8 +152,8 @@ func TestCreateFlagCombinations(t *testing.T) {
 	e := clitest.New(t)
 	for _, opts := range []*CreateOptions{
 		{FromFile: "x.csv", Input: bisform.Input{Email: "a@b.co"}},
-		{Report: "r.csv"},
-		{FromFile: "x.csv", Resume: true},
+		{Bulk: cmdutil.BulkFlags{Report: "r.csv"}},
+		{FromFile: "x.csv", Bulk: cmdutil.BulkFlags{Resume: true, Force: true}},
 	} {
 		opts.IO = e.IO
 		wantCode(t, runCreate(context.Background(), opts), exitcode.Usage)

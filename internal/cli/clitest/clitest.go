@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -71,6 +72,12 @@ func WithTokens(shopToken, catalogToken string) Option {
 // New builds the Env. The sandbox starts from DemoState() in memory.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
+	// Journals, caches and the mirror go to this test's own directories,
+	// never the user's.
+	home := t.TempDir()
+	for _, v := range []string{"HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "LOCALAPPDATA", "APPDATA"} {
+		t.Setenv(v, filepath.Join(home, strings.ToLower(v)))
+	}
 	o := options{
 		settings: config.Settings{Profile: "default", Output: "table", Timeout: 10 * time.Second,
 			Values: map[string]config.Value{}},

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"fmt"
+	"github.com/storectl/storectl/internal/config"
 	"strings"
 
 	"github.com/storectl/storectl/internal/exitcode"
@@ -32,4 +33,17 @@ func capitalise(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// StoreName names the store a destructive change goes to, for its
+// confirmation: `profile "eu" (https://shop.example.com)`.
+func StoreName(s *config.Settings) string {
+	if s.Sandbox {
+		return "the sandbox store"
+	}
+	name := fmt.Sprintf("profile %q", s.Profile)
+	if s.BaseURL != "" {
+		name += " (" + s.BaseURL + ")"
+	}
+	return name
 }

@@ -3,6 +3,7 @@ package comingsoon
 import (
 	"context"
 	"fmt"
+	"github.com/storectl/storectl/internal/bulk"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 	}
 
 	opts.FromFile = rulesCSV(t, 60, 0)
-	opts.ReportPath = filepath.Join(t.TempDir(), "report.csv")
+	opts.Bulk.Report = filepath.Join(t.TempDir(), "report.csv")
 	if err := runCreate(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 	}
 
 	// Resuming a finished run sends nothing.
-	opts.Resume = true
+	opts.Bulk.Resume = true
 	e.Out.Reset()
 	if err := runCreate(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -87,19 +88,19 @@ func TestBulkPartialFailureThenResume(t *testing.T) {
 	})
 	opts := createOpts(e)
 	opts.FromFile = rulesCSV(t, 4, 0)
-	opts.ReportPath = filepath.Join(t.TempDir(), "report.csv")
+	opts.Bulk.Report = filepath.Join(t.TempDir(), "report.csv")
 	err := runCreate(context.Background(), opts)
 	if exitcode.Of(err) != exitcode.Partial || !strings.Contains(err.Error(), "2 of 4 rules failed") {
 		t.Fatalf("err = %v", err)
 	}
-	report, _ := os.ReadFile(opts.ReportPath)
+	report, _ := os.ReadFile(opts.Bulk.Report)
 	for _, want := range []string{",failed,,The name has already been taken.", ",pending,,sent at "} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
 	}
 
-	opts.Resume = true
+	opts.Bulk.Resume = true
 	e.Out.Reset()
 	if err := runCreate(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -125,17 +126,21 @@ func TestBulkResumeIgnoresOlderLookalikes(t *testing.T) {
 	if err := runCreate(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	opts.ReportPath = filepath.Join(t.TempDir(), "report.csv")
-	planned, err := planFile(opts)
+	opts.Bulk.Report = filepath.Join(t.TempDir(), "report.csv")
+	in, err := bulk.Open(opts.FromFile, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	later := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
-	report := "row,key,outcome,id,message\n1," + planned[0].key + ",pending,,sent at " + later + "\n"
-	if err := os.WriteFile(opts.ReportPath, []byte(report), 0o600); err != nil {
+	var key string
+	if err := in.Each(func(rec bulk.Record) error { pr, _ := planRow(rec, in, opts.Loc); key = pr.key; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	opts.Resume = true
+	later := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	report := "row,key,outcome,id,message\n1," + key + ",pending,,sent at " + later + "\n"
+	if err := os.WriteFile(opts.Bulk.Report, []byte(report), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts.Bulk.Resume = true
 	if err := runCreate(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,6 @@ coming soon, with an optional countdown and translated texts.
 
 Rules can be created one by one from flags or in bulk from a JSON, YAML or CSV
 file, and deleted by the hundred from arguments, a file or stdin.`)
-	cmd.AddCommand(newCreate(f), newList(f, nil), newGet(f, nil), newDelete(f))
+	cmd.AddCommand(newCreate(f, nil), newList(f, nil), newGet(f, nil), newDelete(f, nil))
 	return cmd
 }

@@ -14,10 +14,10 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
-	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/ruleform"
 )
 
 // CreateOptions are the inputs of `comingsoon create`, for one rule from
@@ -31,13 +31,12 @@ type CreateOptions struct {
 	Loc        *time.Location
 	Now        func() time.Time
 
-	Input        csrule.Input
+	Input        ruleform.Input
 	Translations []string // LANG.KEY=TEXT
 	DryRun       bool
 
-	FromFile   string
-	ReportPath string
-	Resume     bool
+	FromFile string
+	Bulk     cmdutil.BulkFlags
 	// ruleFlags are the single-rule flags given, which --from-file excludes.
 	ruleFlags []string
 }
@@ -45,7 +44,7 @@ type CreateOptions struct {
 // singleRuleFlags describe one rule; a file describes its rules itself.
 var singleRuleFlags = []string{"name", "start", "end", "apply-to", "product-id", "variant-id", "collection-id", "status", "show-countdown", "translation"}
 
-func newCreate(f *cmdutil.Factory) *cobra.Command {
+func newCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
 	opts := &CreateOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Settings: f.Settings,
 		Progress: f.Progress, Loc: time.Local, Now: time.Now}
 	countdown := &optionalBool{}
@@ -72,14 +71,16 @@ collection_id, status, show_countdown, translations (in CSV, one column per
 text: translations.LANG.KEY; id cells list ids separated by ; or spaces).
 Every row is checked before anything is sent, and all problems are listed
 with their row numbers. Rules are then created one by one at the store's
-rate limit. --report FILE records each row's outcome as it happens;
---resume continues from it without creating any rule twice. Exit 5 when some
+rate limit. A journal records each row's outcome as it happens (--report
+FILE names it; otherwise it is kept in storectl's state directory): after an
+interruption --resume continues without creating any rule twice, and a new
+run over an unfinished journal is refused unless --force. Exit 5 when some
 rows failed.`,
 		Example: `  storectl comingsoon create --name "Fall drop" --start 2026-10-01 --apply-to product --product-id 8001,8002
   storectl comingsoon create --name Teaser --start "2026-10-01 09:00:00" --end 2026-10-15 \
       --apply-to collection --collection-id 4001 --show-countdown --translation fr.above="Bientôt"
   storectl comingsoon create --from-file rules.csv --report created.csv
-  storectl comingsoon create --from-file rules.csv --report created.csv --resume`,
+  storectl comingsoon create --from-file rules.csv --resume`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, name := range singleRuleFlags {
@@ -89,14 +90,14 @@ rows failed.`,
 			}
 			opts.Input.StatusSet = cmd.Flags().Changed("status")
 			opts.Input.ShowCountdown = countdown.value
-			return runCreate(cmd.Context(), opts)
+			return cmdutil.Run(cmd.Context(), opts, runF, runCreate)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Input.Name, "name", "", "rule `name` (at most 255 characters)")
 	fl.StringVar(&opts.Input.Start, "start", "", "start `date`: ISO 8601, YYYY-MM-DD HH:MM:SS or YYYY-MM-DD")
 	fl.StringVar(&opts.Input.End, "end", "", "end `date`, after the start (default: no end)")
-	fl.StringVar(&opts.Input.ApplyTo, "apply-to", "", "`target` the rule covers: "+strings.Join(csrule.ApplyValues, ", "))
+	fl.StringVar(&opts.Input.ApplyTo, "apply-to", "", "`target` the rule covers: "+strings.Join(ruleform.ApplyValues, ", "))
 	fl.StringArrayVar(&opts.Input.ProductIDs, "product-id", nil, "product `ID`s for --apply-to product (repeat or comma-separate; 1 to 50)")
 	fl.StringArrayVar(&opts.Input.VariantIDs, "variant-id", nil, "variant `ID`s for --apply-to variant (repeat or comma-separate; 1 to 50)")
 	fl.StringVar(&opts.Input.CollectionID, "collection-id", "", "collection `ID` for --apply-to collection")
@@ -106,8 +107,7 @@ rows failed.`,
 	fl.StringArrayVar(&opts.Translations, "translation", nil, "translated text as `LANG.KEY=TEXT` (repeatable)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "check and print the request body(ies) without sending anything")
 	fl.StringVar(&opts.FromFile, "from-file", "", "create one rule per row of `FILE` (.json, .yaml, .csv; - for stdin)")
-	fl.StringVar(&opts.ReportPath, "report", "", "with --from-file: write each row's outcome to `FILE` (CSV) as it happens")
-	fl.BoolVar(&opts.Resume, "resume", false, "with --report: skip rows the report shows done, never creating a rule twice")
+	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
 	_ = cmd.RegisterFlagCompletionFunc("apply-to", completion.ApplyTo())
 	_ = cmd.RegisterFlagCompletionFunc("status", completion.RuleStatus())
 	return cmd
@@ -120,20 +120,20 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 		}
 		return runBulkCreate(ctx, opts)
 	}
-	if opts.ReportPath != "" || opts.Resume {
-		return cmdutil.FlagErrorf("--report and --resume go with --from-file")
+	if opts.Bulk != (cmdutil.BulkFlags{}) {
+		return exitcode.Usagef("--report, --resume and --force go with --from-file")
 	}
 	in := opts.Input
-	var problems []csrule.Problem
+	var problems []ruleform.Problem
 	for _, spec := range opts.Translations {
-		t, err := csrule.ParseTranslation(spec)
+		t, err := ruleform.ParseTranslation(spec)
 		if err != nil {
-			problems = append(problems, csrule.Problem{Field: "translations", Message: err.Error()})
+			problems = append(problems, ruleform.Problem{Field: "translations", Message: err.Error()})
 			continue
 		}
 		in.Translations = append(in.Translations, t)
 	}
-	rule, more := csrule.Build(in, opts.Loc)
+	rule, more := ruleform.Build(in, opts.Loc)
 	if problems = append(problems, more...); len(problems) > 0 {
 		return invalidRule(problems)
 	}
@@ -157,26 +157,22 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	env, err := client.CreateRule(ctx, rule.Request)
+	created, err := client.CreateRule(ctx, rule.Request)
 	if err != nil {
 		return err
 	}
-	created, err := shop.DecodeRule(env.Data)
-	if err != nil {
-		return &shop.BadResponse{Path: "/shop-api/coming-soon/create", Err: err}
-	}
 	if s.Quiet {
-		_, err := fmt.Fprintln(opts.IO.Out, created.ID)
+		_, err := fmt.Fprintln(opts.IO.Out, created.Rule.ID)
 		return err
 	}
 	if p.IsTable() {
-		fmt.Fprintf(opts.IO.ErrOut, "✓ created coming-soon rule %s\n", created.ID)
+		fmt.Fprintf(opts.IO.ErrOut, "✓ created coming-soon rule %s\n", created.Rule.ID)
 	}
-	return printRule(p, opts.IO, &shop.RuleResult{Rule: created, Raw: env.Data}, opts.Loc)
+	return printRule(p, opts.IO, created, opts.Loc)
 }
 
 // invalidRule is the exit-2 error listing every problem of one rule.
-func invalidRule(problems []csrule.Problem) error {
+func invalidRule(problems []ruleform.Problem) error {
 	lines := make([]string, len(problems))
 	for i, p := range problems {
 		lines[i] = "  " + p.Message
@@ -205,7 +201,7 @@ func printDryRun(ios *iostreams.IOStreams, body []byte, notes []string) error {
 }
 
 // optionalBool is a flag that can be left unset, set bare (true) or given a
-// value; the value is checked with the server's message by csrule.
+// value; the value is checked with the server's message by ruleform.
 type optionalBool struct{ value string }
 
 func (b *optionalBool) String() string     { return b.value }

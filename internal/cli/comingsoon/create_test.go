@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
-	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/ruleform"
 )
 
 func TestCreateDryRunSendsNothing(t *testing.T) {
 	e := clitest.New(t)
 	opts := createOpts(e)
-	opts.Input = csrule.Input{Name: "Fall drop", Start: "2026-10-01 09:00:00", ApplyTo: "variant", VariantIDs: []string{"9007199254740993,7"}}
+	opts.Input = ruleform.Input{Name: "Fall drop", Start: "2026-10-01 09:00:00", ApplyTo: "variant", VariantIDs: []string{"9007199254740993,7"}}
 	opts.Translations = []string{"default.addToCart=Notify me"}
 	opts.DryRun = true
 	if err := runCreate(context.Background(), opts); err != nil {
@@ -36,7 +36,7 @@ func TestCreateDryRunSendsNothing(t *testing.T) {
 func TestCreateInvalidListsEveryProblem(t *testing.T) {
 	e := clitest.New(t)
 	opts := createOpts(e)
-	opts.Input = csrule.Input{Name: strings.Repeat("x", 256), Start: "2026-10-02", End: "2026-10-01", ApplyTo: "collection"}
+	opts.Input = ruleform.Input{Name: strings.Repeat("x", 256), Start: "2026-10-02", End: "2026-10-01", ApplyTo: "collection"}
 	opts.Translations = []string{"fr=oops"}
 	err := runCreate(context.Background(), opts)
 	if exitcode.Of(err) != exitcode.Usage {
@@ -56,7 +56,7 @@ func TestCreateInvalidListsEveryProblem(t *testing.T) {
 func TestCreateShowsTheRule(t *testing.T) {
 	e := clitest.New(t)
 	opts := createOpts(e)
-	opts.Input = csrule.Input{Name: "Teaser", Start: "2026-10-01T09:00:00Z", ApplyTo: "all", ShowCountdown: "false"}
+	opts.Input = ruleform.Input{Name: "Teaser", Start: "2026-10-01T09:00:00Z", ApplyTo: "all", ShowCountdown: "false"}
 	opts.Translations = []string{"fr.above=Bientôt", "fr.below=Le 1er"}
 	if err := runCreate(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestCreateQuietAndJSON(t *testing.T) {
 	e := clitest.New(t)
 	e.Settings.Quiet = true
 	opts := createOpts(e)
-	opts.Input = csrule.Input{Name: "Q", Start: "2026-10-01", ApplyTo: "product", ProductIDs: []string{"1"}, Status: "0", StatusSet: true}
+	opts.Input = ruleform.Input{Name: "Q", Start: "2026-10-01", ApplyTo: "product", ProductIDs: []string{"1"}, Status: "0", StatusSet: true}
 	if err := runCreate(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestCreateQuietAndJSON(t *testing.T) {
 
 	e = clitest.New(t, clitest.WithOutput("json"))
 	opts = createOpts(e)
-	opts.Input = csrule.Input{Name: "J", Start: "2026-10-01", ApplyTo: "product", ProductIDs: []string{"1"}}
+	opts.Input = ruleform.Input{Name: "J", Start: "2026-10-01", ApplyTo: "product", ProductIDs: []string{"1"}}
 	if err := runCreate(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestCreateFlagConflicts(t *testing.T) {
 		t.Errorf("from-file with --name: %v", err)
 	}
 	opts = createOpts(e)
-	opts.ReportPath = "r.csv"
+	opts.Bulk.Report = "r.csv"
 	if err := runCreate(context.Background(), opts); exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("--report alone: %v", err)
 	}
@@ -114,7 +114,7 @@ func TestCreateServerRefusalIsExit3(t *testing.T) {
 	withFaults(t, e, "POST", map[int]fault{1: {status: 422,
 		body: `{"success":false,"message":"The name has already been taken.","errors":{"name":["The name has already been taken."],"start_date":["The start date is too early."]}}`}})
 	opts := createOpts(e)
-	opts.Input = csrule.Input{Name: "Dup", Start: "2026-10-01", ApplyTo: "all"}
+	opts.Input = ruleform.Input{Name: "Dup", Start: "2026-10-01", ApplyTo: "all"}
 	err := runCreate(context.Background(), opts)
 	if exitcode.Of(err) != exitcode.APIRefused || !strings.Contains(err.Error(), "The start date is too early.") {
 		t.Fatalf("err = %v", err)

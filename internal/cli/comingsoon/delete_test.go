@@ -115,11 +115,11 @@ func TestDeleteReport(t *testing.T) {
 	e := clitest.New(t)
 	e.Settings.Quiet = true
 	opts := deleteOpts(e, "3", "4")
-	opts.ReportPath = filepath.Join(t.TempDir(), "deleted.csv")
+	opts.Bulk.Report = filepath.Join(t.TempDir(), "deleted.csv")
 	if err := runDelete(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	report, _ := os.ReadFile(opts.ReportPath)
+	report, _ := os.ReadFile(opts.Bulk.Report)
 	if !strings.Contains(string(report), ",deleted,3 4,Coming soon products deleted successfully") || e.Out.Len() != 0 {
 		t.Errorf("report:\n%s\nstdout: %q", report, e.Out)
 	}

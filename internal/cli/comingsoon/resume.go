@@ -97,18 +97,3 @@ func (r *recoverer) load(ctx context.Context, cutoff time.Time) error {
 	r.rules, r.loaded, r.oldest = rules, true, cutoff
 	return nil
 }
-
-// sentAt reads the time from a pending line's message ("sent at
-// 2026-10-01T07:00:00Z…"); zero when there is none.
-func sentAt(message string) time.Time {
-	rest, ok := strings.CutPrefix(message, "sent at ")
-	if !ok {
-		return time.Time{}
-	}
-	stamp, _, _ := strings.Cut(rest, ";")
-	t, err := time.Parse(time.RFC3339, strings.TrimSpace(stamp))
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
-	"github.com/storectl/storectl/internal/csrule"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/ruleform"
 )
 
 const none = "—"
@@ -42,13 +42,13 @@ func countdownText(b flex.Bool) string {
 // targetText says what a rule covers: "3 products", "collection 42".
 func targetText(r shop.Rule) string {
 	switch r.ApplyTo {
-	case csrule.ApplyAll:
+	case ruleform.ApplyAll:
 		return "all products"
-	case csrule.ApplyProduct:
+	case ruleform.ApplyProduct:
 		return output.Plural(len(r.ProductIDs), "product")
-	case csrule.ApplyVariant:
+	case ruleform.ApplyVariant:
 		return output.Plural(len(r.VariantIDs), "variant")
-	case csrule.ApplyCollection:
+	case ruleform.ApplyCollection:
 		return "collection " + string(r.CollectionID)
 	}
 	if r.ApplyTo == "" {
@@ -137,9 +137,9 @@ func renderRule(w io.Writer, ios *iostreams.IOStreams, r shop.Rule, loc *time.Lo
 		{"Applies to", targetText(r)},
 	}
 	switch r.ApplyTo {
-	case csrule.ApplyProduct:
+	case ruleform.ApplyProduct:
 		pairs = append(pairs, [2]string{"Products", idLines(r.ProductIDs)})
-	case csrule.ApplyVariant:
+	case ruleform.ApplyVariant:
 		pairs = append(pairs, [2]string{"Variants", idLines(r.VariantIDs)})
 	}
 	pairs = append(pairs,
@@ -159,7 +159,7 @@ func renderRule(w io.Writer, ios *iostreams.IOStreams, r shop.Rule, loc *time.Lo
 	rows := make([][]string, len(r.Translations))
 	for i, t := range r.Translations {
 		rows[i] = []string{t.Lang}
-		for _, key := range csrule.TextKeys {
+		for _, key := range ruleform.TextKeys {
 			text, ok := t.Texts[key]
 			if !ok {
 				text = none

@@ -1,4 +1,4 @@
-package csrule
+package ruleform
 
 import (
 	"fmt"

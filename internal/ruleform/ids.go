@@ -1,4 +1,4 @@
-package csrule
+package ruleform
 
 import (
 	"encoding/json"
@@ -32,7 +32,12 @@ func (c *checker) idList(field, label, owner, applyTo string, entries []string) 
 		id, ok := ids.Normalize(s)
 		if !ok {
 			key := field + "." + strconv.Itoa(i)
-			c.add(key, "The "+key+" must be an integer.")
+			if ids.IsDigits(s) {
+				// An integer, but no id (0, or beyond 64 bits).
+				c.add(key, "The "+key+" must be an id: "+ids.Problem(s)+".")
+			} else {
+				c.add(key, "The "+key+" must be an integer.")
+			}
 			bad = true
 			continue
 		}
@@ -66,7 +71,11 @@ func (c *checker) collection(applyTo string) json.Number {
 		return ""
 	}
 	id, ok := ids.Normalize(s)
-	if !ok {
+	switch {
+	case !ok && ids.IsDigits(s):
+		c.add("collection_id", "The collection id must be an id: "+ids.Problem(s)+".")
+		return ""
+	case !ok:
 		c.add("collection_id", "The collection id must be an integer.")
 		return ""
 	}

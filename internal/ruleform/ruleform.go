@@ -1,8 +1,8 @@
-// Package csrule is the coming-soon rule model: it turns a rule as a person
+// Package ruleform is the coming-soon rule model: it turns a rule as a person
 // or a file gives it (flags, JSON, YAML, CSV) into the exact create request,
 // checking every rule the server applies and answering with the server's own
 // messages, so that nothing invalid is ever sent. It does no I/O.
-package csrule
+package ruleform
 
 import (
 	"encoding/json"

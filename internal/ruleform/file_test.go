@@ -1,27 +1,64 @@
-package csrule
+package ruleform
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/storectl/storectl/internal/bulk"
 )
 
-func buildAll(t *testing.T, format Format, data string) ([]Row, [][]Problem) {
+// row is a record read and mapped, as comingsoon create reads a file.
+type row struct {
+	bulk.Record
+	Input Input
+}
+
+func readRules(t testing.TB, name, data string) ([]row, error) {
 	t.Helper()
-	rows, err := ReadRules(format, []byte(data))
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, err := bulk.Open(path, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	in.Noun = "rules"
+	var rows []row
+	err = in.Each(func(rec bulk.Record) error {
+		input, problems := FromRecord(rec, in.Format == bulk.CSV)
+		r := row{Record: rec, Input: input}
+		for _, p := range problems {
+			r.Problem += p.Message
+		}
+		rows = append(rows, r)
+		return nil
+	})
+	return rows, err
+}
+
+func buildAll(t *testing.T, name, data string) ([]row, [][]Problem) {
+	t.Helper()
+	rows, err := readRules(t, name, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	problems := make([][]Problem, len(rows))
-	for i, row := range rows {
-		_, p := Build(row.Input, time.UTC)
-		problems[i] = append(row.Problems, p...)
+	for i, r := range rows {
+		if r.Problem != "" {
+			problems[i] = append(problems[i], Problem{Message: r.Problem})
+		}
+		_, p := Build(r.Input, time.UTC)
+		problems[i] = append(problems[i], p...)
 	}
 	return rows, problems
 }
 
 func TestReadJSON(t *testing.T) {
-	rows, problems := buildAll(t, JSON, `[
+	rows, problems := buildAll(t, "rules.json", `[
 		{"name":"a","start_date":"2026-10-01","apply_to":"product","product_ids":[1,"2"],"status":0,
 		 "translations":{"fr":{"above":"Bientôt","comingSoonBellowMessage":null}}},
 		{"name":{"x":1},"status":null,"start":"2026-10-01","apply_to":"variant","variant_ids":{"a":1},
@@ -52,7 +89,7 @@ func TestReadJSON(t *testing.T) {
 }
 
 func TestReadYAML(t *testing.T) {
-	rows, problems := buildAll(t, YAML, `
+	rows, problems := buildAll(t, "rules.yaml", `
 - name: 2026
   start: 2026-10-01 09:00:00
   apply_to: variant
@@ -73,13 +110,13 @@ func TestReadYAML(t *testing.T) {
 	if len(problems[1]) != 0 {
 		t.Errorf("row 2: %v", problems[1])
 	}
-	if _, err := ReadRules(YAML, []byte("name: x\n")); err == nil || !strings.Contains(err.Error(), "not a list") {
+	if _, err := readRules(t, "m.yaml", "name: x\n"); err == nil || !strings.Contains(err.Error(), "not a list") {
 		t.Errorf("mapping document: %v", err)
 	}
 }
 
 func TestReadCSV(t *testing.T) {
-	rows, problems := buildAll(t, CSV, "\ufeffname,start_date,apply_to,product_ids,variant_ids,collection_id,status,Translations.fr.above\n"+
+	rows, problems := buildAll(t, "rules.csv", "\ufeffname,start_date,apply_to,product_ids,variant_ids,collection_id,status,Translations.fr.above\n"+
 		"A,2026-10-01,product,1;2 3,,,,Bientôt\n"+
 		"\n"+
 		"B,2026-10-01,collection,,,77,0,\n"+
@@ -97,35 +134,30 @@ func TestReadCSV(t *testing.T) {
 	if got := messages(problems[2]); strings.Join(got, "|") != "The start date field is required.|The product ids field is required when apply to is product." {
 		t.Errorf("row 3: %q", got)
 	}
-	for _, bad := range []string{"name,colour\nA,red\n", "name,translations.fr\nA,x\n", "name,name\nA,B\n"} {
-		if _, err := ReadRules(CSV, []byte(bad)); err == nil {
+	for _, bad := range []string{"name,colour\nA,red\n", "name,translations.fr\nA,x\n", "name,start,start_date\nA,2026-10-01,2026-10-02\n"} {
+		if _, problems := buildAll(t, "bad.csv", bad); len(problems[0]) == 0 {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	_, problems = buildAll(t, CSV, "name,start,apply_to\nA,2026-10-01,all,extra\n")
+	if _, err := readRules(t, "dup.csv", "name,name\nA,B\n"); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("a repeated column: %v", err)
+	}
+	// A listing saved with `comingsoon list -o csv` is read back: the
+	// server's own fields are not sent.
+	if _, problems := buildAll(t, "listed.csv", "id,name,status,start_date,apply_to,created_at\n7,A,true,2026-10-01T09:00:00.000000Z,all,2026-09-01T00:00:00Z\n"); len(problems[0]) != 0 {
+		t.Errorf("listing: %v", problems[0])
+	}
+	_, problems = buildAll(t, "extra.csv", "name,start,apply_to\nA,2026-10-01,all,extra\n")
 	if !strings.Contains(messages(problems[0])[0], "3 columns") {
 		t.Errorf("extra cell: %v", problems[0])
 	}
 }
 
-func TestDetectFormat(t *testing.T) {
-	for _, tc := range []struct {
-		name, data string
-		want       Format
-	}{
-		{"r.JSON", "", JSON}, {"r.yml", "", YAML}, {"r.csv", "", CSV},
-		{"-", " [ {} ]", JSON}, {"-", "name,start_date,apply_to\n", CSV}, {"-", "- name: a, b\n", YAML},
-	} {
-		if got := DetectFormat(tc.name, []byte(tc.data)); got != tc.want {
-			t.Errorf("%s %q: %s", tc.name, tc.data, got)
-		}
-	}
-}
-
 func TestReadRulesEmpty(t *testing.T) {
-	for format, data := range map[Format]string{JSON: "[]", YAML: "", CSV: "name,start\n"} {
-		if _, err := ReadRules(format, []byte(data)); err == nil || !strings.Contains(err.Error(), "no rules") {
-			t.Errorf("%s: %v", format, err)
+	for name, data := range map[string]string{"e.json": "[]", "e.yaml": "", "e.csv": "name,start\n"} {
+		rows, err := readRules(t, name, data)
+		if err != nil || len(rows) != 0 {
+			t.Errorf("%s: %v %v", name, rows, err)
 		}
 	}
 }
@@ -139,18 +171,21 @@ func messages(problems []Problem) []string {
 }
 
 func FuzzReadAndBuild(f *testing.F) {
-	f.Add("json", `[{"name":"a","start":"2026-10-01","apply_to":"product","product_ids":[1]}]`)
-	f.Add("yaml", "- name: a\n  translations: {fr: {above: x}}\n")
-	f.Add("csv", "name,product_ids,translations.fr.above\na,1;2,x\n")
-	f.Fuzz(func(t *testing.T, format, data string) {
-		rows, err := ReadRules(Format(format), []byte(data))
+	f.Add("r.json", `[{"name":"a","start":"2026-10-01","apply_to":"product","product_ids":[1]}]`)
+	f.Add("r.yaml", "- name: a\n  translations: {fr: {above: x}}\n")
+	f.Add("r.csv", "name,product_ids,translations.fr.above\na,1;2,x\n")
+	f.Fuzz(func(t *testing.T, name, data string) {
+		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
+			return
+		}
+		rows, err := readRules(t, name, data)
 		if err != nil {
 			return
 		}
-		for _, row := range rows {
-			r, problems := Build(row.Input, time.UTC)
-			if problems == nil {
-				if _, err := r.Request.Body(); err != nil {
+		for _, r := range rows {
+			rule, problems := Build(r.Input, time.UTC)
+			if problems == nil && r.Problem == "" {
+				if _, err := rule.Request.Body(); err != nil {
 					t.Fatalf("valid rule does not encode: %v", err)
 				}
 			}
@@ -165,7 +200,7 @@ func TestYAMLAliasBomb(t *testing.T) {
 		prev := "*a" + string(rune('0'+i-1))
 		b.WriteString("- &a" + string(rune('0'+i)) + " [" + strings.Repeat(prev+", ", 9) + prev + "]\n")
 	}
-	if _, err := ReadRules(YAML, []byte(b.String())); err == nil || !strings.Contains(err.Error(), "aliases expand") {
+	if _, err := readRules(t, "bomb.yaml", b.String()); err == nil || !strings.Contains(err.Error(), "aliases expand") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -1,0 +1,174 @@
+package bulk
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+func writeInput(t testing.TB, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readAll(t testing.TB, path string) ([]Record, error) {
+	t.Helper()
+	in, err := Open(path, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	var recs []Record
+	err = in.Each(func(r Record) error {
+		recs = append(recs, r)
+		return nil
+	})
+	return recs, err
+}
+
+// Every format reads to the same records: keys in file order, numbers
+// with every digit.
+func TestReadFormats(t *testing.T) {
+	want := Object{{"email", "a@example.com"}, {"variant-id", json.Number("9007199254740993")}, {"interests", []any{"Sales", "New"}}}
+	csvWant := Object{{"email", "a@example.com"}, {"variant-id", "9007199254740993"}, {"interests", "Sales,New"}}
+	yamlWant := Object{{"email", "a@example.com"}, {"variant-id", "9007199254740993"}, {"interests", []any{"Sales", "New"}}}
+	for name, tc := range map[string]struct {
+		content string
+		want    Object
+		line    int
+	}{
+		"a.csv":    {"\ufeffemail, variant-id ,interests\r\na@example.com,9007199254740993,\"Sales,New\"\r\n", csvWant, 2},
+		"a.json":   {"\ufeff[{\"email\":\"a@example.com\",\"variant-id\":9007199254740993,\"interests\":[\"Sales\",\"New\"]}]", want, 0},
+		"a.ndjson": {"\n{\"email\":\"a@example.com\",\"variant-id\":9007199254740993,\"interests\":[\"Sales\",\"New\"]}\n", want, 2},
+		"a.yaml":   {"- email: a@example.com\n  variant-id: 9007199254740993\n  interests: [Sales, New]\n", yamlWant, 1},
+		"sniffed":  {"[{\"email\":\"a@example.com\",\"variant-id\":9007199254740993,\"interests\":[\"Sales\",\"New\"]}]", want, 0},
+	} {
+		recs, err := readAll(t, writeInput(t, name, tc.content))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(recs) != 1 || recs[0].Row != 1 || recs[0].Line != tc.line || !reflect.DeepEqual(recs[0].Fields, tc.want) {
+			t.Errorf("%s: %+v, want %+v at line %d", name, recs, tc.want, tc.line)
+		}
+	}
+}
+
+// What a file must not silently change is refused, naming the place:
+// nothing is sent.
+func TestReadRefusesSilentChanges(t *testing.T) {
+	for name, tc := range map[string]struct{ content, want string }{
+		"dup.csv":      {"email,Email\na,b\n", `names column "Email" twice`},
+		"dup.json":     {`[{"email":"a","email":"b"}]`, `key "email" appears twice`},
+		"dup.ndjson":   {"{\"a\":1}\n{\"a\":1,\"a\":2}\n", `line 2: key "a" appears twice`},
+		"dup.yaml":     {"- email: a\n  email: b\n", `line 2: key "email" appears twice`},
+		"two.yaml":     {"- name: a\n---\n- name: b\n", "a second YAML document starts at line 2"},
+		"latin1.csv":   {"name\nZo\xeb\n", "line 2 is not valid UTF-8"},
+		"nul.csv":      {"name\nA\x00B\n", "line 2 holds a NUL byte"},
+		"noname.csv":   {"a,,b\n1,2,3\n", "column 2 of the header row has no name"},
+		"object.json":  {`{"email":"a"}`, "not a JSON array"},
+		"trail.json":   {`[{"a":1}] [`, "more data after the array"},
+		"deep.json":    {"[" + strings.Repeat(`{"a":`, 40) + "1" + strings.Repeat("}", 40) + "]", "nested too deeply"},
+		"mapping.yaml": {"name: x\n", "not a YAML list"},
+	} {
+		_, err := readAll(t, writeInput(t, name, tc.content))
+		if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want exit 2 with %q", name, err, tc.want)
+		}
+	}
+}
+
+func TestReadRowProblemsAndBlankRows(t *testing.T) {
+	recs, err := readAll(t, writeInput(t, "r.csv", "a,b\n1,2,3\n\n,\n4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 || !strings.Contains(recs[0].Problem, "3 cells but the header names 2") || recs[1].Row != 2 || recs[1].Line != 5 {
+		t.Errorf("records: %+v", recs)
+	}
+	recs, err = readAll(t, writeInput(t, "r.json", `[{"a":1}, "x"]`))
+	if err != nil || len(recs) != 2 || recs[1].Problem == "" {
+		t.Errorf("json records: %+v %v", recs, err)
+	}
+}
+
+func TestStdinIsSpooledAndReadTwice(t *testing.T) {
+	in, err := Open("-", strings.NewReader("{\"email\":\"a@b.co\"}\n{\"email\":\"c@d.co\"}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spool := in.path
+	for pass := 0; pass < 2; pass++ {
+		n := 0
+		if err := in.Each(func(Record) error { n++; return nil }); err != nil || n != 2 {
+			t.Fatalf("pass %d: %d records, %v", pass, n, err)
+		}
+	}
+	if in.Name != "standard input" || in.Format != NDJSON {
+		t.Errorf("input: %+v", in)
+	}
+	if info, err := os.Stat(spool); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("spool: %v %v", info, err)
+	}
+	in.Close()
+	if _, err := os.Stat(spool); err == nil {
+		t.Error("the spooled copy of stdin was left behind")
+	}
+}
+
+// The same content is the same input, whatever the file is called.
+func TestInputHash(t *testing.T) {
+	a, _ := Open(writeInput(t, "a.csv", "name\nx\n"), nil, nil)
+	b, _ := Open(writeInput(t, "b.csv", "name\nx\n"), nil, nil)
+	c, _ := Open(writeInput(t, "c.csv", "name\ny\n"), nil, nil)
+	if a.Hash != b.Hash || a.Hash == c.Hash {
+		t.Errorf("hashes: %s %s %s", a.Hash, b.Hash, c.Hash)
+	}
+}
+
+func TestTextLines(t *testing.T) {
+	in, err := Open(writeInput(t, "ids.txt", "\ufeff1,2\r\n3\n"), nil, Formats{Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := in.Lines(func(line int, text string) error { got = append(got, text); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "|") != "1,2|3" {
+		t.Errorf("lines %q", got)
+	}
+}
+
+// FuzzRead: no input makes the reader panic, and every record it yields
+// is an object or says why not.
+func FuzzRead(f *testing.F) {
+	for _, seed := range []struct{ name, content string }{
+		{"a.csv", "a,b\n1,2\n"}, {"a.json", `[{"a":[1,{"b":null}]}]`}, {"a.ndjson", "{\"a\":1}\n"},
+		{"a.yaml", "- a: &x [1, 2]\n  b: *x\n"}, {"a", "- a: 1\n"}, {"a.csv", "\"a\nb\",c\n1"},
+	} {
+		f.Add(seed.name, seed.content)
+	}
+	f.Fuzz(func(t *testing.T, name, content string) {
+		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
+			return
+		}
+		recs, err := readAll(t, writeInput(t, name, content))
+		if err != nil {
+			return
+		}
+		for _, r := range recs {
+			if r.Problem == "" && r.Fields == nil && len(recs) > 0 && r.Row == 0 {
+				t.Fatalf("record without a row: %+v", r)
+			}
+		}
+	})
+}

@@ -1,0 +1,383 @@
+package bulk
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// Field is one key of a record with its value, in file order. A value is a
+// string (every CSV cell and YAML scalar), a json.Number (digits kept
+// exactly), a bool, nil, a []any, or an Object.
+type Field struct {
+	Key   string
+	Value any
+}
+
+// Object is a JSON object or YAML mapping with its keys in file order;
+// a key appears once (a repeated key is refused while reading).
+type Object []Field
+
+// Get returns the value under key.
+func (o Object) Get(key string) (any, bool) {
+	for _, f := range o {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Record is one row of a bulk file.
+type Record struct {
+	Row    int // 1-based among the file's records (blank CSV rows skipped)
+	Line   int // the line it starts on; 0 when unknown (inside a JSON array)
+	Fields Object
+	// Problem says why the record is not an object of fields, or does not
+	// fit the CSV header; Fields is then empty.
+	Problem string
+}
+
+// Where names the record for messages: "row 3" or "row 3 (line 4)".
+func (r Record) Where() string {
+	if r.Line > 0 && r.Line != r.Row {
+		return fmt.Sprintf("row %d (line %d)", r.Row, r.Line)
+	}
+	return fmt.Sprintf("row %d", r.Row)
+}
+
+// Each calls fn for every record, in order, reading the file as a stream
+// (a YAML file is read whole). A syntax error, a repeated key or column,
+// or a second YAML document stops the read with a usage error (exit 2)
+// naming the place; fn's error stops it too.
+func (in *Input) Each(fn func(Record) error) error {
+	rc, err := in.open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	noun := cmp.Or(in.Noun, "rows")
+	switch in.Format {
+	case JSON:
+		err = eachJSON(rc, noun, fn)
+	case NDJSON:
+		err = eachNDJSON(rc, fn)
+	case YAML:
+		err = eachYAML(rc, noun, fn)
+	default:
+		err = eachCSV(rc, fn)
+	}
+	var fe *formatError
+	if errors.As(err, &fe) {
+		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("%s: %s", in.Name, fe.msg), fe.hint(in.Format))
+	}
+	return err
+}
+
+// formatError is a file that cannot be read as its format.
+type formatError struct{ msg string }
+
+func (e *formatError) Error() string { return e.msg }
+
+func (e *formatError) hint(f Format) string {
+	switch f {
+	case JSON:
+		return "the file must be a JSON array of objects: [{…}, {…}]"
+	case NDJSON:
+		return "the file must hold one JSON object per line"
+	case YAML:
+		return "the file must be one YAML list of mappings (start each item with \"- \")"
+	}
+	return "the file must be CSV with a header row naming each column once"
+}
+
+func formatErrorf(format string, args ...any) error {
+	return &formatError{msg: fmt.Sprintf(format, args...)}
+}
+
+func eachCSV(r io.Reader, fn func(Record) error) error {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
+		return formatErrorf("not a CSV file: %v", err)
+	}
+	columns := make([]string, len(header))
+	seen := map[string]int{}
+	for i, h := range header {
+		name := strings.TrimSpace(h)
+		if name == "" {
+			return formatErrorf("column %d of the header row has no name", i+1)
+		}
+		if first, dup := seen[strings.ToLower(name)]; dup {
+			return formatErrorf("the header names column %q twice (columns %d and %d): keep one", name, first, i+1)
+		}
+		seen[strings.ToLower(name)] = i + 1
+		columns[i] = name
+	}
+	row := 0
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return formatErrorf("not a CSV file: %v", err)
+		}
+		line, _ := cr.FieldPos(0)
+		if blank(rec) {
+			continue
+		}
+		row++
+		r := Record{Row: row, Line: line}
+		if len(rec) > len(columns) {
+			r.Problem = fmt.Sprintf("the row has %d cells but the header names %d columns", len(rec), len(columns))
+		} else {
+			r.Fields = make(Object, len(rec))
+			for i, cell := range rec {
+				r.Fields[i] = Field{Key: columns[i], Value: cell}
+			}
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+}
+
+func blank(rec []string) bool {
+	for _, c := range rec {
+		if strings.TrimSpace(c) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func eachJSON(r io.Reader, noun string, fn func(Record) error) error {
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil || tok != json.Delim('[') {
+		return formatErrorf("not a JSON array of %s", noun)
+	}
+	for row := 1; dec.More(); row++ {
+		v, err := decodeValue(dec, 0)
+		if err != nil {
+			return formatErrorf("element %d: %v", row, err)
+		}
+		if err := fn(recordOf(row, 0, v)); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return formatErrorf("not a JSON array of %s: %v", noun, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return formatErrorf("not a JSON array of %s: more data after the array", noun)
+	}
+	return nil
+}
+
+func eachNDJSON(r io.Reader, fn func(Record) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	row := 0
+	for line := 1; sc.Scan(); line++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(text))
+		dec.UseNumber()
+		v, err := decodeValue(dec, 0)
+		if err == nil && dec.More() {
+			err = errors.New("more than one value on the line")
+		}
+		if err != nil {
+			return formatErrorf("line %d: %v", line, err)
+		}
+		row++
+		if err := fn(recordOf(row, line, v)); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return formatErrorf("%v", err)
+	}
+	return nil
+}
+
+// maxDepth bounds nesting, so a hostile file cannot exhaust the stack.
+const maxDepth = 32
+
+// decodeValue reads one JSON value keeping object keys in order and
+// refusing a repeated key, which a plain decoder would silently resolve
+// to its last value.
+func decodeValue(dec *json.Decoder, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, errors.New("nested too deeply")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			var obj Object
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := kt.(string)
+				if _, dup := obj.Get(key); dup {
+					return nil, fmt.Errorf("key %q appears twice in one object", key)
+				}
+				v, err := decodeValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				obj = append(obj, Field{Key: key, Value: v})
+			}
+			_, err := dec.Token()
+			return obj, err
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, err := decodeValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			_, err := dec.Token()
+			return list, err
+		}
+		return nil, fmt.Errorf("unexpected %v", t)
+	default:
+		return t, nil // string, json.Number, bool or nil
+	}
+}
+
+func recordOf(row, line int, v any) Record {
+	r := Record{Row: row, Line: line}
+	if obj, ok := v.(Object); ok {
+		r.Fields = obj
+	} else {
+		r.Problem = "a row must be an object of fields"
+	}
+	return r
+}
+
+// maxYAMLNodes bounds what aliases may expand to, so that a "billion
+// laughs" file cannot exhaust memory.
+const maxYAMLNodes = 1_000_000
+
+func eachYAML(r io.Reader, noun string, fn func(Record) error) error {
+	dec := yaml.NewDecoder(r)
+	var doc yaml.Node
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return nil
+	} else if err != nil {
+		return formatErrorf("not a YAML list of %s: %v", noun, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		line := next.Line
+		if err != nil {
+			return formatErrorf("not a YAML list of %s: %v", noun, strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		return formatErrorf("a second YAML document starts at line %d: only the first would be read; keep one list", line)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil
+	}
+	list := doc.Content[0]
+	if list.Kind == yaml.ScalarNode && list.Tag == "!!null" {
+		return nil
+	}
+	if list.Kind != yaml.SequenceNode {
+		return formatErrorf("not a YAML list of %s: the document is not a list (start each item with \"- \")", noun)
+	}
+	budget := yamlBudget{left: maxYAMLNodes}
+	for i, node := range list.Content {
+		v, err := budget.value(node, 0)
+		if err != nil {
+			return formatErrorf("%v", err)
+		}
+		if err := fn(recordOf(i+1, node.Line, v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type yamlBudget struct{ left int }
+
+// value turns a node into the values the JSON reader gives. Every scalar
+// but null stays text: a YAML `name: 2026` is the name "2026".
+func (b *yamlBudget) value(n *yaml.Node, depth int) (any, error) {
+	b.left--
+	switch {
+	case b.left < 0:
+		return nil, fmt.Errorf("its aliases expand to more than %d values", maxYAMLNodes)
+	case depth > maxDepth:
+		return nil, fmt.Errorf("line %d: nested too deeply", n.Line)
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, nil
+		}
+		return b.value(n.Alias, depth+1)
+	case yaml.MappingNode:
+		obj := make(Object, 0, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			if _, dup := obj.Get(key); dup {
+				return nil, fmt.Errorf("line %d: key %q appears twice in one mapping", n.Content[i].Line, key)
+			}
+			v, err := b.value(n.Content[i+1], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			obj = append(obj, Field{Key: key, Value: v})
+		}
+		return obj, nil
+	case yaml.SequenceNode:
+		items := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := b.value(c, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			items[i] = v
+		}
+		return items, nil
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil, nil
+		}
+		return n.Value, nil
+	}
+	return nil, nil
+}

@@ -1,0 +1,311 @@
+package bulk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// Item is one write of a bulk run: a row of the input, or a batch.
+type Item struct {
+	Row  int    // 1-based, as the journal and the messages name it
+	Key  string // RowKey of what the item sends: an edited row is another row
+	Name string // how results name it (an e-mail, a rule's name)
+	// Ref, when set, fills the journal's id column of its pending and
+	// failed lines (a delete batch's ids).
+	Ref string
+	// Send makes the request. Its error is the server's refusal, or no
+	// clear answer (see Runner.Refused).
+	Send func(ctx context.Context) (Done, error)
+	// Recover, when set, runs for an item an earlier run sent without
+	// learning the outcome (its journal line is still pending): it looks
+	// for what that request did, so that it is not done twice. sentAt is
+	// when that request left (zero when unknown).
+	Recover func(ctx context.Context, sentAt time.Time) (Done, bool, error)
+}
+
+// Done is what a write achieved.
+type Done struct {
+	Outcome Outcome // Created, Updated or Deleted
+	ID      string
+	Message string
+}
+
+// Result is one item's line of output.
+type Result struct {
+	Item    *Item
+	Outcome Outcome
+	ID      string
+	Message string
+	Err     error // the failure, for Failed
+}
+
+// Runner runs items one by one, at the pace the transport allows, keeping
+// the journal: a pending line before each request, its outcome after.
+type Runner struct {
+	Journal *Report
+	// Emit receives every item's result as it is known.
+	Emit func(Result) error
+	// Refused reports an error that says the server did not act (its
+	// refusal, a rejected token, throttling): the item failed. Any other
+	// error leaves open whether it acted; the item stays pending for
+	// --resume to check.
+	Refused func(error) bool
+	// Fatal reports an error that every later item would meet too (a
+	// rejected token): the run stops.
+	Fatal func(error) bool
+	// Message is what the journal and output say of a failure.
+	Message func(error) string
+	// Progress shows "row n/m · ETA"; PaceLeft is the least time n more
+	// requests take under the rate limit (nil: unpaced).
+	Progress *output.Progress
+	PaceLeft func(n int) time.Duration
+	// Noun names the items in the summary ("rules", "rows").
+	Noun string
+	// TallyLabel, when set, leads the tally line ("batches: 2 deleted").
+	TallyLabel string
+	// ErrOut receives the summary of an interrupted or stopped run.
+	ErrOut io.Writer
+	// ResumeCommand is the command line that continues the run.
+	ResumeCommand string
+	Now           func() time.Time
+
+	tally    Tally
+	created  []string
+	failures []string // the distinct failure messages, the first few
+}
+
+// Tally is what the run did so far.
+func (r *Runner) Tally() Tally { return r.tally }
+
+// Run does every item, in order, as each yields them (reading the input
+// again, so memory stays flat however many rows); total is how many there
+// are. It stops early only when going on is pointless (Fatal) or the user
+// interrupted; either way it says what was done and how to continue, and
+// returns the error.
+func (r *Runner) Run(ctx context.Context, total int, each func(yield func(*Item) error) error) error {
+	if r.tally == nil {
+		r.tally = Tally{}
+	}
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	todo := max(total-len(r.Journal.done), 0)
+	r.estimate(todo)
+	start, sent := time.Now(), 0
+	err := each(func(it *Item) error {
+		if done, err := r.Journal.Done(it.Row, it.Key); err != nil {
+			return err
+		} else if done {
+			r.tally.Add(Skipped)
+			return r.Emit(Result{Item: it, Outcome: Skipped, Message: "done in an earlier run (see the report)"})
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var paceLeft time.Duration
+		if r.PaceLeft != nil {
+			paceLeft = r.PaceLeft(todo - sent)
+		}
+		r.Progress.Update(fmt.Sprintf("%s %s", r.noun(), output.FormatETA(sent, todo, time.Since(start), paceLeft)))
+		sent++
+		return r.one(ctx, it)
+	})
+	if err != nil {
+		return r.stopped(err, total)
+	}
+	r.Progress.Stop()
+	return r.Journal.finish()
+}
+
+// estimate says before long work starts how long the pace makes it.
+func (r *Runner) estimate(todo int) {
+	if r.PaceLeft == nil || r.ErrOut == nil {
+		return
+	}
+	if d := r.PaceLeft(todo); d >= time.Minute {
+		fmt.Fprintf(r.ErrOut, "%d requests to send; at the shop API's rate limit that takes at least %s\n", todo, d.Round(time.Second))
+	}
+}
+
+// one does an item: recovering what an interrupted run did, or sending.
+// It returns an error only when the run must stop.
+func (r *Runner) one(ctx context.Context, it *Item) error {
+	if entry, pending := r.Journal.Pending(it.Row, it.Key); pending && it.Recover != nil {
+		d, found, err := it.Recover(ctx, sentAt(entry.Message))
+		if err != nil {
+			return err
+		}
+		if found {
+			return r.succeeded(it, d)
+		}
+	}
+	sent := "sent at " + r.Now().UTC().Format(time.RFC3339)
+	// Written before sending: should the answer never arrive, a resumed run
+	// knows to check before sending again.
+	if err := r.Journal.Record(Entry{Row: it.Row, Key: it.Key, Outcome: Pending, ID: it.Ref, Message: sent}); err != nil {
+		return err
+	}
+	d, err := it.Send(ctx)
+	if err == nil {
+		return r.succeeded(it, d)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+		return err // the row stays pending: the request may have arrived
+	}
+	res := Result{Item: it, Outcome: Failed, Message: r.Message(err), Err: err}
+	r.tally.Add(Failed)
+	if len(r.failures) < 3 && !slices.Contains(r.failures, res.Message) {
+		r.failures = append(r.failures, res.Message)
+	}
+	entry := Entry{Row: it.Row, Key: it.Key, Outcome: Failed, ID: it.Ref, Message: res.Message}
+	if !r.Refused(err) {
+		res.Message = "no clear answer (" + res.Message + "); --resume checks whether it was done"
+		entry = Entry{Row: it.Row, Key: it.Key, Outcome: Pending, ID: it.Ref, Message: sent + "; " + res.Message}
+	}
+	if jerr := r.Journal.Record(entry); jerr != nil {
+		return jerr
+	}
+	if err := r.Emit(res); err != nil {
+		return err
+	}
+	if r.Fatal != nil && r.Fatal(err) {
+		return err
+	}
+	return nil
+}
+
+func (r *Runner) succeeded(it *Item, d Done) error {
+	r.tally.Add(d.Outcome)
+	if d.Outcome == Created {
+		r.created = append(r.created, d.ID)
+	}
+	if err := r.Journal.Record(Entry{Row: it.Row, Key: it.Key, Outcome: d.Outcome, ID: d.ID, Message: d.Message}); err != nil {
+		return err
+	}
+	return r.Emit(Result{Item: it, Outcome: d.Outcome, ID: d.ID, Message: d.Message})
+}
+
+// stopped says, on any interruption, what was done and how to go on: the
+// journal holds every row, so --resume repeats nothing.
+func (r *Runner) stopped(err error, total int) error {
+	r.Progress.Stop()
+	if r.ErrOut == nil {
+		return err
+	}
+	done := r.tally[Created] + r.tally[Updated] + r.tally[Deleted] + r.tally[Skipped]
+	fmt.Fprintf(r.ErrOut, "stopped after %d of %d %s: %s\n", done+r.tally[Failed], total, r.noun(), r.tally)
+	if len(r.created) > 0 {
+		fmt.Fprintf(r.ErrOut, "created: %s\n", listIDs(r.created, 20))
+	}
+	fmt.Fprintf(r.ErrOut, "journal: %s\n", r.Journal.Path())
+	if r.ResumeCommand != "" {
+		fmt.Fprintf(r.ErrOut, "to continue without repeating anything: %s\n", r.ResumeCommand)
+	}
+	return err
+}
+
+func (r *Runner) noun() string {
+	if r.Noun == "" {
+		return "rows"
+	}
+	return r.Noun
+}
+
+// listIDs lists ids, the first max of them, then how many more.
+func listIDs(ids []string, max int) string {
+	if len(ids) <= max {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more (see the journal)", strings.Join(ids[:max], ", "), len(ids)-max)
+}
+
+// sentAt reads the time from a pending line's message ("sent at
+// 2026-10-01T07:00:00Z…"); zero when there is none.
+func sentAt(message string) time.Time {
+	rest, ok := strings.CutPrefix(message, "sent at ")
+	if !ok {
+		return time.Time{}
+	}
+	stamp, _, _ := strings.Cut(rest, ";")
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(stamp))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// Finish prints the tally (unless quiet) and returns the run's exit status:
+// nil when nothing failed, exit 5 when some items failed, allFailedCode (3
+// for deletes, 5 elsewhere) when every attempted item failed. The error
+// carries the server's messages, for scripts that read only stderr.
+func (r *Runner) Finish(quiet bool, allFailedCode int) error {
+	// -q keeps a successful run silent; a failure is always told.
+	if !quiet || r.tally[Failed] > 0 {
+		label := ""
+		if r.TallyLabel != "" {
+			label = r.TallyLabel + ": "
+		}
+		fmt.Fprintln(r.ErrOut, label+r.tally.String())
+	}
+	if r.tally[Failed] == 0 {
+		return nil
+	}
+	where := fmt.Sprintf("see %s; re-run with --resume to retry only those", r.Journal.Path())
+	attempted := r.tally[Created] + r.tally[Updated] + r.tally[Deleted] + r.tally[Failed]
+	code := exitcode.Partial
+	if r.tally[Failed] == attempted {
+		code = allFailedCode
+	}
+	msg := fmt.Sprintf("%d of %d %s failed", r.tally[Failed], attempted, r.noun())
+	if len(r.failures) > 0 {
+		msg += ": " + strings.Join(r.failures, "; ")
+	}
+	return exitcode.WithHint(code, errors.New(msg), where)
+}
+
+// ProblemList is the local check's verdict on a file: every bad row, for
+// one message listing the first of them.
+type ProblemList struct {
+	Lines []string // "row 3 (line 4): message"
+	Bad   int      // rows with at least one problem
+	Total int
+}
+
+// Add records a row's problems.
+func (p *ProblemList) Add(where string, messages ...string) {
+	if len(messages) == 0 {
+		return
+	}
+	p.Bad++
+	for _, m := range messages {
+		p.Lines = append(p.Lines, where+": "+m)
+	}
+}
+
+// maxListed caps the problems one message lists: a file with a column
+// missing would otherwise print a line per row.
+const maxListed = 20
+
+// Err is nil when every row passed, else a usage error (nothing was sent)
+// listing the first problems.
+func (p *ProblemList) Err(what, file, hint string) error {
+	if p.Bad == 0 {
+		return nil
+	}
+	lines := p.Lines
+	more := ""
+	if len(lines) > maxListed {
+		more = fmt.Sprintf("\n  … and %d more problems", len(lines)-maxListed)
+		lines = lines[:maxListed]
+	}
+	return exitcode.WithHint(exitcode.Usage,
+		fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(lines, "\n  "), more), hint)
+}

@@ -1,0 +1,183 @@
+package bulk
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+var (
+	errRefused = errors.New("The name field is required.")
+	errUnclear = errors.New("connection reset")
+	errToken   = exitcode.New(exitcode.Auth, "token refused")
+)
+
+// world is a runner over a fake server: each row's answer is given.
+type world struct {
+	runner  *Runner
+	journal string
+	errOut  bytes.Buffer
+	results []Result
+	sent    []int
+}
+
+func newWorld(t *testing.T, opts JournalOptions) *world {
+	t.Helper()
+	w := &world{journal: opts.Path}
+	if w.journal == "" {
+		w.journal = filepath.Join(t.TempDir(), "journal.csv")
+	}
+	opts.Path = w.journal
+	j, err := OpenJournal(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	w.runner = &Runner{Journal: j, Noun: "rules", ErrOut: &w.errOut, ResumeCommand: "storectl x --resume",
+		Refused: func(err error) bool { return errors.Is(err, errRefused) || errors.Is(err, errToken) },
+		Fatal:   func(err error) bool { return exitcode.Of(err) == exitcode.Auth },
+		Message: func(err error) string { return err.Error() },
+		Emit:    func(r Result) error { w.results = append(w.results, r); return nil },
+		Now:     func() time.Time { return time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC) }}
+	return w
+}
+
+func (w *world) run(ctx context.Context, answers map[int]error, rows ...int) error {
+	return w.runner.Run(ctx, len(rows), func(yield func(*Item) error) error {
+		for _, row := range rows {
+			row := row
+			it := &Item{Row: row, Key: RowKey(row), Name: "rule",
+				Send: func(ctx context.Context) (Done, error) {
+					w.sent = append(w.sent, row)
+					if err := answers[row]; err != nil {
+						return Done{}, err
+					}
+					return Done{Outcome: Created, ID: "id" + string(rune('0'+row))}, nil
+				},
+				Recover: func(ctx context.Context, sentAt time.Time) (Done, bool, error) {
+					if row == 3 && !sentAt.IsZero() {
+						return Done{Outcome: Created, ID: "found3", Message: "created by the interrupted run"}, true, nil
+					}
+					return Done{}, false, nil
+				}}
+			if err := yield(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func TestRunRecordsEveryOutcomeAndResumes(t *testing.T) {
+	w := newWorld(t, JournalOptions{})
+	err := w.run(context.Background(), map[int]error{2: errRefused, 3: errUnclear}, 1, 2, 3, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.runner.Finish(false, exitcode.Partial)
+	if exitcode.Of(err) != exitcode.Partial || !strings.Contains(err.Error(), "2 of 4 rules failed: The name field is required.; connection reset") {
+		t.Fatalf("finish: %v", err)
+	}
+	data, _ := os.ReadFile(w.journal)
+	for _, want := range []string{
+		"1,", ",pending,,sent at 2026-11-24T09:00:00Z", ",created,id1,", ",failed,,The name field is required.",
+		",pending,,sent at 2026-11-24T09:00:00Z; no clear answer (connection reset)", "0,,end,,",
+	} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("journal lacks %q:\n%s", want, data)
+		}
+	}
+
+	// --resume: done rows are skipped, the refused row sent again, the
+	// unclear one recovered (found) rather than sent twice.
+	w2 := newWorld(t, JournalOptions{Path: w.journal, Resume: true})
+	if err := w2.run(context.Background(), nil, 1, 2, 3, 4); err != nil {
+		t.Fatal(err)
+	}
+	if len(w2.sent) != 1 || w2.sent[0] != 2 {
+		t.Errorf("resumed run sent rows %v, want only row 2", w2.sent)
+	}
+	if err := w2.runner.Finish(true, exitcode.Partial); err != nil {
+		t.Errorf("finish: %v", err)
+	}
+	if got := w2.runner.Tally().String(); got != "2 created · 2 skipped" {
+		t.Errorf("tally %q", got)
+	}
+	if w2.errOut.Len() != 0 {
+		t.Errorf("-q printed on success: %q", w2.errOut.String())
+	}
+}
+
+func TestRunStopsOnARejectedTokenAndSaysHowToGoOn(t *testing.T) {
+	w := newWorld(t, JournalOptions{})
+	err := w.run(context.Background(), map[int]error{2: errToken}, 1, 2, 3)
+	if exitcode.Of(err) != exitcode.Auth || len(w.sent) != 2 {
+		t.Fatalf("err %v, sent %v", err, w.sent)
+	}
+	for _, want := range []string{"stopped after 2 of 3 rules: 1 created · 1 failed", "created: id1", "journal: " + w.journal, "to continue without repeating anything: storectl x --resume"} {
+		if !strings.Contains(w.errOut.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, w.errOut.String())
+		}
+	}
+}
+
+func TestRunInterruptedLeavesTheRowPending(t *testing.T) {
+	w := newWorld(t, JournalOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	answers := map[int]error{}
+	w.runner.Emit = func(r Result) error {
+		if r.Item.Row == 1 {
+			cancel() // Ctrl-C while row 2 is about to go
+		}
+		return nil
+	}
+	err := w.run(ctx, answers, 1, 2, 3)
+	if !errors.Is(err, context.Canceled) || len(w.sent) != 1 {
+		t.Fatalf("err %v, sent %v", err, w.sent)
+	}
+	data, _ := os.ReadFile(w.journal)
+	if strings.Contains(string(data), ",end,") {
+		t.Errorf("an interrupted run was marked finished:\n%s", data)
+	}
+	if !strings.Contains(w.errOut.String(), "stopped after 1 of 3 rules") {
+		t.Errorf("summary: %q", w.errOut.String())
+	}
+	// The automatic journal of an interrupted run refuses a fresh start.
+	if _, err := OpenJournal(JournalOptions{Path: w.journal, Auto: true}); exitcode.Of(err) != exitcode.Usage {
+		t.Errorf("fresh start over an interrupted run: %v", err)
+	}
+}
+
+func TestFinishAllFailed(t *testing.T) {
+	w := newWorld(t, JournalOptions{})
+	if err := w.run(context.Background(), map[int]error{1: errRefused, 2: errRefused}, 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	w.runner.TallyLabel = "batches"
+	err := w.runner.Finish(true, exitcode.APIRefused)
+	if exitcode.Of(err) != exitcode.APIRefused || err.Error() != "2 of 2 rules failed: The name field is required." {
+		t.Errorf("all failed: %v", err)
+	}
+	if w.errOut.String() != "batches: 2 failed\n" {
+		t.Errorf("a failure is told even with -q: %q", w.errOut.String())
+	}
+}
+
+func TestProblemListCaps(t *testing.T) {
+	var p ProblemList
+	for i := 0; i < 25; i++ {
+		p.Total++
+		p.Add("row "+string(rune('a'+i)), "bad")
+	}
+	err := p.Err("rules", "in.csv", "fix them")
+	if exitcode.Of(err) != exitcode.Usage || strings.Count(err.Error(), ": bad") != 20 || !strings.Contains(err.Error(), "… and 5 more problems") {
+		t.Errorf("err = %v", err)
+	}
+}
