@@ -14,6 +14,7 @@ import (
 )
 
 var (
+	//lint:ignore ST1005 the server's own message, verbatim
 	errRefused = errors.New("The name field is required.")
 	errUnclear = errors.New("connection reset")
 	errToken   = exitcode.New(exitcode.Auth, "token refused")
