@@ -1,0 +1,133 @@
+package mirror
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/sandbox"
+)
+
+// world is a sandbox store, a client of it that counts requests, and a
+// mirror.
+type world struct {
+	t      *testing.T
+	store  sandbox.Store
+	log    *logBuffer
+	client *shop.Client
+	path   string
+	db     *DB
+	// before, when set, runs before each request reaches the sandbox (a
+	// store that changes while it is read, a kill at request k).
+	before func(n int, r *http.Request)
+	served int
+	mu     sync.Mutex
+}
+
+func newWorld(t *testing.T, submissions int) *world {
+	t.Helper()
+	w := &world{t: t, store: sandbox.NewMemoryStore(sandbox.DemoStateWithSubmissions(submissions)), log: &logBuffer{}}
+	srv := sandbox.New(sandbox.Options{Store: w.store, Log: w.log})
+	rt := sandbox.Transport(srv)
+	h, err := httpx.New(httpx.Config{BaseURL: "https://sandbox.test", Token: sandbox.ShopToken, UserAgent: "test",
+		Timeout: 10 * time.Second, Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+			w.mu.Lock()
+			w.served++
+			n, before := w.served, w.before
+			w.mu.Unlock()
+			if before != nil {
+				before(n, r)
+			}
+			return rt.RoundTrip(r)
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.client = shop.New(h)
+	w.path = filepath.Join(t.TempDir(), "default.db")
+	w.open()
+	return w
+}
+
+func (w *world) open() {
+	w.t.Helper()
+	db, err := Open(context.Background(), w.path, Options{Store: "https://sandbox.test"})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.db = db
+	w.t.Cleanup(func() { db.Close() })
+}
+
+func (w *world) reopen() {
+	w.t.Helper()
+	w.db.Close()
+	w.open()
+}
+
+func (w *world) sync(opts SyncOptions, groups ...string) []PassResult {
+	w.t.Helper()
+	res, err := w.db.Sync(context.Background(), w.client, groups, opts)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return res
+}
+
+// requests counts the logged requests of path since the last call.
+func (w *world) requests(prefix string) int {
+	n := len(w.log.withPrefix(prefix))
+	w.log.reset()
+	return n
+}
+
+func (w *world) count(q string, args ...any) int {
+	w.t.Helper()
+	var n int
+	if err := w.db.sql.QueryRow(q, args...).Scan(&n); err != nil {
+		w.t.Fatal(err)
+	}
+	return n
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) withPrefix(prefix string) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, line := range strings.Split(b.buf.String(), "\n") {
+		if strings.HasPrefix(line, prefix) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func (b *logBuffer) reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Reset()
+}
+
+const listPath = "GET /shop-api/back-in-stock/list"

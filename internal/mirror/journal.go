@@ -1,0 +1,178 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/storectl/storectl/internal/api/shop"
+)
+
+// Pass kinds and purposes, as the journal names them.
+const (
+	Full        = "full"
+	Incremental = "incremental"
+
+	purposeSync   = "sync"
+	purposeExport = "export"
+)
+
+// pass is one walk over a list, journaled: every page's rows are stored
+// in the same transaction as the walk's state after that page, so an
+// interrupted pass goes on from the page in flight.
+type pass struct {
+	db       *DB
+	res      *resource
+	id       int64
+	kind     string
+	purpose  string
+	details  bool
+	started  time.Time
+	walk     shop.WalkState
+	resumed  bool
+	newRows  int
+	changed  int
+	ordered  bool   // every row so far followed the newest-first order
+	lastKey  string // the order key of the last row given going forward
+	exported int    // export passes: rows recorded in export_rows
+}
+
+// openPass finds the interrupted pass of res for purpose, if any.
+func (db *DB) openPass(ctx context.Context, res *resource, purpose string) (*pass, error) {
+	row := db.sql.QueryRowContext(ctx, `SELECT id, kind, details, started_at, walk, rows_new, rows_changed, coalesce(newest_first, 1)
+		FROM sync_journal WHERE resource = ? AND purpose = ? AND finished_at IS NULL ORDER BY id DESC LIMIT 1`, res.name, purpose)
+	p := &pass{db: db, res: res, purpose: purpose, resumed: true}
+	var started, walk string
+	err := row.Scan(&p.id, &p.kind, &p.details, &started, &walk, &p.newRows, &p.changed, &p.ordered)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.started = parseStamp(started)
+	if err := json.Unmarshal([]byte(walk), &p.walk); err != nil {
+		return nil, fmt.Errorf("the mirror's journal entry %d is damaged (%v): run `storectl mirror sync --full`", p.id, err)
+	}
+	if purpose == purposeExport {
+		if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM export_rows WHERE pass_id = ?", p.id).Scan(&p.exported); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// startPass journals a new pass.
+func (db *DB) startPass(ctx context.Context, res *resource, kind, purpose string, details bool) (*pass, error) {
+	now := db.Now()
+	p := &pass{db: db, res: res, kind: kind, purpose: purpose, details: details, started: now, ordered: true}
+	r, err := db.sql.ExecContext(ctx, `INSERT INTO sync_journal (resource, kind, purpose, details, started_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, res.name, kind, purpose, details, stamp(now), stamp(now))
+	if err != nil {
+		return nil, err
+	}
+	p.id, err = r.LastInsertId()
+	return p, err
+}
+
+// abandon closes an interrupted pass that will not be continued.
+func (p *pass) abandon(ctx context.Context, why string) error {
+	_, err := p.db.sql.ExecContext(ctx, `UPDATE sync_journal SET finished_at = ?, outcome = 'abandoned', note = ? WHERE id = ?`,
+		stamp(p.db.Now()), why, p.id)
+	if err == nil && p.purpose == purposeExport {
+		_, err = p.db.sql.ExecContext(ctx, "DELETE FROM export_rows WHERE pass_id = ?", p.id)
+	}
+	return err
+}
+
+// seen is every row this pass has given so far: for a resumed sync, the
+// rows seen since it started; for an export, the rows it recorded.
+func (p *pass) seen(ctx context.Context) (map[string]bool, error) {
+	q := fmt.Sprintf("SELECT id FROM %s WHERE last_seen_at >= ?", p.res.name)
+	args := []any{stamp(p.started)}
+	if p.purpose == purposeExport {
+		q, args = "SELECT id FROM export_rows WHERE pass_id = ?", []any{p.id}
+	}
+	rows, err := p.db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		seen[fmt.Sprint(id)] = true
+	}
+	return seen, rows.Err()
+}
+
+// saveState writes the walk's state and the counters in tx.
+func (p *pass) saveState(ctx context.Context, tx *sql.Tx, st shop.WalkState) error {
+	walk, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE sync_journal SET walk = ?, updated_at = ?, rows_new = ?, rows_changed = ?, newest_first = ?
+		WHERE id = ?`, string(walk), stamp(p.db.Now()), p.newRows, p.changed, p.ordered, p.id)
+	p.walk = st
+	return err
+}
+
+// finish closes the pass; a full sync pass marks the rows it did not find
+// as gone (rows any pass saw since it started are alive).
+func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) {
+	tx, err := p.db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	now := stamp(p.db.Now())
+	if markGone {
+		r, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET gone_at = ? WHERE gone_at IS NULL AND last_seen_at < ?", p.res.name),
+			now, stamp(p.started))
+		if err != nil {
+			return 0, err
+		}
+		n, _ := r.RowsAffected()
+		gone = int(n)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE sync_journal SET finished_at = ?, updated_at = ?, outcome = 'done', rows_gone = ?
+		WHERE id = ?`, now, now, gone, p.id); err != nil {
+		return 0, err
+	}
+	if p.purpose == purposeExport {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM export_rows WHERE pass_id = ?", p.id); err != nil {
+			return 0, err
+		}
+	}
+	return gone, tx.Commit()
+}
+
+// fail closes a pass that cannot go on (the server does not page): a
+// re-run would meet the same.
+func (p *pass) fail(ctx context.Context, cause error) {
+	_, _ = p.db.sql.ExecContext(context.WithoutCancel(ctx), `UPDATE sync_journal SET finished_at = ?, outcome = 'failed', note = ? WHERE id = ?`,
+		stamp(p.db.Now()), cause.Error(), p.id)
+}
+
+// lastFull is the last completed full pass of res: when, and whether it
+// saw the list newest first.
+func (db *DB) lastFull(ctx context.Context, res *resource) (at time.Time, newestFirst, ok bool, err error) {
+	var finished string
+	var nf sql.NullBool
+	err = db.sql.QueryRowContext(ctx, `SELECT finished_at, newest_first FROM sync_journal
+		WHERE resource = ? AND kind = 'full' AND outcome = 'done' ORDER BY id DESC LIMIT 1`, res.name).Scan(&finished, &nf)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, false, err
+	}
+	return parseStamp(finished), nf.Valid && nf.Bool, true, nil
+}

@@ -1,0 +1,239 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations build the schema: migrations[i] takes a database from
+// version i to i+1 (PRAGMA user_version). Append, never edit: a mirror on
+// disk is at whatever version its storectl left it.
+//
+// Tables and columns carry the API's own names, so users' SQL reads like
+// the spec. Ids are INTEGER (64-bit: every digit of 2^53+1 and beyond is
+// kept); an id sent as a string of digits is stored as the same integer.
+// Each mirrored row keeps the JSON exactly as sent (list_json, detail_json)
+// and when it was fetched; a row a full pass no longer finds gets gone_at
+// instead of being deleted.
+var migrations = []string{`
+CREATE TABLE store (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+
+CREATE TABLE submissions (
+	id                INTEGER PRIMARY KEY,
+	product_id        INTEGER,
+	variant_id        INTEGER,
+	customer_email    TEXT,
+	customer_phone    TEXT,
+	product_title     TEXT,
+	variant_title     TEXT,
+	sku               TEXT,
+	status            INTEGER,
+	created_at        TEXT,
+	updated_at        TEXT,
+	inventory_id      TEXT,
+	last_sent         TEXT,
+	unsubscribe       INTEGER,
+	content           TEXT,
+	locale            TEXT,
+	opened,
+	clicked,
+	note              TEXT,
+	phone_digits      TEXT,
+	list_json         TEXT NOT NULL,
+	list_fetched_at   TEXT NOT NULL,
+	detail_json       TEXT,
+	detail_fetched_at TEXT,
+	detail_for        TEXT,
+	first_seen_at     TEXT NOT NULL,
+	last_seen_at      TEXT NOT NULL,
+	gone_at           TEXT
+);
+CREATE INDEX submissions_email   ON submissions (customer_email COLLATE NOCASE);
+CREATE INDEX submissions_phone   ON submissions (phone_digits);
+CREATE INDEX submissions_product ON submissions (product_id);
+CREATE INDEX submissions_variant ON submissions (variant_id);
+CREATE INDEX submissions_sku     ON submissions (sku);
+CREATE INDEX submissions_created ON submissions (created_at);
+
+CREATE TABLE offers (
+	id                                            INTEGER PRIMARY KEY,
+	offer_name                                    TEXT,
+	start_date                                    TEXT,
+	end_date                                      TEXT,
+	countdown_before_preorder_start               INTEGER,
+	countdown_before_preorder_end                 INTEGER,
+	apply_to                                      TEXT,
+	preorder_condition_inventory                  TEXT,
+	fulfillment_status                            TEXT,
+	fulfillment_shipping_date                     TEXT,
+	fulfillment_after_checkout                    TEXT,
+	turn_on_continue_selling_when_preorder_start  INTEGER,
+	turn_off_continue_selling_when_preorder_end   INTEGER,
+	status                                        INTEGER,
+	collection_id                                 INTEGER,
+	collection_name                               TEXT,
+	full_payment_discount_type                    TEXT,
+	full_payment_discount_value                   NUMERIC,
+	partial_payment_value                         NUMERIC,
+	partial_payment_value_type                    TEXT,
+	partial_payment_discount_value                NUMERIC,
+	partial_payment_discount_type                 TEXT,
+	partial_payment_remaining_balance_charge_date TEXT,
+	updated_at                                    TEXT,
+	list_json                                     TEXT NOT NULL,
+	list_fetched_at                               TEXT NOT NULL,
+	detail_json                                   TEXT,
+	detail_fetched_at                             TEXT,
+	detail_for                                    TEXT,
+	first_seen_at                                 TEXT NOT NULL,
+	last_seen_at                                  TEXT NOT NULL,
+	gone_at                                       TEXT
+);
+
+CREATE TABLE offer_products (
+	offer_id   INTEGER NOT NULL REFERENCES offers (id) ON DELETE CASCADE,
+	position   INTEGER NOT NULL,
+	product_id INTEGER,
+	variant_id INTEGER,
+	"limit"    INTEGER,
+	PRIMARY KEY (offer_id, position)
+);
+CREATE INDEX offer_products_variant ON offer_products (variant_id);
+
+CREATE TABLE priority_rows (
+	id                  INTEGER PRIMARY KEY,
+	product_id          INTEGER,
+	variant_id          INTEGER,
+	profile_id          INTEGER,
+	priority_profile_id INTEGER,
+	priority_type       TEXT,
+	all_profile_ids     TEXT,
+	is_manual_assign    INTEGER,
+	"limit"             INTEGER,
+	end_quantity        INTEGER,
+	units_sold          INTEGER,
+	updated_at          TEXT,
+	list_json           TEXT NOT NULL,
+	list_fetched_at     TEXT NOT NULL,
+	first_seen_at       TEXT NOT NULL,
+	last_seen_at        TEXT NOT NULL,
+	gone_at             TEXT
+);
+CREATE INDEX priority_rows_product ON priority_rows (product_id);
+CREATE INDEX priority_rows_variant ON priority_rows (variant_id);
+
+CREATE TABLE rules (
+	id                INTEGER PRIMARY KEY,
+	name              TEXT,
+	start_date        TEXT,
+	end_date          TEXT,
+	show_countdown    INTEGER,
+	apply_to          TEXT,
+	product_ids       TEXT,
+	variant_ids       TEXT,
+	collection_id     INTEGER,
+	translations      TEXT,
+	status            INTEGER,
+	created_at        TEXT,
+	updated_at        TEXT,
+	list_json         TEXT NOT NULL,
+	list_fetched_at   TEXT NOT NULL,
+	detail_json       TEXT,
+	detail_fetched_at TEXT,
+	detail_for        TEXT,
+	first_seen_at     TEXT NOT NULL,
+	last_seen_at      TEXT NOT NULL,
+	gone_at           TEXT
+);
+CREATE INDEX rules_name ON rules (name);
+
+CREATE TABLE form_fields (
+	position     INTEGER NOT NULL,
+	id           TEXT PRIMARY KEY,
+	label        TEXT,
+	placeholder  TEXT,
+	type         TEXT,
+	required     INTEGER,
+	hidden       INTEGER,
+	options      TEXT,
+	defaultValue TEXT,
+	field_json   TEXT NOT NULL,
+	fetched_at   TEXT NOT NULL
+);
+
+CREATE TABLE sync_journal (
+	id           INTEGER PRIMARY KEY,
+	resource     TEXT NOT NULL,
+	kind         TEXT NOT NULL,
+	purpose      TEXT NOT NULL,
+	details      INTEGER NOT NULL DEFAULT 0,
+	started_at   TEXT NOT NULL,
+	updated_at   TEXT NOT NULL,
+	finished_at  TEXT,
+	outcome      TEXT,
+	walk         TEXT NOT NULL DEFAULT '{}',
+	rows_new     INTEGER NOT NULL DEFAULT 0,
+	rows_changed INTEGER NOT NULL DEFAULT 0,
+	rows_gone    INTEGER NOT NULL DEFAULT 0,
+	newest_first INTEGER,
+	note         TEXT
+);
+CREATE INDEX sync_journal_open ON sync_journal (resource, purpose, finished_at);
+
+CREATE TABLE export_rows (
+	pass_id INTEGER NOT NULL REFERENCES sync_journal (id) ON DELETE CASCADE,
+	seq     INTEGER NOT NULL,
+	id      INTEGER NOT NULL,
+	PRIMARY KEY (pass_id, seq)
+);
+`}
+
+// SchemaVersion is the schema this storectl writes.
+var SchemaVersion = len(migrations)
+
+// migrate brings the database to SchemaVersion, refusing one made by a
+// newer storectl: its tables may mean things this one does not know.
+func migrate(ctx context.Context, db *sql.DB, path string, readOnly bool) error {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("read the mirror's schema version (%s): %w", path, err)
+	}
+	if version > SchemaVersion {
+		return &NewerSchemaError{Path: path, Version: version}
+	}
+	if version == SchemaVersion || readOnly && version == 0 {
+		return nil
+	}
+	if readOnly {
+		return fmt.Errorf("the mirror at %s has an older schema (version %d): run `storectl mirror sync` once to upgrade it", path, version)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for v := version; v < SchemaVersion; v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			return fmt.Errorf("upgrade the mirror's schema to version %d: %w", v+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// NewerSchemaError is a mirror written by a newer storectl.
+type NewerSchemaError struct {
+	Path    string
+	Version int
+}
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("the mirror at %s was written by a newer storectl (schema version %d; this one knows up to %d): upgrade storectl, or start the mirror over with `storectl mirror reset`",
+		e.Path, e.Version, SchemaVersion)
+}

@@ -1,0 +1,153 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/storectl/storectl/internal/api/shop"
+)
+
+// rowState is what the mirror knew of a row before a page brought it.
+type rowState int
+
+const (
+	rowNew rowState = iota
+	rowChanged
+	rowUnchanged
+)
+
+// storePage writes a page's rows and the pass's state in one transaction:
+// a kill at any instant keeps either the page and its state or neither.
+// It returns whether every row of the page was already mirrored unchanged
+// (rows given earlier in this walk count as mirrored).
+func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx *sql.Tx, row shop.WalkRow) error) (allKnown bool, err error) {
+	tx, err := p.db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	now := p.db.Now()
+	allKnown = len(wp.Page.Items) > 0
+	for _, row := range wp.Rows {
+		state, key, err := p.upsert(ctx, tx, row, now)
+		if err != nil {
+			return false, err
+		}
+		switch state {
+		case rowNew:
+			p.newRows++
+			allKnown = false
+		case rowChanged:
+			p.changed++
+			allKnown = false
+		}
+		if wp.Kind == shop.Forward && p.res.orderKey != "" {
+			if p.lastKey != "" && key != "" && laterThan(key, p.lastKey) {
+				p.ordered = false
+			}
+			if key != "" {
+				p.lastKey = key
+			}
+		}
+		if record != nil {
+			if err := record(tx, row); err != nil {
+				return false, err
+			}
+		}
+	}
+	if err := p.saveState(ctx, tx, wp.State); err != nil {
+		return false, err
+	}
+	return allKnown, tx.Commit()
+}
+
+// upsert stores a list row and says what the mirror knew of it; key is
+// the row's order key (created_at or updated_at).
+func (p *pass) upsert(ctx context.Context, tx *sql.Tx, row shop.WalkRow, now time.Time) (rowState, string, error) {
+	res := p.res
+	id, err := rowID(row.ID)
+	if err != nil {
+		return 0, "", err
+	}
+	vals, err := res.columnValues(row.Raw, res.listCols)
+	if err != nil {
+		return 0, "", err
+	}
+	listJSON := string(row.Raw)
+	var oldVersion, oldGone sql.NullString
+	err = tx.QueryRowContext(ctx, fmt.Sprintf("SELECT %s, gone_at FROM %s WHERE id = ?", versionExpr, res.name), id).Scan(&oldVersion, &oldGone)
+	state := rowUnchanged
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		state = rowNew
+	case err != nil:
+		return 0, "", err
+	}
+
+	cols := append([]string{}, res.listCols...)
+	if res.derived != nil {
+		dc, dv := res.derived(vals)
+		cols = append(cols, dc...)
+		vals = append(vals, dv...)
+	}
+	ts := stamp(now)
+	insertCols := append(append([]string{"id"}, cols...), "list_json", "list_fetched_at", "first_seen_at", "last_seen_at")
+	args := append(append([]any{id}, vals...), listJSON, ts, ts, ts)
+	var set []string
+	for _, c := range append(cols, "list_json", "list_fetched_at", "last_seen_at") {
+		set = append(set, fmt.Sprintf(`"%s" = excluded."%s"`, c, c))
+	}
+	set = append(set, "gone_at = NULL")
+	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) ON CONFLICT (id) DO UPDATE SET %s",
+		res.name, strings.Join(quoted(insertCols), ", "), placeholders(len(args)), strings.Join(set, ", "))
+	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		return 0, "", fmt.Errorf("store %s %s: %w", res.noun, row.ID, err)
+	}
+	if state != rowNew {
+		var newVersion sql.NullString
+		if err := tx.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE id = ?", versionExpr, res.name), id).Scan(&newVersion); err != nil {
+			return 0, "", err
+		}
+		if newVersion != oldVersion || oldGone.Valid {
+			state = rowChanged
+		}
+	}
+	key := ""
+	for i, c := range res.listCols {
+		if c == res.orderKey {
+			key, _ = vals[i].(string)
+		}
+	}
+	return state, key, nil
+}
+
+// versionExpr is a row's version: its updated_at, or the list item as
+// sent when the resource has none (offers). A detail is current while the
+// version it was fetched for (detail_for) is the row's.
+const versionExpr = "coalesce(updated_at, list_json)"
+
+// laterThan compares two of the API's datetimes as instants; text that
+// does not parse compares as text.
+func laterThan(a, b string) bool {
+	ta, errA := parseAPITime(a)
+	tb, errB := parseAPITime(b)
+	if errA != nil || errB != nil {
+		return a > b
+	}
+	return ta.After(tb)
+}
+
+// parseAPITime reads the datetimes the shop API sends: ISO 8601 with or
+// without fractions and zone, or YYYY-MM-DD HH:MM:SS (read as UTC).
+func parseAPITime(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a datetime: %q", s)
+}

@@ -1,0 +1,343 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// SyncOptions say what a sync does and where it reports.
+type SyncOptions struct {
+	// Full reads every page (and with details, fetches the detail of every
+	// row whose detail is not current).
+	Full bool
+	// Details fetches the detail of every row that is new or changed since
+	// its detail was fetched (submissions and rules; offers always have
+	// theirs fetched, since only the detail lists an offer's products).
+	Details bool
+	Report  Reporter
+}
+
+// Reporter hears how a sync goes; any method may be a no-op.
+type Reporter interface {
+	// Notice is a line worth saying once: why a pass is full, that an
+	// interrupted one continues.
+	Notice(msg string)
+	// Plan says how many requests a phase still needs, once known.
+	Plan(resource, phase string, requests int)
+	// Step says how far a phase is: done of total (pages or rows).
+	Step(resource, phase string, done, total int)
+}
+
+// PassResult is what one resource's sync did.
+type PassResult struct {
+	Resource string
+	Noun     string
+	Kind     string // full or incremental
+	Resumed  bool
+	Requests int // list pages read
+	New      int
+	Changed  int
+	Gone     int
+	Walk     shop.WalkResult
+	Details  DetailResult
+}
+
+// DetailResult counts a details phase.
+type DetailResult struct {
+	Fetched int
+	// Failed are the ids whose detail the server refused (a submission
+	// deleted since the list was read answers 404); they stay without one.
+	Failed []string
+}
+
+// Sync brings the groups' resources up to date, in order. A resource's
+// pass that fails stops the sync; what was stored stays, and the next sync
+// continues from there.
+func (db *DB) Sync(ctx context.Context, c *shop.Client, groups []string, opts SyncOptions) ([]PassResult, error) {
+	var results []PassResult
+	for _, g := range groups {
+		for _, res := range resourcesOf(g) {
+			r, err := db.syncResource(ctx, c, res, opts)
+			results = append(results, r)
+			if err != nil {
+				return results, err
+			}
+		}
+	}
+	return results, nil
+}
+
+func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, opts SyncOptions) (PassResult, error) {
+	result := PassResult{Resource: res.name, Noun: res.noun}
+	p, err := db.choosePass(ctx, res, opts)
+	if err != nil {
+		return result, err
+	}
+	result.Kind, result.Resumed = p.kind, p.resumed
+	walk, err := p.run(ctx, c, opts.Report, nil)
+	result.Walk, result.Requests, result.New, result.Changed = walk, walk.Requests, p.newRows, p.changed
+	if err != nil {
+		return result, err
+	}
+	if result.Gone, err = p.finish(ctx, p.kind == Full); err != nil {
+		return result, err
+	}
+	if res.detail != nil && (opts.Details || res == offers) {
+		result.Details, err = db.fetchDetails(ctx, c, res, opts.Report)
+	}
+	return result, err
+}
+
+// choosePass continues an interrupted pass, else starts a full pass when
+// asked, when none was ever completed or when the list's order is not
+// known to be newest first, else an incremental one.
+func (db *DB) choosePass(ctx context.Context, res *resource, opts SyncOptions) (*pass, error) {
+	report := orSilent(opts.Report)
+	p, err := db.openPass(ctx, res, purposeSync)
+	if err != nil {
+		return nil, err
+	}
+	if p != nil && (p.kind == Full || !opts.Full) {
+		report.Notice(fmt.Sprintf("%s: continuing the interrupted %s pass from page %d", res.noun, p.kind, max(p.walk.Furthest+1, 1)))
+		return p, nil
+	}
+	if p != nil {
+		if err := p.abandon(ctx, "replaced by a full pass"); err != nil {
+			return nil, err
+		}
+	}
+	kind := Incremental
+	_, newestFirst, hasFull, err := db.lastFull(ctx, res)
+	switch {
+	case err != nil:
+		return nil, err
+	case opts.Full:
+		kind = Full
+	case !hasFull:
+		kind = Full
+		report.Notice(fmt.Sprintf("%s: first sync, reading every page", res.noun))
+	case !newestFirst:
+		kind = Full
+		report.Notice(fmt.Sprintf("%s: reading every page, since the last full pass did not find the list newest first (an incremental sync relies on that order)", res.noun))
+	}
+	return db.startPass(ctx, res, kind, purposeSync, opts.Details)
+}
+
+// run walks the list from where the pass stands, storing every page.
+// record, when set, also receives each new row in the page's transaction
+// (an export's order). An incremental pass stops at the first page that
+// holds only rows the mirror already has unchanged.
+func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, record func(tx *sql.Tx, row shop.WalkRow) error) (shop.WalkResult, error) {
+	report := orSilent(rep)
+	seen, err := p.seen(ctx)
+	if err != nil {
+		return shop.WalkResult{}, err
+	}
+	planned := p.walk.Started
+	w := &shop.Walk{Fetch: p.res.list(c), Seen: seen, State: p.walk}
+	w.Page = func(ctx context.Context, wp *shop.WalkPage) error {
+		allKnown, err := p.storePage(ctx, wp, record)
+		if err != nil {
+			return err
+		}
+		st := wp.State
+		if !planned && st.LastPage > 0 {
+			planned = true
+			if p.kind == Full {
+				report.Plan(p.res.name, "list", st.LastPage-1)
+			}
+		}
+		report.Step(p.res.name, "list", st.Furthest, max(st.LastPage, st.Furthest))
+		if p.kind == Incremental && allKnown && wp.Kind == shop.Forward {
+			return shop.ErrStopWalk
+		}
+		return nil
+	}
+	res, err := w.Run(ctx)
+	var pe *shop.PagingError
+	if errors.As(err, &pe) {
+		p.fail(ctx, err)
+	}
+	return res, err
+}
+
+// fetchDetails fetches the detail of every mirrored row (not gone) whose
+// detail is missing or older than its list row, newest first, storing each
+// as it comes: an interruption loses at most the one in flight.
+func (db *DB) fetchDetails(ctx context.Context, c *shop.Client, res *resource, rep Reporter) (DetailResult, error) {
+	report := orSilent(rep)
+	var out DetailResult
+	todo, err := db.staleDetails(ctx, res)
+	if err != nil {
+		return out, err
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	report.Plan(res.name, "details", len(todo))
+	for i, id := range todo {
+		report.Step(res.name, "details", i, len(todo))
+		raw, err := res.detail(ctx, c, id)
+		if err != nil {
+			if refused(err) {
+				out.Failed = append(out.Failed, id)
+				continue
+			}
+			return out, err
+		}
+		if err := db.storeDetail(ctx, res, id, raw); err != nil {
+			return out, err
+		}
+		out.Fetched++
+	}
+	report.Step(res.name, "details", len(todo), len(todo))
+	return out, nil
+}
+
+// staleDetails lists the rows whose detail is not current.
+func (db *DB) staleDetails(ctx context.Context, res *resource) ([]string, error) {
+	rows, err := db.sql.QueryContext(ctx, fmt.Sprintf(`SELECT id FROM %s WHERE gone_at IS NULL
+		AND (detail_json IS NULL OR detail_for IS NOT %s) ORDER BY id DESC`, res.name, versionExpr))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprint(id))
+	}
+	return out, rows.Err()
+}
+
+// storeDetail writes a detail, the columns it fills and, for an offer,
+// its products.
+func (db *DB) storeDetail(ctx context.Context, res *resource, id string, raw []byte) error {
+	n, err := rowID(id)
+	if err != nil {
+		return err
+	}
+	vals, err := res.columnValues(raw, res.detailCols)
+	if err != nil {
+		return err
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var set []string
+	for _, c := range res.detailCols {
+		set = append(set, fmt.Sprintf(`"%s" = ?`, c))
+	}
+	args := append(vals, string(raw), stamp(db.Now()), n)
+	q := fmt.Sprintf("UPDATE %s SET %s, detail_json = ?, detail_fetched_at = ?, detail_for = %s WHERE id = ?",
+		res.name, strings.Join(set, ", "), versionExpr)
+	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		return err
+	}
+	if res == offers {
+		if err := storeOfferProducts(ctx, tx, n, raw); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// NeedsSync lists the groups among want whose resources were never
+// synced: an answer from the mirror needs at least one pass.
+func (db *DB) NeedsSync(ctx context.Context, want []string) ([]string, error) {
+	var out []string
+	for _, g := range want {
+		for _, res := range resourcesOf(g) {
+			if _, _, ok, err := db.lastFull(ctx, res); err != nil {
+				return nil, err
+			} else if !ok && !slices.Contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Age is when the oldest of the groups' resources was last brought up to
+// date (a full or incremental pass finished); zero when one never was.
+func (db *DB) Age(ctx context.Context, groups []string) (time.Time, error) {
+	var oldest time.Time
+	for _, g := range groups {
+		for _, res := range resourcesOf(g) {
+			var at string
+			err := db.sql.QueryRowContext(ctx, `SELECT coalesce(max(finished_at), '') FROM sync_journal
+				WHERE resource = ? AND outcome = 'done' AND purpose = 'sync' OR resource = ? AND outcome = 'done' AND purpose = 'export'`,
+				res.name, res.name).Scan(&at)
+			if err != nil {
+				return time.Time{}, err
+			}
+			if at == "" {
+				return time.Time{}, nil
+			}
+			if t := parseStamp(at); oldest.IsZero() || t.Before(oldest) {
+				oldest = t
+			}
+		}
+	}
+	return oldest, nil
+}
+
+type silent struct{}
+
+func (silent) Notice(string)                {}
+func (silent) Plan(string, string, int)      {}
+func (silent) Step(string, string, int, int) {}
+
+func orSilent(r Reporter) Reporter {
+	if r == nil {
+		return silent{}
+	}
+	return r
+}
+
+// refused reports the server's refusal of one row's detail (404, success
+// false): that row has none to fetch, the others may.
+func refused(err error) bool { return exitcode.Of(err) == exitcode.APIRefused }
+
+// storeOfferProducts replaces an offer's products with its detail's list.
+func storeOfferProducts(ctx context.Context, tx *sql.Tx, offerID int64, raw []byte) error {
+	var detail struct {
+		Products []json.RawMessage `json:"products"`
+	}
+	if err := json.Unmarshal(raw, &detail); err != nil {
+		return fmt.Errorf("offer %d: %w", offerID, err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM offer_products WHERE offer_id = ?", offerID); err != nil {
+		return err
+	}
+	cols := []string{"product_id", "variant_id", "limit"}
+	for i, item := range detail.Products {
+		vals, err := offerProduct.columnValues(item, cols)
+		if err != nil {
+			return err
+		}
+		args := append([]any{offerID, i + 1}, vals...)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO offer_products (offer_id, position, product_id, variant_id, "limit")
+			VALUES (?, ?, ?, ?, ?)`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// offerProduct reads an offer's product items.
+var offerProduct = &resource{name: "offer_products", idCols: map[string]bool{"product_id": true, "variant_id": true}}

@@ -1,0 +1,170 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/sandbox"
+)
+
+func TestFirstSyncReadsEveryPageOnce(t *testing.T) {
+	w := newWorld(t, 100)
+	res := w.sync(SyncOptions{}, "bis")
+	if got := w.requests(listPath); got != 7 {
+		t.Fatalf("%d list requests, want ceil(100/15) = 7", got)
+	}
+	if res[0].Kind != Full || res[0].New != 100 {
+		t.Fatalf("result %+v", res[0])
+	}
+	if n := w.count("SELECT count(*) FROM submissions WHERE gone_at IS NULL"); n != 100 {
+		t.Fatalf("%d rows, want 100", n)
+	}
+	info, err := os.Stat(w.path)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("mirror file: %v, mode %v", err, info.Mode())
+	}
+}
+
+func TestIncrementalSyncReadsOnlyWhatIsNew(t *testing.T) {
+	w := newWorld(t, 100)
+	w.sync(SyncOptions{}, "bis")
+	w.requests(listPath)
+	for _, m := range []int{0, 1, 14, 15, 16, 40} {
+		if err := sandbox.AddSubmissions(w.store, m, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		res := w.sync(SyncOptions{}, "bis")
+		got, limit := w.requests(listPath), (m+14)/15+1
+		if got > limit || res[0].Kind != Incremental || res[0].New != m {
+			t.Fatalf("after %d new: %d requests (at most %d), result %+v", m, got, limit, res[0])
+		}
+	}
+	if n := w.count("SELECT count(*) FROM submissions"); n != 100+86 {
+		t.Fatalf("%d rows, want 186", n)
+	}
+}
+
+func TestDetailsOnlyForNewOrChangedRows(t *testing.T) {
+	w := newWorld(t, 40)
+	res := w.sync(SyncOptions{Details: true}, "bis")
+	if got := w.requests("GET /shop-api/back-in-stock/get/"); got != 40 || res[0].Details.Fetched != 40 {
+		t.Fatalf("first sync: %d detail requests, want 40", got)
+	}
+	w.sync(SyncOptions{Details: true}, "bis")
+	if got := w.requests("GET /shop-api/back-in-stock/get/"); got != 0 {
+		t.Fatalf("unchanged store: %d detail requests, want 0", got)
+	}
+	if err := sandbox.AddSubmissions(w.store, 3, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(SyncOptions{Details: true}, "bis")
+	if got := w.requests("GET /shop-api/back-in-stock/get/"); got != 3 {
+		t.Fatalf("3 new: %d detail requests, want 3", got)
+	}
+	if n := w.count("SELECT count(*) FROM submissions WHERE detail_json IS NULL OR locale IS NULL"); n != 0 {
+		t.Fatalf("%d rows without their detail", n)
+	}
+}
+
+// A sync interrupted at any request and run again ends with every row
+// once, having read again at most the page in flight.
+func TestInterruptedSyncContinues(t *testing.T) {
+	for _, killAt := range []int{1, 2, 4, 7} {
+		w := newWorld(t, 100)
+		ctx, cancel := context.WithCancel(context.Background())
+		w.before = func(n int, r *http.Request) {
+			if n == killAt {
+				cancel()
+			}
+		}
+		_, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("kill at %d: %v", killAt, err)
+		}
+		w.before = nil
+		w.reopen()
+		res := w.sync(SyncOptions{}, "bis")
+		total := len(w.log.withPrefix(listPath))
+		if n := w.count("SELECT count(*) FROM submissions"); n != 100 || total > 8 || !res[0].Resumed && killAt > 1 {
+			t.Fatalf("kill at %d: %d rows, %d list requests in all (want 100, at most 8), %+v", killAt, n, total, res[0])
+		}
+	}
+}
+
+func TestFullPassMarksRowsGone(t *testing.T) {
+	w := newWorld(t, 10)
+	w.sync(SyncOptions{}, "comingsoon")
+	var before int
+	before = w.count("SELECT count(*) FROM rules")
+	ids := []string{}
+	rows, err := w.db.sql.Query("SELECT id FROM rules ORDER BY id LIMIT 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id string
+		rows.Scan(&id)
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := w.store.Update(func(st *sandbox.State) error {
+		st.Rules = st.Rules[2:]
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res := w.sync(SyncOptions{Full: true}, "comingsoon")
+	if res[0].Gone != 2 || w.count("SELECT count(*) FROM rules WHERE gone_at IS NOT NULL") != 2 || w.count("SELECT count(*) FROM rules") != before {
+		t.Fatalf("gone %d; rows kept %d of %d", res[0].Gone, w.count("SELECT count(*) FROM rules"), before)
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	w := newWorld(t, 1)
+	if _, err := w.db.sql.Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	w.db.Close()
+	_, err := Open(context.Background(), w.path, Options{})
+	var newer *NewerSchemaError
+	if !errors.As(err, &newer) {
+		t.Fatalf("err %v, want NewerSchemaError", err)
+	}
+	_, err = Open(context.Background(), w.path, Options{ReadOnly: true})
+	if !errors.As(err, &newer) {
+		t.Fatalf("read-only: err %v, want NewerSchemaError", err)
+	}
+}
+
+func TestMirrorOfAnotherStoreRefused(t *testing.T) {
+	w := newWorld(t, 1)
+	w.db.Close()
+	_, err := Open(context.Background(), w.path, Options{Store: "https://other.example"})
+	if exitcode.Of(err) != exitcode.Usage {
+		t.Fatalf("err %v, want a usage error", err)
+	}
+}
+
+func TestBigIDsKeepEveryDigit(t *testing.T) {
+	w := newWorld(t, 5)
+	// 2^53+1, sent as a string and as a number.
+	err := w.store.Update(func(st *sandbox.State) error {
+		st.Submissions[0].ProductID = 9007199254740993
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.sync(SyncOptions{}, "bis")
+	if n := w.count("SELECT count(*) FROM submissions WHERE product_id = 9007199254740993"); n != 1 {
+		t.Fatalf("%d rows with product 9007199254740993", n)
+	}
+	if n := w.count("SELECT count(*) FROM priority_rows"); n != 0 {
+		t.Fatal("bis synced pre-order rows")
+	}
+}
