@@ -83,7 +83,7 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 		return result, err
 	}
 	result.Kind, result.Resumed = p.kind, p.resumed
-	walk, err := p.run(ctx, c, opts.Report, nil)
+	walk, err := p.run(ctx, c, opts.Report, nil, nil)
 	result.Walk, result.Requests, result.New, result.Changed = walk, walk.Requests, p.newRows, p.changed
 	if err != nil {
 		return result, err
@@ -134,9 +134,11 @@ func (db *DB) choosePass(ctx context.Context, res *resource, opts SyncOptions) (
 
 // run walks the list from where the pass stands, storing every page.
 // record, when set, also receives each new row in the page's transaction
-// (an export's order). An incremental pass stops at the first page that
-// holds only rows the mirror already has unchanged.
-func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, record func(tx *sql.Tx, row shop.WalkRow) error) (shop.WalkResult, error) {
+// (an export's order), and afterPage runs once the page is committed. An
+// incremental pass stops at the first page that holds only rows the mirror
+// already has unchanged.
+func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, record func(tx *sql.Tx, row shop.WalkRow) error,
+	afterPage func(ctx context.Context) error) (shop.WalkResult, error) {
 	report := orSilent(rep)
 	seen, err := p.seen(ctx)
 	if err != nil {
@@ -148,6 +150,11 @@ func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, record fun
 		allKnown, err := p.storePage(ctx, wp, record)
 		if err != nil {
 			return err
+		}
+		if afterPage != nil {
+			if err := afterPage(ctx); err != nil {
+				return err
+			}
 		}
 		st := wp.State
 		if !planned && st.LastPage > 0 {
@@ -272,24 +279,29 @@ func (db *DB) NeedsSync(ctx context.Context, want []string) ([]string, error) {
 	return out, nil
 }
 
-// Age is when the oldest of the groups' resources was last brought up to
-// date (a full or incremental pass finished); zero when one never was.
+// Age is when the least recently refreshed of the groups' resources was
+// last brought up to date (a pass finished); zero when one never was.
 func (db *DB) Age(ctx context.Context, groups []string) (time.Time, error) {
 	var oldest time.Time
 	for _, g := range groups {
 		for _, res := range resourcesOf(g) {
-			var at string
-			err := db.sql.QueryRowContext(ctx, `SELECT coalesce(max(finished_at), '') FROM sync_journal
-				WHERE resource = ? AND outcome = 'done' AND purpose = 'sync' OR resource = ? AND outcome = 'done' AND purpose = 'export'`,
-				res.name, res.name).Scan(&at)
+			full, err := db.lastFinished(ctx, res, Full)
 			if err != nil {
 				return time.Time{}, err
 			}
-			if at == "" {
+			inc, err := db.lastFinished(ctx, res, Incremental)
+			if err != nil {
+				return time.Time{}, err
+			}
+			last := full
+			if inc.After(full) {
+				last = inc
+			}
+			if last.IsZero() {
 				return time.Time{}, nil
 			}
-			if t := parseStamp(at); oldest.IsZero() || t.Before(oldest) {
-				oldest = t
+			if oldest.IsZero() || last.Before(oldest) {
+				oldest = last
 			}
 		}
 	}
@@ -298,7 +310,7 @@ func (db *DB) Age(ctx context.Context, groups []string) (time.Time, error) {
 
 type silent struct{}
 
-func (silent) Notice(string)                {}
+func (silent) Notice(string)                 {}
 func (silent) Plan(string, string, int)      {}
 func (silent) Step(string, string, int, int) {}
 

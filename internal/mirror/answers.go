@@ -1,0 +1,213 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// FindFilter selects submissions; every field set must match.
+type FindFilter struct {
+	Email     string // case-insensitive; * matches any run of characters
+	Phone     string // compared on its digits; a number without its country code matches too
+	ProductID string
+	VariantID string
+	SKU       string // case-insensitive
+	Status    *int   // 0 pending, 1 sent
+	Since     time.Time
+}
+
+// Find returns the mirrored submissions (not gone) matching f, newest
+// first, as the list sent them.
+func (db *DB) Find(ctx context.Context, f FindFilter) ([]json.RawMessage, error) {
+	var where []string
+	var args []any
+	add := func(cond string, arg any) {
+		where = append(where, cond)
+		args = append(args, arg)
+	}
+	if f.Email != "" {
+		if strings.Contains(f.Email, "*") {
+			add(`customer_email LIKE ? ESCAPE '\'`, likePattern(f.Email))
+		} else {
+			add("customer_email = ? COLLATE NOCASE", f.Email)
+		}
+	}
+	if d := Digits(f.Phone); d != "" {
+		add("(phone_digits = ? OR phone_digits LIKE ?)", d)
+		args = append(args, "%"+d)
+	}
+	if f.ProductID != "" {
+		add("product_id = ?", f.ProductID)
+	}
+	if f.VariantID != "" {
+		add("variant_id = ?", f.VariantID)
+	}
+	if f.SKU != "" {
+		add("sku = ? COLLATE NOCASE", f.SKU)
+	}
+	if f.Status != nil {
+		add("status = ?", *f.Status)
+	}
+	if !f.Since.IsZero() {
+		add("created_at >= ?", f.Since.UTC().Format("2006-01-02T15:04:05"))
+	}
+	q := "SELECT list_json FROM submissions WHERE gone_at IS NULL"
+	for _, w := range where {
+		q += " AND " + w
+	}
+	q += " ORDER BY created_at DESC, id DESC"
+	return db.jsonColumn(ctx, q, args...)
+}
+
+// likePattern turns a * pattern into LIKE's, escaping LIKE's own wildcards.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`, `*`, `%`)
+	return r.Replace(s)
+}
+
+// DemandFilter shapes the demand table.
+type DemandFilter struct {
+	ByVariant bool
+	Status    string // "", "pending" or "sent": only groups with such requests, ordered by them
+	Top       int    // 0: all
+}
+
+// Demand counts who waits for what: per product (or variant), pending and
+// sent requests and the newest and oldest, most pending first. Each item
+// is a JSON object with product_id, product_title (and variant_id,
+// variant_title, sku), pending, sent, newest, oldest.
+func (db *DB) Demand(ctx context.Context, f DemandFilter) ([]json.RawMessage, error) {
+	// Titles are the newest submission's: a product renamed since shows
+	// its current name.
+	key, group, titles := "product_id", "product_id", []string{"product_title"}
+	if f.ByVariant {
+		key, group, titles = "variant_id", "product_id, variant_id", []string{"product_title", "variant_title", "sku"}
+	}
+	cols := []string{"g.product_id"}
+	for i, t := range titles {
+		if i == 1 {
+			cols = append(cols, "g.variant_id")
+		}
+		cols = append(cols, fmt.Sprintf(`(SELECT t.%[1]s FROM submissions t WHERE t.%[2]s = g.%[2]s AND t.gone_at IS NULL
+			ORDER BY t.created_at DESC, t.id DESC LIMIT 1) AS %[1]s`, t, key))
+	}
+	having, order := "", "pending DESC, newest DESC"
+	switch f.Status {
+	case "pending":
+		having = "HAVING pending > 0"
+	case "sent":
+		having, order = "HAVING sent > 0", "sent DESC, newest DESC"
+	}
+	q := fmt.Sprintf(`SELECT %s, g.pending, g.sent, g.newest, g.oldest FROM (
+		SELECT %s, sum(status = 0) AS pending, sum(status = 1) AS sent, max(created_at) AS newest, min(created_at) AS oldest
+		FROM submissions WHERE gone_at IS NULL GROUP BY %s %s) g ORDER BY %s`, strings.Join(cols, ", "), group, group, having, order)
+	if f.Top > 0 {
+		q += fmt.Sprintf(" LIMIT %d", f.Top)
+	}
+	rows, err := db.sql.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	names, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []json.RawMessage
+	vals := make([]any, len(names))
+	ptrs := make([]any, len(names))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		out = append(out, jsonObject(names, vals))
+	}
+	return out, rows.Err()
+}
+
+// PriorityFilter selects pre-order product rows.
+type PriorityFilter struct {
+	ProductID string
+	VariantID string
+}
+
+// Priority returns the mirrored pre-order product rows (not gone) of a
+// variant or product, as the list sent them, and every mirrored offer, for
+// the names and apply types that explain which offer wins.
+func (db *DB) Priority(ctx context.Context, f PriorityFilter) (rows, offerItems []json.RawMessage, err error) {
+	q := "SELECT list_json FROM priority_rows WHERE gone_at IS NULL"
+	var args []any
+	if f.VariantID != "" {
+		q += " AND variant_id = ?"
+		args = append(args, f.VariantID)
+	}
+	if f.ProductID != "" {
+		q += " AND product_id = ?"
+		args = append(args, f.ProductID)
+	}
+	q += " ORDER BY product_id, variant_id, id"
+	if rows, err = db.jsonColumn(ctx, q, args...); err != nil {
+		return nil, nil, err
+	}
+	offerItems, err = db.jsonColumn(ctx, "SELECT coalesce(detail_json, list_json) FROM offers WHERE gone_at IS NULL ORDER BY id")
+	return rows, offerItems, err
+}
+
+// EachSubmission calls fn with every mirrored submission (not gone), in
+// list order (newest first), as sent: the detail when details is set and
+// the mirror has a current one, else the list item. It reads row by row, so
+// memory stays flat however many there are. missing counts the rows
+// written without a detail.
+func (db *DB) EachSubmission(ctx context.Context, details bool, fn func(raw json.RawMessage) error) (rowsSeen, missing int, err error) {
+	col := "list_json, NULL"
+	if details {
+		col = fmt.Sprintf("list_json, CASE WHEN detail_for IS %s THEN detail_json END", versionExpr)
+	}
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+col+" FROM submissions WHERE gone_at IS NULL ORDER BY created_at DESC, id DESC")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var list string
+		var detail sql.NullString
+		if err := rows.Scan(&list, &detail); err != nil {
+			return rowsSeen, missing, err
+		}
+		raw := json.RawMessage(list)
+		if detail.Valid {
+			raw = json.RawMessage(detail.String)
+		} else if details {
+			missing++
+		}
+		rowsSeen++
+		if err := fn(raw); err != nil {
+			return rowsSeen, missing, err
+		}
+	}
+	return rowsSeen, missing, rows.Err()
+}
+
+func (db *DB) jsonColumn(ctx context.Context, q string, args ...any) ([]json.RawMessage, error) {
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []json.RawMessage
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, json.RawMessage(s))
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,142 @@
+package mirror
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+func (w *world) readOnly() *DB {
+	w.t.Helper()
+	db, err := Open(context.Background(), w.path, Options{ReadOnly: true})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestFind(t *testing.T) {
+	w := newWorld(t, 320)
+	w.sync(SyncOptions{}, "bis")
+	var email, phone string
+	var product int64
+	if err := w.db.sql.QueryRow("SELECT customer_email, customer_phone, product_id FROM submissions WHERE customer_phone IS NOT NULL LIMIT 1").Scan(&email, &phone, &product); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	got, err := w.db.Find(ctx, FindFilter{Email: strings.ToUpper(email)})
+	if err != nil || len(got) == 0 {
+		t.Fatalf("find %s: %v, %d rows", email, err, len(got))
+	}
+	for _, raw := range got {
+		if !strings.Contains(strings.ToLower(string(raw)), strings.ToLower(email)) {
+			t.Fatalf("row without %s: %s", email, raw)
+		}
+	}
+	local, _, _ := strings.Cut(email, "@")
+	if got, _ := w.db.Find(ctx, FindFilter{Email: local + "@*"}); len(got) == 0 {
+		t.Fatal("a * pattern found nothing")
+	}
+	// The phone as a person types it, and without its country code.
+	typed := phone[:2] + " (" + phone[2:5] + ") " + phone[5:]
+	for _, p := range []string{typed, phone[2:]} {
+		if got, _ := w.db.Find(ctx, FindFilter{Phone: p}); len(got) == 0 {
+			t.Fatalf("phone %q found nothing", p)
+		}
+	}
+	pending := 0
+	all, _ := w.db.Find(ctx, FindFilter{ProductID: strconv.FormatInt(product, 10), Status: &pending})
+	for i, raw := range all {
+		var row struct {
+			Status    int    `json:"status"`
+			CreatedAt string `json:"created_at"`
+		}
+		json.Unmarshal(raw, &row)
+		if row.Status != 0 {
+			t.Fatalf("status %d in a pending search", row.Status)
+		}
+		if i > 0 {
+			var prev struct {
+				CreatedAt string `json:"created_at"`
+			}
+			json.Unmarshal(all[i-1], &prev)
+			if prev.CreatedAt < row.CreatedAt {
+				t.Fatal("not newest first")
+			}
+		}
+	}
+}
+
+func TestDemand(t *testing.T) {
+	w := newWorld(t, 320)
+	w.sync(SyncOptions{}, "bis")
+	items, err := w.db.Demand(context.Background(), DemandFilter{ByVariant: true, Top: 5, Status: "pending"})
+	if err != nil || len(items) != 5 {
+		t.Fatalf("%v, %d items", err, len(items))
+	}
+	var first map[string]any
+	if err := json.Unmarshal(items[0], &first); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"product_id", "product_title", "variant_id", "variant_title", "sku", "pending", "sent", "newest", "oldest"} {
+		if _, ok := first[k]; !ok {
+			t.Fatalf("no %s in %s", k, items[0])
+		}
+	}
+	var sum int
+	all, _ := w.db.Demand(context.Background(), DemandFilter{})
+	prev := 1 << 30
+	for _, raw := range all {
+		var d struct{ Pending, Sent int }
+		json.Unmarshal(raw, &d)
+		if d.Pending > prev {
+			t.Fatal("not most pending first")
+		}
+		prev = d.Pending
+		sum += d.Pending + d.Sent
+	}
+	if sum != 320 {
+		t.Fatalf("demand counts %d submissions, want 320", sum)
+	}
+}
+
+func TestQueryIsReadOnly(t *testing.T) {
+	w := newWorld(t, 20)
+	w.sync(SyncOptions{}, "bis")
+	ro := w.readOnly()
+	cols, items, err := ro.Query(context.Background(), "SELECT id, product_id, customer_email FROM submissions ORDER BY id LIMIT 2")
+	if err != nil || len(cols) != 3 || len(items) != 2 {
+		t.Fatalf("%v %v %d", err, cols, len(items))
+	}
+	for _, q := range []string{"DELETE FROM submissions", "UPDATE submissions SET status = 1", "DROP TABLE submissions",
+		"PRAGMA query_only = 0; DELETE FROM submissions", "CREATE TABLE x (y)"} {
+		_, _, err := ro.Query(context.Background(), q)
+		if exitcode.Of(err) != exitcode.Usage {
+			t.Fatalf("%s: %v, want a usage error", q, err)
+		}
+	}
+	if n := w.count("SELECT count(*) FROM submissions"); n != 20 {
+		t.Fatalf("%d rows left", n)
+	}
+}
+
+func TestPriorityFromTheMirror(t *testing.T) {
+	w := newWorld(t, 1)
+	w.sync(SyncOptions{}, "preorder")
+	var variant string
+	if err := w.db.sql.QueryRow("SELECT variant_id FROM priority_rows LIMIT 1").Scan(&variant); err != nil {
+		t.Fatal(err)
+	}
+	rows, offers, err := w.db.Priority(context.Background(), PriorityFilter{VariantID: variant})
+	if err != nil || len(rows) == 0 || len(offers) == 0 {
+		t.Fatalf("%v: %d rows, %d offers", err, len(rows), len(offers))
+	}
+	if n := w.count("SELECT count(*) FROM offer_products"); n == 0 {
+		t.Fatal("no offer products from the offers' details")
+	}
+}

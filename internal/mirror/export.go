@@ -1,0 +1,200 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// ExportOptions say how to export the submissions.
+type ExportOptions struct {
+	// Details writes each submission's detail (fetched only when the
+	// mirror's is missing or older than the list row) instead of the list
+	// item.
+	Details bool
+	// Resume continues the interrupted export of this mirror: the rows it
+	// had reached are written again from the mirror, in the same order,
+	// then the walk goes on from its page.
+	Resume bool
+	Report Reporter
+	// Write receives each row's JSON, as sent, in list order.
+	Write func(raw json.RawMessage) error
+}
+
+// ExportResult is what an export did.
+type ExportResult struct {
+	Rows     int  // rows written
+	Resumed  bool // an interrupted export was continued
+	Replayed int  // rows written again from the mirror on resume
+	Walk     shop.WalkResult
+	// DetailsFetched counts detail requests; DetailsKept the details the
+	// mirror already had current.
+	DetailsFetched, DetailsKept int
+	// NoDetail are the submissions whose detail the server refused (deleted
+	// since the list was read): written with their list fields.
+	NoDetail []string
+	Gone     int // rows the pass no longer found, marked gone
+}
+
+// Export walks every page of the submission list fresh, recording each
+// page in the mirror (rows and the export's order) before writing its rows,
+// so that an interrupted export resumes and writes the same rows in the
+// same order as one that was never interrupted.
+func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (ExportResult, error) {
+	var out ExportResult
+	report := orSilent(opts.Report)
+	p, err := db.openPass(ctx, submissions, purposeExport)
+	if err != nil {
+		return out, err
+	}
+	switch {
+	case p != nil && opts.Resume && p.details != opts.Details:
+		return out, exitcode.UsageError(fmt.Sprintf("the interrupted export was run %s --details: run it the same way to resume, or without --resume to start over",
+			map[bool]string{true: "with", false: "without"}[p.details]))
+	case p != nil && !opts.Resume:
+		if err := p.abandon(ctx, "a new export started"); err != nil {
+			return out, err
+		}
+		p = nil
+	case p == nil && opts.Resume:
+		report.Notice("no interrupted export to resume: exporting from the start")
+	}
+	if p == nil {
+		if p, err = db.startPass(ctx, submissions, Full, purposeExport, opts.Details); err != nil {
+			return out, err
+		}
+	}
+	ex := &exporter{db: db, c: c, p: p, opts: opts, out: &out}
+	if p.resumed {
+		out.Resumed = true
+		report.Notice(fmt.Sprintf("resuming the export: %d rows from the mirror, then from page %d", p.exported, max(p.walk.Furthest+1, 1)))
+		if err := ex.replay(ctx); err != nil {
+			return out, err
+		}
+	}
+	var pageRows []shop.WalkRow
+	out.Walk, err = p.run(ctx, c, opts.Report, func(tx *sql.Tx, row shop.WalkRow) error {
+		p.exported++
+		id, _ := rowID(row.ID)
+		_, err := tx.ExecContext(ctx, "INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)", p.id, p.exported, id)
+		pageRows = append(pageRows, row)
+		return err
+	}, func(ctx context.Context) error {
+		// After each page is committed: write its rows.
+		rows := pageRows
+		pageRows = nil
+		for _, row := range rows {
+			if err := ex.emit(ctx, row.ID, row.Raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	out.Gone, err = p.finish(ctx, true)
+	return out, err
+}
+
+type exporter struct {
+	db   *DB
+	c    *shop.Client
+	p    *pass
+	opts ExportOptions
+	out  *ExportResult
+}
+
+// replay writes the rows an interrupted export had reached.
+func (ex *exporter) replay(ctx context.Context) error {
+	rows, err := ex.db.sql.QueryContext(ctx, `SELECT s.id, s.list_json FROM export_rows r JOIN submissions s ON s.id = r.id
+		WHERE r.pass_id = ? ORDER BY r.seq`, ex.p.id)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		id   string
+		list string
+	}
+	var all []row // ids and list items only: details are read one by one
+	for rows.Next() {
+		var id int64
+		var r row
+		if err := rows.Scan(&id, &r.list); err != nil {
+			rows.Close()
+			return err
+		}
+		r.id = fmt.Sprint(id)
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range all {
+		if err := ex.emit(ctx, r.id, json.RawMessage(r.list)); err != nil {
+			return err
+		}
+		ex.out.Replayed++
+	}
+	return nil
+}
+
+// emit writes one row: the list item, or its detail, from the mirror when
+// current, else fetched (and stored) now.
+func (ex *exporter) emit(ctx context.Context, id string, list json.RawMessage) error {
+	raw := list
+	if ex.opts.Details {
+		detail, err := ex.detail(ctx, id)
+		if err != nil {
+			return err
+		}
+		if detail != nil {
+			raw = detail
+		}
+	}
+	ex.out.Rows++
+	orSilent(ex.opts.Report).Step(submissions.name, "export", ex.out.Rows, int(max(ex.p.walk.LastTotal, int64(ex.out.Rows))))
+	return ex.opts.Write(raw)
+}
+
+func (ex *exporter) detail(ctx context.Context, id string) (json.RawMessage, error) {
+	n, err := rowID(id)
+	if err != nil {
+		return nil, err
+	}
+	var detail sql.NullString
+	err = ex.db.sql.QueryRowContext(ctx, fmt.Sprintf("SELECT detail_json FROM submissions WHERE id = ? AND detail_for IS %s", versionExpr), n).Scan(&detail)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	if detail.Valid {
+		ex.out.DetailsKept++
+		return json.RawMessage(detail.String), nil
+	}
+	raw, err := submissions.detail(ctx, ex.c, id)
+	if err != nil {
+		if refused(err) {
+			ex.out.NoDetail = append(ex.out.NoDetail, id)
+			return nil, nil
+		}
+		return nil, fmt.Errorf("submission %s: %w", id, err)
+	}
+	ex.out.DetailsFetched++
+	if err := ex.db.storeDetail(ctx, submissions, id, raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// StaleDetails counts the mirrored submissions whose detail an export with
+// --details would fetch (for its estimate of the time it takes).
+func (db *DB) StaleDetails(ctx context.Context) (int, error) {
+	todo, err := db.staleDetails(ctx, submissions)
+	return len(todo), err
+}
