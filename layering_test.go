@@ -24,6 +24,7 @@ var rules = []rule{
 	{"sandbox", "api", false}, {"api", "cli", false}, {"httpx", "api", false}, {"httpx", "cli", false},
 	{"output", "api", false}, {"config", "api", false}, {"bisform", "httpx", true},
 	{"cli/<noun>", "cli/factory", false}, {"cli/<noun>", "httpx", true},
+	{"mirror", "cli", false}, {"mirror", "httpx", true}, {"mirror", "config", false},
 }
 
 // notNouns are the packages under internal/cli that hold no verbs.

@@ -54,6 +54,7 @@ var Keys = []Key{
 	{Name: "debug", Flag: "debug", Default: "false", Help: "HTTP trace on stderr, tokens redacted", check: checkBool},
 	{Name: "sandbox", Flag: "sandbox", Default: "false", Help: "use the built-in sandbox instead of a real store", check: checkBool},
 	{Name: "timeout", Flag: "timeout", Default: "30s", Help: "per-request timeout", check: checkDuration},
+	{Name: "offline", Flag: "offline", Default: "false", Help: "answer from the local mirror and send nothing (commands that read the mirror)", check: checkBool},
 }
 
 // LookupKey finds a key by name.

@@ -60,3 +60,33 @@ func SandboxStatePath() (string, error) {
 	}
 	return filepath.Join(dir, "sandbox.json"), nil
 }
+
+// MirrorDir holds the profiles' SQLite mirrors: data that is costly to
+// fetch again (hours under the shop API's throttle) but not configuration.
+// $XDG_DATA_HOME/storectl/mirror, else ~/.local/share/storectl/mirror on
+// Unix-likes, ~/Library/Application Support/storectl/mirror on macOS and
+// %LocalAppData%\storectl\mirror on Windows (it must not roam).
+func MirrorDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "storectl", "mirror"), nil
+	}
+	switch runtime.GOOS {
+	case "windows":
+		if d := os.Getenv("LocalAppData"); d != "" {
+			return filepath.Join(d, "storectl", "mirror"), nil
+		}
+	case "darwin":
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, "Library", "Application Support", "storectl", "mirror"), nil
+		}
+	default:
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, ".local", "share", "storectl", "mirror"), nil
+		}
+	}
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a data directory for the mirror: %w", err)
+	}
+	return filepath.Join(base, "storectl", "mirror"), nil
+}

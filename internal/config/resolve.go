@@ -53,6 +53,9 @@ type Settings struct {
 	Debug      bool
 	Sandbox    bool
 	Timeout    time.Duration
+	// Offline answers from the mirror without a request; a command that
+	// must ask the store refuses to run.
+	Offline bool
 }
 
 // Resolve layers the settings. flags may be nil (tests); a flag counts only
@@ -208,4 +211,14 @@ func (s *Settings) fill() {
 	s.Debug, _ = strconv.ParseBool(get("debug"))
 	s.Sandbox, _ = strconv.ParseBool(get("sandbox"))
 	s.Timeout, _ = time.ParseDuration(get("timeout"))
+	s.Offline, _ = strconv.ParseBool(get("offline"))
+}
+
+// MirrorStore names the store a profile's mirror is of: its shop API base
+// URL, or the sandbox.
+func (s *Settings) MirrorStore() string {
+	if s.Sandbox {
+		return "sandbox"
+	}
+	return s.BaseURL
 }

@@ -206,3 +206,29 @@ func parseStamp(s string) time.Time {
 	t, _ := time.Parse("2006-01-02T15:04:05.000000Z", s)
 	return t
 }
+
+// Exists reports whether a mirror file is at path.
+func Exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// Remove deletes the mirror at path with its write-ahead log, once no
+// other storectl is writing it.
+func Remove(ctx context.Context, path string) error {
+	lock := flock.New(path+".lock", flock.SetPermissions(0o600))
+	ok, err := lock.TryLock()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return exitcode.New(exitcode.Failure, "another storectl is writing this mirror: try again when it is done")
+	}
+	defer lock.Unlock()
+	for _, suffix := range []string{"-wal", "-shm", ""} {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}

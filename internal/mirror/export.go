@@ -78,6 +78,7 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (E
 		}
 	}
 	var pageRows []shop.WalkRow
+	planned := p.walk.Started
 	out.Walk, err = p.run(ctx, c, opts.Report, func(tx *sql.Tx, row shop.WalkRow) error {
 		p.exported++
 		id, _ := rowID(row.ID)
@@ -88,6 +89,12 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (E
 		// After each page is committed: write its rows.
 		rows := pageRows
 		pageRows = nil
+		if !planned && opts.Details {
+			planned = true
+			if err := ex.plan(ctx, report); err != nil {
+				return err
+			}
+		}
 		for _, row := range rows {
 			if err := ex.emit(ctx, row.ID, row.Raw); err != nil {
 				return err
@@ -108,6 +115,21 @@ type exporter struct {
 	p    *pass
 	opts ExportOptions
 	out  *ExportResult
+}
+
+// plan says, once the first page told how long the list is, how many
+// requests the export with details makes: the pages left and a detail for
+// every row the mirror has none current for.
+func (ex *exporter) plan(ctx context.Context, report Reporter) error {
+	var current int
+	err := ex.db.sql.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM submissions WHERE gone_at IS NULL AND detail_for IS %s", versionExpr)).Scan(&current)
+	if err != nil {
+		return err
+	}
+	st := ex.p.walk
+	details := max(int(st.LastTotal)-current, 0)
+	report.Plan(submissions.name, "details", details+st.LastPage)
+	return nil
 }
 
 // replay writes the rows an interrupted export had reached.

@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -90,6 +91,11 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 	}
 	if result.Gone, err = p.finish(ctx, p.kind == Full); err != nil {
 		return result, err
+	}
+	if res == submissions && opts.Details {
+		if err := db.syncForm(ctx, c, opts.Full); err != nil {
+			return result, err
+		}
 	}
 	if res.detail != nil && (opts.Details || res == offers) {
 		result.Details, err = db.fetchDetails(ctx, c, res, opts.Report)
@@ -353,3 +359,73 @@ func storeOfferProducts(ctx context.Context, tx *sql.Tx, offerID int64, raw []by
 
 // offerProduct reads an offer's product items.
 var offerProduct = &resource{name: "offer_products", idCols: map[string]bool{"product_id": true, "variant_id": true}}
+
+// syncForm stores the back-in-stock form's fields (their labels head the
+// custom columns of a detailed export): fetched when the mirror has none
+// or on a full pass, since it changes only when the merchant edits it.
+func (db *DB) syncForm(ctx context.Context, c *shop.Client, full bool) error {
+	var have int
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM form_fields").Scan(&have); err != nil {
+		return err
+	}
+	if have > 0 && !full {
+		return nil
+	}
+	form, err := c.BISForm(ctx)
+	if err != nil {
+		return err
+	}
+	return db.StoreForm(ctx, form.Raw)
+}
+
+// StoreForm replaces the mirrored form fields with the form's data array
+// as sent.
+func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) error {
+	var fields []json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return fmt.Errorf("the back-in-stock form: %w", err)
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM form_fields"); err != nil {
+		return err
+	}
+	cols := []string{"id", "label", "placeholder", "type", "required", "hidden", "options", "defaultValue"}
+	now := stamp(db.Now())
+	for i, f := range fields {
+		vals, err := formField.columnValues(f, cols)
+		if err != nil {
+			return err
+		}
+		args := append(append([]any{i + 1}, vals...), string(f), now)
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO form_fields (position, id, label, placeholder, type, required, hidden,
+			options, defaultValue, field_json, fetched_at) VALUES (`+placeholders(len(args))+`)`, args...); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Form is the mirrored form's data array, as sent; nil when the mirror has
+// none.
+func (db *DB) Form(ctx context.Context) (json.RawMessage, error) {
+	items, err := db.jsonColumn(ctx, "SELECT field_json FROM form_fields ORDER BY position")
+	if err != nil || len(items) == 0 {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+var formField = &resource{name: "form_fields"}

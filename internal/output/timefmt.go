@@ -1,6 +1,7 @@
 package output
 
 import (
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,4 +34,25 @@ func HumanTime(s string, loc *time.Location) string {
 // HumanTimeColumn is a column showing the datetime at key as HumanTime.
 func HumanTimeColumn(key, header string, loc *time.Location) Column {
 	return Column{Key: key, Header: header, Value: func(o Object) string { return HumanTime(o.String(key), loc) }}
+}
+
+// Ago says how old data from t is, for a person: "3m ago (2026-11-25 10:02
+// UTC)"; "never" for the zero time.
+func Ago(t, now time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	d := now.Sub(t)
+	var rel string
+	switch {
+	case d < time.Minute:
+		rel = "just now"
+	case d < time.Hour:
+		rel = strconv.Itoa(int(d/time.Minute)) + "m ago"
+	case d < 48*time.Hour:
+		rel = strconv.Itoa(int(d/time.Hour)) + "h ago"
+	default:
+		rel = strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+	}
+	return rel + " (" + t.In(time.Local).Format("2006-01-02 15:04 MST") + ")"
 }

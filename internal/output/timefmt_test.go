@@ -1,6 +1,7 @@
 package output
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,5 +25,23 @@ func TestHumanTime(t *testing.T) {
 	}
 	if got := HumanTime("2026-11-15T17:18:27Z", time.UTC); got != "2026-11-15 17:18 UTC" {
 		t.Errorf("UTC: %q", got)
+	}
+}
+
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Time{}, "never"},
+		{now.Add(-30 * time.Second), "just now"},
+		{now.Add(-5 * time.Minute), "5m ago"},
+		{now.Add(-3 * time.Hour), "3h ago"},
+		{now.Add(-72 * time.Hour), "3 days ago"},
+	} {
+		if got := Ago(c.t, now); !strings.HasPrefix(got, c.want) {
+			t.Errorf("Ago(%v) = %q, want %q…", c.t, got, c.want)
+		}
 	}
 }

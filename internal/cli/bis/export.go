@@ -2,18 +2,16 @@ package bis
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
-	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 // ExportOptions are the inputs of `bis export`.
@@ -25,14 +23,16 @@ type ExportOptions struct {
 	Printer    func(commandDefault output.Format) (*output.Printer, error)
 	ShopClient func() (*shop.Client, error)
 	Progress   func() *output.Progress
+	Mirror     cmdutil.MirrorDeps
 	Forms      *formStore
 	File       string
 	Details    bool
+	Resume     bool
 }
 
 func newExport(f *cmdutil.Factory, forms *formStore, runF func(*ExportOptions) error) *cobra.Command {
 	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, ShopClient: f.ShopClient,
-		Progress: f.Progress, Forms: forms}
+		Progress: f.Progress, Mirror: f.MirrorDeps(), Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Export every submission as CSV (or JSON, NDJSON)",
@@ -48,14 +48,28 @@ With --file the export is written to a temporary file beside PATH, mode 0600
 (it holds customers' e-mails and phones), and renamed to PATH when complete:
 a failure or Ctrl-C leaves no partial file. Without --file it goes to stdout.
 
+Every page is read fresh from the store and recorded in the profile's local
+mirror as it goes (see storectl mirror --help). So after a failure or Ctrl-C,
+--resume continues where the export stopped and writes the same rows, in the
+same order, as an export that was never interrupted. A submission that
+arrives or leaves while the export pages is written once, never twice; the
+end says how the list changed.
+
 --details fetches each submission's detail as well (one more request per
 submission, paced to the shop API's throttle: slow for big stores; the
 command says how long first) and adds inventory_id, last_sent, unsubscribe,
 locale, opened, clicked, note and one column per custom field of the form,
-headed by the field's label.`,
+headed by the field's label. Details the mirror already holds, for
+submissions unchanged since, are not fetched again. A submission whose detail
+the server refuses (deleted since the list was read) is written with its list
+fields and named at the end (exit 5).
+
+--offline writes the export from the mirror without a request, saying how
+old it is.`,
 		Example: `  storectl bis export --file submissions.csv
   storectl bis export --details --file submissions.csv
-  storectl bis export -o ndjson | jq -r .customer_email`,
+  storectl bis export --resume --file submissions.csv
+  storectl bis export --offline -o ndjson | jq -r .customer_email`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmdutil.Run(cmd.Context(), opts, runF, runExport)
@@ -63,6 +77,7 @@ headed by the field's label.`,
 	}
 	cmd.Flags().StringVar(&opts.File, "file", "", "write to `PATH` (atomically, mode 0600) instead of stdout")
 	cmd.Flags().BoolVar(&opts.Details, "details", false, "fetch each submission's detail and custom fields (one request per row)")
+	cmd.Flags().BoolVar(&opts.Resume, "resume", false, "continue an interrupted export without reading again what it read")
 	return cmd
 }
 
@@ -70,6 +85,9 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	s, err := opts.Settings()
 	if err != nil {
 		return err
+	}
+	if s.Offline && opts.Resume {
+		return exitcode.UsageError("--resume continues reading the store, and --offline sends nothing: use one or the other")
 	}
 	format, err := exportFormat(s, opts.File)
 	if err != nil {
@@ -79,18 +97,15 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	client, err := opts.ShopClient()
-	if err != nil {
+	ex := &exporter{opts: opts, settings: s, progress: opts.Progress()}
+	defer ex.progress.Stop()
+	if err := ex.open(ctx); err != nil {
 		return err
 	}
-	terminal := p.Format() == output.Table
-	cols := listColumns(terminal)
-	if opts.Details {
-		form, err := opts.Forms.Load(ctx, false)
-		if err != nil {
-			return err
-		}
-		cols = append(cols, detailColumns(terminal, form.Form)...)
+	defer ex.db.Close()
+	cols, err := ex.columns(ctx, p.Format() == output.Table)
+	if err != nil {
+		return err
 	}
 
 	w := opts.IO.Out
@@ -106,7 +121,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	ex := &exporter{opts: opts, client: client, stream: stream, limit: shopLimit(s), quiet: s.Quiet, progress: opts.Progress()}
+	ex.stream = stream
 	err = ex.run(ctx)
 	ex.progress.Stop()
 	if closeErr := stream.Close(); err == nil {
@@ -119,129 +134,6 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 		ex.stopped()
 		return err
 	}
-	if !s.Quiet {
-		where := "stdout"
-		if file != nil {
-			where = opts.File
-		}
-		if s.JQ != "" {
-			// --jq runs per row and may drop or reshape rows: count what was read.
-			fmt.Fprintf(opts.IO.ErrOut, "✓ Read %d submissions; wrote what --jq made of each to %s\n", ex.rows, where)
-		} else {
-			fmt.Fprintf(opts.IO.ErrOut, "✓ Exported %d submissions to %s\n", ex.rows, where)
-		}
-		if ex.duplicates > 0 {
-			fmt.Fprintf(opts.IO.ErrOut, "%d row(s) moved to the next page while exporting (new submissions came in) and were written once\n", ex.duplicates)
-		}
-	}
-	return nil
-}
-
-// exporter walks the pages and writes each row to the stream.
-type exporter struct {
-	opts     *ExportOptions
-	client   *shop.Client
-	stream   output.Stream
-	limit    ratelimit.Limit
-	quiet    bool
-	progress *output.Progress
-
-	page, lastPage, total, rows, duplicates int
-	start                                   time.Time
-}
-
-func (ex *exporter) run(ctx context.Context) error {
-	ex.start = time.Now()
-	ex.progress.Update("page 1")
-	page, err := ex.client.ListSubmissions(ctx, 1)
-	if err != nil {
-		return err
-	}
-	ex.lastPage, ex.total = int(page.Pagination.LastPage.Value), int(page.Pagination.Total.Value)
-	if ex.opts.Details && !ex.quiet {
-		ex.warnDetails()
-	}
-	// A submission made during the export pushes the list down by one: the
-	// previous page's ids catch the row that reappears (memory stays one
-	// page, whatever the number of rows).
-	var prevIDs map[string]bool
-	for {
-		ex.page = int(page.Pagination.CurrentPage.Value)
-		rows, err := shop.DecodeItems(page, shop.DecodeSubmissionListItem)
-		if err != nil {
-			return err
-		}
-		ids := make(map[string]bool, len(page.Items))
-		for i, item := range page.Items {
-			id := rows[i].ID.String()
-			ids[id] = true
-			if prevIDs[id] {
-				ex.duplicates++
-				continue
-			}
-			if ex.opts.Details {
-				detail, err := ex.client.GetSubmission(ctx, id)
-				if err != nil {
-					return fmt.Errorf("submission %s: %w", id, err)
-				}
-				item = detail.Raw
-			}
-			if err := ex.stream.Write(item); err != nil {
-				return err
-			}
-			ex.rows++
-			if ex.opts.Details {
-				ex.report()
-			}
-		}
-		ex.report()
-		if !page.HasNext() {
-			return nil
-		}
-		prevIDs = ids
-		if page, err = ex.client.ListSubmissions(ctx, ex.page+1); err != nil {
-			return err
-		}
-	}
-}
-
-func (ex *exporter) report() {
-	elapsed := time.Since(ex.start)
-	pagesLeft := ex.lastPage - ex.page
-	if ex.opts.Details {
-		// Every remaining row is a detail request, every remaining page a list request.
-		left := ex.client.PaceLeft(ex.total - ex.rows + pagesLeft)
-		ex.progress.Update(fmt.Sprintf("row %s · page %d/%d", output.FormatETA(ex.rows, ex.total, elapsed, left), ex.page, ex.lastPage))
-		return
-	}
-	left := ex.client.PaceLeft(pagesLeft)
-	ex.progress.Update(fmt.Sprintf("page %s · %d rows", output.FormatETA(ex.page, ex.lastPage, elapsed, left), ex.rows))
-}
-
-// warnDetails says up front what --details costs under the throttle.
-func (ex *exporter) warnDetails() {
-	requests := ex.total + ex.lastPage
-	msg := fmt.Sprintf("--details makes one request per submission: %d requests in all", requests)
-	if ex.limit.Off() {
-		msg += " (pacing is off)"
-	} else {
-		msg += fmt.Sprintf("; at %d per %s that takes at least %s", ex.limit.N, ex.limit.Per, ex.limit.MinDuration(requests).Round(time.Second))
-	}
-	fmt.Fprintln(ex.opts.IO.ErrOut, "warning: "+msg)
-}
-
-// stopped says how far a failed or interrupted export got.
-func (ex *exporter) stopped() {
-	where := "the output above is incomplete"
-	if ex.opts.File != "" {
-		where = ex.opts.File + " was not written"
-	}
-	fmt.Fprintf(ex.opts.IO.ErrOut, "export stopped after %d of %d rows (page %d of %d); %s\n", ex.rows, ex.total, ex.page, ex.lastPage, where)
-}
-
-// shopLimit is the pace the transport keeps with the shop API; a limit the
-// transport would refuse never gets this far.
-func shopLimit(s *config.Settings) ratelimit.Limit {
-	l, _ := ratelimit.Parse(s.ShopRateLimit())
-	return l
+	ex.done()
+	return ex.noDetail()
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/sandbox"
 )
@@ -118,6 +119,13 @@ func New(t testing.TB, opts ...Option) *Env {
 			return nil, err
 		}
 		return catalog.New(h), nil
+	}
+	f.Mirror = func(ctx context.Context, readOnly bool) (*mirror.DB, error) {
+		dir, err := config.MirrorDir()
+		if err != nil {
+			return nil, err
+		}
+		return mirror.Open(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{ReadOnly: readOnly, Store: "https://sandbox.test"})
 	}
 	e.F = f
 	return e

@@ -3,11 +3,14 @@
 package cmdutil
 
 import (
+	"context"
+
 	"github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -38,6 +41,9 @@ type Factory struct {
 	// Progress is the one stderr spinner of the process; the transport
 	// writes its waits to it, commands their page counts.
 	Progress func() *output.Progress
+	// Mirror opens the profile's local mirror: read-only (nothing can
+	// write through it), or writable, waiting for any other writer.
+	Mirror func(ctx context.Context, readOnly bool) (*mirror.DB, error)
 }
 
 // BuildInfo is set by ldflags at release time.

@@ -1,6 +1,7 @@
 package factory
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -38,6 +39,9 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 	s, err := c.f.Settings()
 	if err != nil {
 		return nil, err
+	}
+	if s.Offline {
+		return nil, errOffline
 	}
 	cfg := httpx.Config{
 		UserAgent: c.f.Build.UserAgent(),
@@ -78,6 +82,11 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 	}
 	return httpx.New(cfg)
 }
+
+// errOffline is a command that must ask the store, run with --offline.
+var errOffline = exitcode.WithHint(exitcode.Usage,
+	errors.New("--offline is set (by the flag, STORECTL_OFFLINE or the profile's offline setting), and this command must ask the store"),
+	"only answers from the mirror work offline: bis find, bis demand, bis export, preorder products --variant-id or --product-id, and mirror status, query and path")
 
 // requireProfile refuses a profile named by --profile or STORECTL_PROFILE
 // that the config does not have: a typo must not read as a store with no

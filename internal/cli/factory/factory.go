@@ -3,6 +3,7 @@
 package factory
 
 import (
+	"context"
 	"path/filepath"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -50,6 +52,19 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		return cmdutil.NewPrinter(ios, s, commandDefault)
 	}
 	f.Printer = sync.OnceValues(func() (*output.Printer, error) { return f.PrinterWithDefault("") })
+
+	f.Mirror = func(ctx context.Context, readOnly bool) (*mirror.DB, error) {
+		s, err := f.Settings()
+		if err != nil {
+			return nil, err
+		}
+		dir, err := config.MirrorDir()
+		if err != nil {
+			return nil, err
+		}
+		return mirror.Open(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{ReadOnly: readOnly, Store: s.MirrorStore(),
+			Waiting: func(msg string) { f.Progress().Say(msg) }})
+	}
 
 	conn := &connector{f: f}
 	f.ShopClient = sync.OnceValues(func() (*shop.Client, error) {

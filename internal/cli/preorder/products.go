@@ -17,12 +17,15 @@ import (
 // ProductsOptions are the inputs of `preorder products`.
 type ProductsOptions struct {
 	cmdutil.ShopDeps
-	Keyword string
-	Pages   cmdutil.PageFlags
+	Mirror    cmdutil.MirrorDeps
+	Keyword   string
+	Pages     cmdutil.PageFlags
+	VariantID string
+	ProductID string
 }
 
 func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.Command {
-	opts := &ProductsOptions{ShopDeps: f.ShopDeps()}
+	opts := &ProductsOptions{ShopDeps: f.ShopDeps(), Mirror: f.MirrorDeps()}
 	cmd := &cobra.Command{
 		Use:   "products",
 		Short: "Show which offer each variant gets, and why",
@@ -33,13 +36,30 @@ between offers of the same kind, the most recently updated one; then the other
 offers holding the variant that it beat. SOLD shows units sold against the
 limit. In a table the offer list is read once for the names.
 
---keyword searches product titles, SKUs and similar.`,
+--keyword searches product titles, SKUs and similar.
+
+--variant-id and --product-id answer which offer wins for that variant (or
+each variant of that product), and why, from the local mirror: the API can
+only be searched by keyword, so finding one variant means reading up to every
+page. The mirror is brought up to date first with an incremental sync of the
+pre-order lists; --offline sends nothing and says how old the answer is.`,
 		Example: `  storectl preorder products --keyword boots
-  storectl preorder products --all -o csv > priorities.csv`,
+  storectl preorder products --all -o csv > priorities.csv
+  storectl preorder products --variant-id 45001234560768`,
 		Args: cmdutil.NoArgs,
-		RunE: cmdutil.ListRunE(opts, &opts.Pages, runF, runProducts),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.VariantID != "" || opts.ProductID != "" {
+				if err := opts.checkMirrorFlags(cmd); err != nil {
+					return err
+				}
+				return cmdutil.Run(cmd.Context(), opts, runF, runProductsFromMirror)
+			}
+			return cmdutil.ListRunE(opts, &opts.Pages, runF, runProducts)(cmd, args)
+		},
 	}
 	cmd.Flags().StringVar(&opts.Keyword, "keyword", "", "only variants of products matching this `text`")
+	cmd.Flags().StringVar(&opts.VariantID, "variant-id", "", "which offer wins for this variant `ID` (from the mirror)")
+	cmd.Flags().StringVar(&opts.ProductID, "product-id", "", "which offer wins for each variant of this product `ID` (from the mirror)")
 	cmdutil.AddPageFlags(cmd, &opts.Pages, "rows")
 	return cmd
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/completion"
 	configcmd "github.com/storectl/storectl/internal/cli/config"
 	"github.com/storectl/storectl/internal/cli/factory"
+	mirrorcmd "github.com/storectl/storectl/internal/cli/mirror"
 	"github.com/storectl/storectl/internal/cli/preorder"
 	"github.com/storectl/storectl/internal/cli/profile"
 	sandboxcmd "github.com/storectl/storectl/internal/cli/sandbox"
@@ -66,6 +67,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 	flags.Bool("debug", false, "print an HTTP trace on stderr (tokens redacted)")
 	flags.Bool("sandbox", false, "use the built-in sandbox store instead of a real one (no account needed)")
 	flags.Duration("timeout", 30*time.Second, "per-request `duration` before giving up")
+	flags.Bool("offline", false, "answer from the local mirror, sending nothing (commands that read the mirror)")
 
 	f := factory.New(ios, build, flags)
 	cmd.AddCommand(
@@ -74,6 +76,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 		catalogcmd.New(f),
 		comingsoon.New(f),
 		configcmd.New(f),
+		mirrorcmd.New(f),
 		preorder.New(f),
 		profile.New(f),
 		sandboxcmd.New(f),

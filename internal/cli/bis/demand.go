@@ -1,0 +1,147 @@
+package bis
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// DemandOptions are the inputs of `bis demand`.
+type DemandOptions struct {
+	cmdutil.MirrorDeps
+	Status string
+	By     string
+	Top    int
+}
+
+func newDemand(f *cmdutil.Factory, runF func(*DemandOptions) error) *cobra.Command {
+	opts := &DemandOptions{MirrorDeps: f.MirrorDeps()}
+	cmd := &cobra.Command{
+		Use:   "demand",
+		Short: "Show which products customers wait for most (from the mirror)",
+		Long: `Count who waits for what: per product (or per variant with --by variant), the
+pending requests (restock e-mail not sent yet), the sent ones, and the newest
+and oldest request, most pending first: the products to restock first. In a
+table a bar shows each row's pending demand against the largest.
+
+--status pending lists only what has pending requests; --status sent only what
+has sent ones, ordered by them. It answers from the local mirror after an
+incremental sync (--offline: nothing sent). json and csv give product_id,
+product_title (with --by variant also variant_id, variant_title, sku),
+pending, sent, newest, oldest.`,
+		Example: `  storectl bis demand --top 10
+  storectl bis demand --by variant --status pending -o csv > restock.csv`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runDemand)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Status, "status", "", "only products with pending, or sent, requests")
+	fl.StringVar(&opts.By, "by", "product", "count per product or per variant")
+	fl.IntVar(&opts.Top, "top", 0, "show only the first `N` rows (0: all)")
+	_ = cmd.RegisterFlagCompletionFunc("status", cobra.FixedCompletions([]string{"pending", "sent"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("by", cobra.FixedCompletions([]string{"product", "variant"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func runDemand(ctx context.Context, opts *DemandOptions) error {
+	filter, err := opts.filter()
+	if err != nil {
+		return err
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	db, err := cmdutil.ReadMirror(ctx, opts.MirrorDeps, "bis")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	items, err := db.Demand(ctx, filter)
+	if err != nil {
+		return err
+	}
+	var cols []output.Column
+	if p.Format() == output.Table {
+		cols = demandColumns(filter, items)
+	}
+	if err := p.List(items, cols); err != nil {
+		return err
+	}
+	if p.IsTable() && len(items) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "no submissions in the mirror")
+	}
+	return nil
+}
+
+func (opts *DemandOptions) filter() (mirror.DemandFilter, error) {
+	f := mirror.DemandFilter{Top: opts.Top}
+	switch strings.ToLower(opts.By) {
+	case "product", "":
+	case "variant":
+		f.ByVariant = true
+	default:
+		return f, exitcode.Usagef("--by %q: use product or variant", opts.By)
+	}
+	switch s := strings.ToLower(opts.Status); s {
+	case "", "pending", "sent":
+		f.Status = s
+	default:
+		return f, exitcode.Usagef("--status %q: use pending or sent", opts.Status)
+	}
+	if opts.Top < 0 {
+		return f, exitcode.Usagef("--top must be 0 (all) or more, not %d", opts.Top)
+	}
+	return f, nil
+}
+
+// barWidth is the longest demand bar, in cells.
+const barWidth = 20
+
+// demandColumns are the table's: titles, counts and a bar of pending
+// requests scaled to the largest.
+func demandColumns(f mirror.DemandFilter, items []json.RawMessage) []output.Column {
+	key := "pending"
+	if f.Status == "sent" {
+		key = "sent"
+	}
+	most := 0
+	for _, raw := range items {
+		if o, err := output.ParseObject(raw); err == nil {
+			most = max(most, atoi(o.String(key)))
+		}
+	}
+	cols := []output.Column{{Key: "product_id", Header: "PRODUCT ID"}, {Key: "product_title", Header: "PRODUCT"}}
+	if f.ByVariant {
+		cols = append(cols, output.Column{Key: "variant_id", Header: "VARIANT ID"}, output.Column{Key: "variant_title", Header: "VARIANT"},
+			output.Column{Key: "sku", Header: "SKU"})
+	}
+	return append(cols,
+		output.Column{Key: "pending"}, output.Column{Key: "sent"},
+		output.Column{Key: "bar", Header: "DEMAND", Value: func(o output.Object) string { return bar(atoi(o.String(key)), most) }},
+		output.HumanTimeColumn("newest", "NEWEST", time.Local), output.HumanTimeColumn("oldest", "OLDEST", time.Local))
+}
+
+func bar(n, most int) string {
+	if most <= 0 || n <= 0 {
+		return ""
+	}
+	return strings.Repeat("█", max(1, n*barWidth/most))
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}

@@ -1,0 +1,64 @@
+package mirror
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/mirror"
+)
+
+// ResetOptions are the inputs of `mirror reset`.
+type ResetOptions struct {
+	IO       *iostreams.IOStreams
+	Settings func() (*config.Settings, error)
+	Yes      bool
+}
+
+func newReset(f *cmdutil.Factory, runF func(*ResetOptions) error) *cobra.Command {
+	opts := &ResetOptions{IO: f.IOStreams, Settings: f.Settings}
+	cmd := &cobra.Command{
+		Use:   "reset",
+		Short: "Delete the profile's mirror",
+		Long: `Delete the profile's mirror database. The next sync reads every page again,
+which takes hours on a big store under the shop API's throttle. Asks first at
+a terminal; without one, --yes is required.`,
+		Example: `  storectl mirror reset
+  storectl mirror reset --yes --profile eu`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runReset) },
+	}
+	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "delete without asking")
+	return cmd
+}
+
+func runReset(ctx context.Context, opts *ResetOptions) error {
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	path, err := mirrorPath(opts.Settings)
+	if err != nil {
+		return err
+	}
+	if !mirror.Exists(path) {
+		if !s.Quiet {
+			fmt.Fprintf(opts.IO.ErrOut, "no mirror to delete for profile %q (%s)\n", s.Profile, path)
+		}
+		return nil
+	}
+	if err := cmdutil.Confirm(opts.IO, fmt.Sprintf("delete the mirror of %s (%s)", cmdutil.StoreName(s), path), opts.Yes); err != nil {
+		return err
+	}
+	if err := mirror.Remove(ctx, path); err != nil {
+		return err
+	}
+	if !s.Quiet {
+		fmt.Fprintf(opts.IO.ErrOut, "✓ Deleted the mirror of profile %q\n", s.Profile)
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package mirror
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// StatusOptions are the inputs of `mirror status`.
+type StatusOptions struct {
+	cmdutil.MirrorDeps
+	Now func() time.Time
+}
+
+func newStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{MirrorDeps: f.MirrorDeps(), Now: time.Now}
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show how fresh the mirror is",
+		Long: `Show, per mirrored list: its rows (and those gone from the store), how many
+have their detail, when the last full and incremental passes finished and how
+long ago, and any interrupted pass the next sync (or bis export --resume)
+continues; then the database's path and size. Sends nothing.`,
+		Example: `  storectl mirror status
+  storectl mirror status -o json --jq '.resources[] | select(.unfinished != null) | .resource'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runStatus)
+		},
+	}
+}
+
+func runStatus(ctx context.Context, opts *StatusOptions) error {
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	path, err := mirrorPath(opts.Settings)
+	if err != nil {
+		return err
+	}
+	if !mirror.Exists(path) {
+		raw, _ := json.Marshal(struct {
+			Path   string `json:"path"`
+			Exists bool   `json:"exists"`
+		}{path, false})
+		return p.Object(raw, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "no mirror yet: %s\nrun `storectl mirror sync` to make one\n", path)
+			return err
+		})
+	}
+	db, err := opts.Mirror(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	st, err := db.Status(ctx)
+	if err != nil {
+		return err
+	}
+	raw, err := statusJSON(st)
+	if err != nil {
+		return err
+	}
+	return p.Object(raw, func(w io.Writer) error { return renderStatus(w, opts, st) })
+}
+
+type resourceJSON struct {
+	Resource        string             `json:"resource"`
+	Group           string             `json:"group"`
+	Rows            int                `json:"rows"`
+	Gone            int                `json:"gone"`
+	WithDetails     *int               `json:"with_details"`
+	LastFull        *time.Time         `json:"last_full"`
+	LastIncremental *time.Time         `json:"last_incremental"`
+	Unfinished      *mirror.Unfinished `json:"unfinished"`
+}
+
+func statusJSON(st *mirror.Status) (json.RawMessage, error) {
+	out := struct {
+		Path      string         `json:"path"`
+		Exists    bool           `json:"exists"`
+		SizeBytes int64          `json:"size_bytes"`
+		Store     string         `json:"store"`
+		Resources []resourceJSON `json:"resources"`
+	}{Path: st.Path, Exists: true, SizeBytes: st.Size, Store: st.Store}
+	for _, r := range st.Resources {
+		rj := resourceJSON{Resource: r.Resource, Group: r.Group, Rows: r.Rows, Gone: r.Gone, Unfinished: r.Unfinished,
+			LastFull: timeOrNil(r.LastFull), LastIncremental: timeOrNil(r.LastIncremental)}
+		if r.HasDetails {
+			rj.WithDetails = &r.WithDetails
+		}
+		out.Resources = append(out.Resources, rj)
+	}
+	return json.Marshal(out)
+}
+
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func renderStatus(w io.Writer, opts *StatusOptions, st *mirror.Status) error {
+	now := opts.Now()
+	header := []string{"RESOURCE", "ROWS", "GONE", "DETAILS", "LAST FULL", "LAST INCREMENTAL", "UNFINISHED"}
+	var rows [][]string
+	for _, r := range st.Resources {
+		details := "—"
+		if r.HasDetails {
+			details = strconv.Itoa(r.WithDetails)
+		}
+		unfinished := "—"
+		if u := r.Unfinished; u != nil {
+			what := u.Kind + " " + u.Purpose
+			unfinished = fmt.Sprintf("%s, %d of %d pages read", what, u.Page, u.LastPage)
+		}
+		rows = append(rows, []string{r.Resource, strconv.Itoa(r.Rows), strconv.Itoa(r.Gone), details,
+			output.Ago(r.LastFull, now), output.Ago(r.LastIncremental, now), unfinished})
+	}
+	if err := output.RenderTable(w, opts.IO, header, rows); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s · %s · %s\n", st.Path, humanBytes(st.Size), st.Store)
+	return err
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,170 @@
+package mirror
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// SyncOptions are the inputs of `mirror sync`.
+type SyncOptions struct {
+	cmdutil.MirrorDeps
+	Groups  []string
+	Full    bool
+	Details bool
+}
+
+func newSync(f *cmdutil.Factory, runF func(*SyncOptions) error) *cobra.Command {
+	opts := &SyncOptions{MirrorDeps: f.MirrorDeps()}
+	cmd := &cobra.Command{
+		Use:   "sync [bis|preorder|comingsoon]...",
+		Short: "Bring the mirror up to date",
+		Long: `Bring the mirror up to date with the store: back-in-stock submissions (bis),
+pre-order offers and product rows (preorder), coming-soon rules (comingsoon);
+all three when none is named.
+
+The first sync of a list reads every page. Later syncs are incremental: they
+read from page 1 and stop at the first page whose rows the mirror already has
+unchanged, which relies on the list being newest first; a full pass records
+whether it was, and when not, the next sync reads every page again and says
+why. --full reads every page; rows a full pass no longer finds are marked
+gone (kept, with gone_at set), not deleted.
+
+Every page is stored with the sync's journal in one transaction: Ctrl-C, a
+network failure or a killed process loses nothing, and the next sync
+continues the interrupted pass from the page in flight.
+
+--details also fetches the detail of exactly the submissions and rules that
+are new or changed since their detail was fetched (one request each);
+offers always get theirs, as only the detail lists an offer's products.`,
+		Example: `  storectl mirror sync
+  storectl mirror sync bis --details
+  storectl mirror sync preorder --full`,
+		ValidArgs: mirror.Groups,
+		Args: func(cmd *cobra.Command, args []string) error {
+			for _, a := range args {
+				if !slices.Contains(mirror.Groups, a) {
+					return exitcode.Usagef("%q is not something the mirror holds: name bis, preorder or comingsoon (or none, for all three)", a)
+				}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Groups = args
+			return cmdutil.Run(cmd.Context(), opts, runF, runSync)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Full, "full", false, "read every page, and mark rows no longer found as gone")
+	cmd.Flags().BoolVar(&opts.Details, "details", false, "fetch details of new or changed submissions and rules (one request each)")
+	return cmd
+}
+
+func runSync(ctx context.Context, opts *SyncOptions) error {
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	if s.Offline {
+		return exitcode.UsageError("mirror sync asks the store, and --offline sends nothing: drop --offline")
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.ShopClient()
+	if err != nil {
+		return err
+	}
+	db, err := opts.Mirror(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	groups := opts.Groups
+	if len(groups) == 0 {
+		groups = mirror.Groups
+	}
+	groups = slices.Compact(slices.SortedFunc(slices.Values(groups), func(a, b string) int {
+		return slices.Index(mirror.Groups, a) - slices.Index(mirror.Groups, b)
+	}))
+	rep := cmdutil.NewSyncReporter(opts.IO, opts.Progress(), c.PaceLeft, s.Quiet)
+	results, err := db.Sync(ctx, c, groups, mirror.SyncOptions{Full: opts.Full, Details: opts.Details, Report: rep})
+	opts.Progress().Stop()
+	if err != nil {
+		return stopped(opts.IO.ErrOut, results, err)
+	}
+	if !p.IsTable() {
+		return p.List(resultItems(results), nil)
+	}
+	if !s.Quiet {
+		for _, r := range results {
+			fmt.Fprintln(opts.IO.ErrOut, "✓ "+summary(r))
+		}
+	}
+	return detailFailures(results, s)
+}
+
+// summary says what a pass did: "submissions: full pass, 7 pages, 100 new,
+// 0 changed, 0 gone".
+func summary(r mirror.PassResult) string {
+	kind := r.Kind + " pass"
+	if r.Resumed {
+		kind = "continued " + kind
+	}
+	parts := []string{kind, output.Plural(r.Requests, "page"), fmt.Sprintf("%d new", r.New), fmt.Sprintf("%d changed", r.Changed)}
+	if r.Kind == mirror.Full {
+		parts = append(parts, fmt.Sprintf("%d gone", r.Gone))
+	}
+	if d := r.Details; d.Fetched > 0 || len(d.Failed) > 0 {
+		parts = append(parts, output.Plural(d.Fetched, "detail")+" fetched")
+	}
+	line := r.Noun + ": " + strings.Join(parts, ", ")
+	if w := r.Walk; w.Changed() && r.Kind == mirror.Full {
+		line += fmt.Sprintf(" (the list changed while it was read: %d at the start, %d at the end; each row stored once)", w.FirstTotal, w.LastTotal)
+	}
+	return line
+}
+
+// detailFailures is exit 5 naming the rows whose detail the server refused.
+func detailFailures(results []mirror.PassResult, s *config.Settings) error {
+	var failed []string
+	for _, r := range results {
+		for _, id := range r.Details.Failed {
+			failed = append(failed, r.Noun+" "+id)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return exitcode.WithHint(exitcode.Partial,
+		fmt.Errorf("the server refused the detail of %s: %s", output.Plural(len(failed), "row"), listFirst(failed, 20)),
+		"they were probably deleted since the list was read; `storectl mirror sync --full` marks deleted rows gone")
+}
+
+// stopped says what an interrupted or failed sync kept.
+func stopped(w io.Writer, results []mirror.PassResult, err error) error {
+	for _, r := range results {
+		if r.Requests > 0 || r.New > 0 {
+			fmt.Fprintf(w, "%s: kept %d new and %d changed rows from %s; `storectl mirror sync` continues from there\n",
+				r.Noun, r.New, r.Changed, output.Plural(r.Requests, "page"))
+		}
+	}
+	return err
+}
+
+func listFirst(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}

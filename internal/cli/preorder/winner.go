@@ -1,0 +1,70 @@
+package preorder
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/api/flex"
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/ids"
+	"github.com/storectl/storectl/internal/mirror"
+)
+
+// checkMirrorFlags refuses the list's own flags next to --variant-id or
+// --product-id, and checks the ids, before anything is read.
+func (opts *ProductsOptions) checkMirrorFlags(cmd *cobra.Command) error {
+	for _, name := range []string{"keyword", "page", "all"} {
+		if cmd.Flags().Changed(name) {
+			return exitcode.Usagef("--%s lists the API's pages; --variant-id and --product-id answer from the mirror: use one or the other", name)
+		}
+	}
+	var err error
+	if opts.VariantID != "" {
+		if opts.VariantID, err = ids.ParseID("--variant-id", opts.VariantID); err != nil {
+			return err
+		}
+	}
+	if opts.ProductID != "" {
+		opts.ProductID, err = ids.ParseID("--product-id", opts.ProductID)
+	}
+	return err
+}
+
+// runProductsFromMirror shows which offer wins for a variant or product,
+// from the mirrored priority rows and offers.
+func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	db, err := cmdutil.ReadMirror(ctx, opts.Mirror, "preorder")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rows, offerItems, err := db.Priority(ctx, mirror.PriorityFilter{VariantID: opts.VariantID, ProductID: opts.ProductID})
+	if err != nil {
+		return err
+	}
+	offers := map[flex.ID]offerInfo{}
+	for _, raw := range offerItems {
+		if o, err := shop.DecodeOffer(raw); err == nil {
+			offers[o.ID] = offerInfo{name: o.Name, applyTo: o.ApplyTo}
+		}
+	}
+	if err := p.List(rows, priorityColumns(offers)); err != nil {
+		return err
+	}
+	if p.IsTable() && len(rows) == 0 {
+		what := "variant " + opts.VariantID
+		if opts.VariantID == "" {
+			what = "product " + opts.ProductID
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "%s is in no pre-order offer\n", what)
+	}
+	return nil
+}
