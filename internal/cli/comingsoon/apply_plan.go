@@ -188,8 +188,8 @@ func (s planShown) dryRun(file *fileRules, fileName string) error {
 		}
 	}
 	fmt.Fprintln(s.ios.ErrOut, "plan: "+s.plan.Summary())
-	if file.local {
-		fmt.Fprintln(s.ios.ErrOut, "note: dates without a zone were read as local time and are compared and sent in UTC")
+	if file.localZone != "" {
+		fmt.Fprintf(s.ios.ErrOut, "note: dates without a zone were read as local time (%s) and are compared and sent in UTC\n", file.localZone)
 	}
 	if !s.plan.Changes() {
 		fmt.Fprintf(s.ios.ErrOut, "dry run: nothing to do, the store matches %s; nothing was sent\n", fileName)

@@ -19,7 +19,9 @@ type fileRules struct {
 	wanted  []ruleform.Wanted
 	planned map[int]plannedRule // by row: what a create sends
 	rows    int
-	local   bool // some date had no zone and was read in local time
+	// localZone names the zone dates without one were read in, when some
+	// were ("" when every date had its zone).
+	localZone string
 }
 
 // readFileRules checks every row as create --from-file does, and that no
@@ -39,7 +41,9 @@ func readFileRules(in *bulk.Input, loc *time.Location) (*fileRules, error) {
 		rowOf[name] = rec.Row
 		f.wanted = append(f.wanted, ruleform.Wanted{Row: rec.Row, Rule: pr.rule})
 		f.planned[rec.Row] = pr
-		f.local = f.local || len(pr.rule.Notes) > 0
+		if pr.rule.LocalDates {
+			f.localZone = loc.String()
+		}
 		return nil, nil
 	})
 	f.rows = total
