@@ -85,7 +85,7 @@ matches the file, 5 when some changes failed, 2 on a bad file.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.File, "file", "f", "", "the rules that should exist: `FILE` (.csv, .json, .yaml; - for stdin)")
+	fl.StringVarP(&opts.File, "file", "f", "", "read the rules that should exist from `FILE` (.csv, .json, .yaml; - for stdin)")
 	fl.BoolVar(&opts.Prune, "prune", false, "also delete the rules whose names the file does not list")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "apply without asking (required when not at a terminal)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the requests it would send, and send nothing")

@@ -69,10 +69,18 @@ func readStore(ctx context.Context, client *shop.Client, progress *output.Progre
 	if err != nil {
 		return nil, err
 	}
-	need := ruleform.NeedDetail(want, store)
+	return readDetails(ctx, client, progress, store, ruleform.NeedDetail(want, store))
+}
+
+// readDetails puts the detail of each rule in need in the store's place.
+func readDetails(ctx context.Context, client *shop.Client, progress *output.Progress, store []ruleform.Stored, need []string) ([]ruleform.Stored, error) {
 	at := make(map[string]int, len(store))
 	for i, s := range store {
 		at[string(s.ID)] = i
+	}
+	if d := client.PaceLeft(len(need)); d >= time.Minute {
+		// A log must say why a nightly job sits idle.
+		progress.Say(fmt.Sprintf("reading the translations of %d rules named in the file; at the shop API's rate limit that takes at least %s", len(need), d.Round(time.Second)))
 	}
 	start := time.Now()
 	var gone []string
