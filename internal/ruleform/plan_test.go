@@ -192,3 +192,28 @@ func TestMakePlanNothingToDo(t *testing.T) {
 		t.Error("empty plan")
 	}
 }
+
+// Whatever the server sends for a rule, comparing and planning never
+// panic, and every row of the file gets a step.
+func FuzzPlanAgainstServerRules(f *testing.F) {
+	f.Add(listed)
+	f.Add(rule("1", "Drop", "2026-10-01 07:00:00"))
+	f.Add(`{"id":"7","name":null,"start_date":12,"status":"1","product_ids":["x"],"translations":{"fr":"x"}}`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, err := shop.DecodeRule([]byte(raw))
+		if err != nil {
+			return
+		}
+		want, problems := Build(Input{Name: "Drop", Start: "2026-10-01 09:00:00", ApplyTo: "product", ProductIDs: []string{"1,2,3"}}, berlin)
+		if problems != nil {
+			t.Fatal(problems)
+		}
+		store := []Stored{{Rule: got}, {Rule: got, Detailed: true}}
+		_ = NeedDetail([]Wanted{{Row: 1, Rule: want}}, store)
+		plan := MakePlan([]Wanted{{Row: 1, Rule: want}}, store, true)
+		_ = plan.Deletions(func(int) bool { return true })
+		if len(plan.Steps) == 0 {
+			t.Fatal("a row got no step")
+		}
+	})
+}

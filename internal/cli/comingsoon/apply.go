@@ -111,16 +111,16 @@ func runApply(ctx context.Context, opts *ApplyOptions) error {
 	}
 	defer in.Close()
 	in.Noun = "rules"
-	// Refused before anything is read or sent: the question needs the plan,
-	// but a script without --yes gets its answer at once.
+	file, err := readFileRules(in, opts.Loc)
+	if err != nil {
+		return err
+	}
+	// Refused before anything is read from the store: the question needs
+	// the plan, but a script without --yes gets its answer at once.
 	if !opts.DryRun {
 		if err := cmdutil.CanConfirm(opts.IO, "apply "+in.Name+" to "+cmdutil.StoreName(s), opts.Yes); err != nil {
 			return err
 		}
-	}
-	file, err := readFileRules(in, opts.Loc)
-	if err != nil {
-		return err
 	}
 	p, err := opts.Printer()
 	if err != nil {

@@ -31,6 +31,7 @@ var changeColumns = []output.Column{{Key: "action"}, {Key: "row"}, {Key: "name"}
 // Outcomes a run's lines give besides the journal's.
 const (
 	outcomeUnchanged = "unchanged"
+	outcomeReplaced  = "replaced" // counted once the old rule is deleted
 	// outcomeKept is an old rule left in place because its replacement
 	// could not be created.
 	outcomeKept = "kept"
@@ -182,7 +183,7 @@ func (a *applier) emit(r bulk.Result) error {
 			case r.Outcome != bulk.Deleted:
 				a.counts[string(bulk.Failed)]++
 			case step.Action == ruleform.Replace:
-				a.counts["replaced"]++
+				a.counts[outcomeReplaced]++
 				line.Message = "replaced by rule " + a.created[step.Row]
 			default:
 				a.counts[string(bulk.Deleted)]++
@@ -227,7 +228,7 @@ func (a *applier) verdict() string {
 // summary counts rules: "1 created · 1 replaced · 2 deleted · 3 unchanged".
 func (a *applier) summary() string {
 	var parts []string
-	for _, k := range []string{string(bulk.Created), "replaced", string(bulk.Deleted), outcomeUnchanged, string(bulk.Failed), outcomeKept} {
+	for _, k := range []string{string(bulk.Created), outcomeReplaced, string(bulk.Deleted), outcomeUnchanged, string(bulk.Failed), outcomeKept} {
 		if n := a.counts[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}
