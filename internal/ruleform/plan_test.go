@@ -1,9 +1,11 @@
 package ruleform
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
 )
 
@@ -216,4 +218,37 @@ func FuzzPlanAgainstServerRules(f *testing.F) {
 			t.Fatal("a row got no step")
 		}
 	})
+}
+
+// BenchmarkMakePlan plans a 5,000-rule calendar against a store holding
+// those rules (detailed) and 5,000 more: planning is never the cost, the
+// reads at the API's pace are.
+func BenchmarkMakePlan(b *testing.B) {
+	const n = 5000
+	want := make([]Wanted, n)
+	var store []Stored
+	for i := range n {
+		name := fmt.Sprintf("Launch %d", i)
+		r, problems := Build(Input{Name: name, Start: "2027-01-01 09:00:00", ApplyTo: "product", ProductIDs: []string{fmt.Sprint(i + 1)},
+			Translations: []Text{{"fr", "above", "Bientôt"}}}, berlin)
+		if problems != nil {
+			b.Fatal(problems)
+		}
+		want[i] = Wanted{Row: i + 1, Rule: r}
+		raw := fmt.Sprintf(`{"id":%d,"name":%q,"start_date":"2027-01-01T08:00:00.000000Z","apply_to":"product","product_ids":[%d],"status":true,`+
+			`"translations":{"fr":{"comingSoonAboveMessage":"Bientôt"}}}`, i+1, name, i+1)
+		got, err := shop.DecodeRule([]byte(raw))
+		if err != nil {
+			b.Fatal(err)
+		}
+		other := got
+		other.ID, other.Name = flex.ID(fmt.Sprint(n+i+1)), "Other "+name
+		store = append(store, Stored{Rule: got, Detailed: true}, Stored{Rule: other, Detailed: true})
+	}
+	b.ResetTimer()
+	for range b.N {
+		if p := MakePlan(want, store, true); p.Count(Unchanged) != n || p.Count(Delete) != n {
+			b.Fatalf("plan: %s", p.Summary())
+		}
+	}
 }
