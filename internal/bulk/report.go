@@ -60,13 +60,16 @@ var header = []string{"row", "key", "outcome", "id", "message"}
 // 0600 since rows can name customers. The user names it with --report;
 // otherwise it lives in the state directory, named after the input.
 type Report struct {
-	path     string
-	file     *os.File
-	csv      *output.CSVWriter
-	done     map[int]string // row → key of rows finished earlier
-	pending  map[int]Entry  // rows whose last line is Pending
-	complete bool           // the journal read ends with a finished run
-	truncate bool           // the first write starts the file afresh
+	path    string
+	file    *os.File
+	csv     *output.CSVWriter
+	done    map[int]string // row → key of rows finished earlier
+	pending map[int]Entry  // rows whose last line is Pending
+	// pendingKeys are the keys whose last line is Pending, for items known
+	// by their key alone (Runner.Replanned).
+	pendingKeys map[string]Entry
+	complete    bool // the journal read ends with a finished run
+	truncate    bool // the first write starts the file afresh
 }
 
 // JournalOptions say which journal to open and how.
@@ -86,7 +89,7 @@ type JournalOptions struct {
 // created and the next --resume would create those items again; only an
 // automatic journal of a run that finished is silently replaced.
 func OpenJournal(o JournalOptions) (*Report, error) {
-	r := &Report{path: o.Path, done: map[int]string{}, pending: map[int]Entry{}}
+	r := &Report{path: o.Path, done: map[int]string{}, pending: map[int]Entry{}, pendingKeys: map[string]Entry{}}
 	if err := os.MkdirAll(filepath.Dir(o.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot write the journal %s: %w", o.Path, err)
 	}
@@ -116,7 +119,7 @@ func OpenJournal(o JournalOptions) (*Report, error) {
 			"add --resume to continue from it, --force to start over, or name a new report file")
 	}
 	if !o.Resume {
-		r.done, r.pending = map[int]string{}, map[int]Entry{}
+		r.done, r.pending, r.pendingKeys = map[int]string{}, map[int]Entry{}, map[string]Entry{}
 	}
 	r.truncate = !o.Resume
 	return r, nil
@@ -182,10 +185,13 @@ func (r *Report) load() error {
 		case outcome.finished():
 			r.done[row] = rec[1]
 			delete(r.pending, row)
+			delete(r.pendingKeys, rec[1])
 		case outcome == Pending:
-			r.pending[row] = Entry{Row: row, Key: rec[1], Outcome: Pending, ID: rec[3], Message: rec[4]}
+			e := Entry{Row: row, Key: rec[1], Outcome: Pending, ID: rec[3], Message: rec[4]}
+			r.pending[row], r.pendingKeys[rec[1]] = e, e
 		default:
 			delete(r.pending, row)
+			delete(r.pendingKeys, rec[1])
 		}
 	}
 }
@@ -211,6 +217,14 @@ func (r *Report) Done(row int, key string) (bool, error) {
 func (r *Report) Pending(row int, key string) (Entry, bool) {
 	e, ok := r.pending[row]
 	return e, ok && e.Key == key
+}
+
+// PendingKey returns the Pending line last written for key, whatever its
+// row, when an earlier run sent that item's request without learning the
+// outcome.
+func (r *Report) PendingKey(key string) (Entry, bool) {
+	e, ok := r.pendingKeys[key]
+	return e, ok
 }
 
 // Record appends one entry and flushes it to disk at once.

@@ -76,6 +76,14 @@ type Runner struct {
 	// ResumeCommand is the command line that continues the run.
 	ResumeCommand string
 	Now           func() time.Time
+	// Replanned marks items worked out afresh by every run from the
+	// store's current state (comingsoon apply's plan) rather than read
+	// from an input file: what an earlier run did is already in the store,
+	// so nothing is skipped as done and total counts only what is left;
+	// an item is known by its Key alone (its Row only numbers this run's
+	// lines), so an earlier run's pending line is found whatever row the
+	// item has now.
+	Replanned bool
 
 	tally    Tally
 	created  []string
@@ -98,14 +106,19 @@ func (r *Runner) Run(ctx context.Context, total int, each func(yield func(*Item)
 		r.Now = time.Now
 	}
 	todo := max(total-len(r.Journal.done), 0)
+	if r.Replanned {
+		todo = total
+	}
 	r.estimate(todo)
 	start, sent := time.Now(), 0
 	err := each(func(it *Item) error {
-		if done, err := r.Journal.Done(it.Row, it.Key); err != nil {
-			return err
-		} else if done {
-			r.tally.Add(Skipped)
-			return r.Emit(Result{Item: it, Outcome: Skipped, Message: "done in an earlier run (see the report)"})
+		if !r.Replanned {
+			if done, err := r.Journal.Done(it.Row, it.Key); err != nil {
+				return err
+			} else if done {
+				r.tally.Add(Skipped)
+				return r.Emit(Result{Item: it, Outcome: Skipped, Message: "done in an earlier run (see the report)"})
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -138,7 +151,11 @@ func (r *Runner) estimate(todo int) {
 // one does an item: recovering what an interrupted run did, or sending.
 // It returns an error only when the run must stop.
 func (r *Runner) one(ctx context.Context, it *Item) error {
-	if entry, pending := r.Journal.Pending(it.Row, it.Key); pending && it.Recover != nil {
+	entry, pending := r.Journal.Pending(it.Row, it.Key)
+	if r.Replanned {
+		entry, pending = r.Journal.PendingKey(it.Key)
+	}
+	if pending && it.Recover != nil {
 		d, found, err := it.Recover(ctx, sentAt(entry.Message))
 		if err != nil {
 			return err
@@ -165,12 +182,12 @@ func (r *Runner) one(ctx context.Context, it *Item) error {
 	if len(r.failures) < 3 && !slices.Contains(r.failures, res.Message) {
 		r.failures = append(r.failures, res.Message)
 	}
-	entry := Entry{Row: it.Row, Key: it.Key, Outcome: Failed, ID: it.Ref, Message: res.Message}
+	line := Entry{Row: it.Row, Key: it.Key, Outcome: Failed, ID: it.Ref, Message: res.Message}
 	if !r.Refused(err) {
 		res.Message = "no clear answer (" + res.Message + "); --resume checks whether it was done"
-		entry = Entry{Row: it.Row, Key: it.Key, Outcome: Pending, ID: it.Ref, Message: sent + "; " + res.Message}
+		line = Entry{Row: it.Row, Key: it.Key, Outcome: Pending, ID: it.Ref, Message: sent + "; " + res.Message}
 	}
-	if jerr := r.Journal.Record(entry); jerr != nil {
+	if jerr := r.Journal.Record(line); jerr != nil {
 		return jerr
 	}
 	if err := r.Emit(res); err != nil {

@@ -63,6 +63,7 @@ func (c *checker) date(field, label, value string, required bool, loc *time.Loca
 		return time.Time{}, false
 	}
 	if local {
+		c.localDates = true
 		*notes = append(*notes, fmt.Sprintf("%s %q is local time (%s, UTC%s): sent as %s",
 			field, strings.TrimSpace(value), loc, t.Format("-07:00"), apiTime(t)))
 	} else if _, offset := t.Zone(); offset != 0 {

@@ -74,6 +74,8 @@ type Rule struct {
 	End     *time.Time
 	// Notes say how dates without a zone were read, for --dry-run.
 	Notes []string
+	// LocalDates reports a date without a zone, read in Build's loc.
+	LocalDates bool
 }
 
 // Build checks in and returns the request, or every problem found. Dates
@@ -128,13 +130,15 @@ func Build(in Input, loc *time.Location) (Rule, []Problem) {
 	if len(c.problems) > 0 {
 		return Rule{}, c.problems
 	}
+	r.LocalDates = c.localDates
 	return r, nil
 }
 
 // checker accumulates problems in the order the server checks the fields.
 type checker struct {
-	in       Input
-	problems []Problem
+	in         Input
+	problems   []Problem
+	localDates bool
 }
 
 func (c *checker) add(field, message string) {

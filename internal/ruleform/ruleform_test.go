@@ -36,7 +36,7 @@ func TestBuildRequest(t *testing.T) {
 	if string(body) != want {
 		t.Errorf("body\n got %s\nwant %s", body, want)
 	}
-	if len(r.Notes) != 2 || !strings.Contains(r.Notes[0], `start_date "2026-10-01 09:00:00" is local time (Europe/Berlin, UTC+02:00): sent as 2026-10-01T07:00:00Z`) {
+	if !r.LocalDates || len(r.Notes) != 2 || !strings.Contains(r.Notes[0], `start_date "2026-10-01 09:00:00" is local time (Europe/Berlin, UTC+02:00): sent as 2026-10-01T07:00:00Z`) {
 		t.Errorf("notes: %q", r.Notes)
 	}
 }

@@ -15,9 +15,8 @@ func Confirm(ios *iostreams.IOStreams, question string, yes bool) error {
 	if yes {
 		return nil
 	}
-	if !ios.CanPrompt() {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("refusing to %s without confirmation", question),
-			"pass --yes to confirm when not running at a terminal")
+	if err := CanConfirm(ios, question, yes); err != nil {
+		return err
 	}
 	fmt.Fprintf(ios.ErrOut, "? %s? [y/N] ", capitalise(question))
 	line, _ := readLine(ios)
@@ -26,6 +25,17 @@ func Confirm(ios *iostreams.IOStreams, question string, yes bool) error {
 		return nil
 	}
 	return exitcode.New(exitcode.Usage, "cancelled: nothing was changed")
+}
+
+// CanConfirm is Confirm's refusal without asking: nil when Confirm could
+// ask (a terminal) or need not (--yes). A command whose question needs
+// requests first (apply reads the store to plan) refuses before them.
+func CanConfirm(ios *iostreams.IOStreams, question string, yes bool) error {
+	if yes || ios.CanPrompt() {
+		return nil
+	}
+	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("refusing to %s without confirmation", question),
+		"pass --yes to confirm when not running at a terminal")
 }
 
 func capitalise(s string) string {

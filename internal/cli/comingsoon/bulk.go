@@ -66,7 +66,7 @@ func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 		if len(problems) > 0 {
 			return problems, nil
 		}
-		local = local || len(pr.rule.Notes) > 0
+		local = local || pr.rule.LocalDates
 		if journal != nil {
 			if _, err := journal.Done(rec.Row, pr.key); err != nil {
 				return nil, err

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -122,5 +123,49 @@ func TestDeleteReport(t *testing.T) {
 	report, _ := os.ReadFile(opts.Bulk.Report)
 	if !strings.Contains(string(report), ",deleted,3 4,Coming soon products deleted successfully") || e.Out.Len() != 0 {
 		t.Errorf("report:\n%s\nstdout: %q", report, e.Out)
+	}
+}
+
+// --expired selects the rules whose end date has passed (ending right now
+// counts, no end date never does), after any ids given; --name-prefix
+// narrows the selection; --dry-run sends no delete.
+func TestDeleteSelectsExpiredRules(t *testing.T) {
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		args    []string
+		prefix  string
+		dryRun  bool
+		wantIDs string
+	}{
+		// Demo rules ending by Nov 1st: 1 (Oct 1), 2 (Oct 20), 5 (Oct 12); the
+		// list is newest first.
+		{wantIDs: "5,2,1"},
+		{args: []string{"7", "2"}, wantIDs: "7,2,5,1"},
+		{prefix: "Fall ", wantIDs: "1"},
+		{prefix: "Fall ", dryRun: true},
+	} {
+		e := clitest.New(t)
+		opts := deleteOpts(e, tc.args...)
+		opts.Expired, opts.NamePrefix, opts.DryRun, opts.Now = true, tc.prefix, tc.dryRun, func() time.Time { return now }
+		if err := runDelete(context.Background(), opts); err != nil {
+			t.Fatalf("%+v: %v", tc, err)
+		}
+		got := requests(e, "DELETE")
+		switch {
+		case tc.dryRun && (len(got) != 0 || !strings.Contains(e.Out.String(), "1      1      1\n")):
+			t.Errorf("dry run: sent %v, printed\n%s", got, e.Out)
+		case !tc.dryRun && (len(got) != 1 || !strings.Contains(got[0], `{"ids":[`+tc.wantIDs+`]}`)):
+			t.Errorf("%+v: sent %v", tc, got)
+		}
+	}
+	// A rule ending exactly now has expired.
+	e := clitest.New(t)
+	opts := deleteOpts(e)
+	opts.Expired, opts.Now = true, func() time.Time { return time.Date(2026, 10, 12, 15, 0, 0, 0, time.UTC) }
+	if err := runDelete(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := requests(e, "DELETE"); len(got) != 1 || !strings.Contains(got[0], `{"ids":[5,1]}`) {
+		t.Errorf("sent %v", got)
 	}
 }

@@ -1,0 +1,161 @@
+package comingsoon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/bulk"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/ruleform"
+)
+
+// ApplyOptions are the inputs of `comingsoon apply`.
+type ApplyOptions struct {
+	IO         *iostreams.IOStreams
+	ShopClient func() (*shop.Client, error)
+	Printer    func() (*output.Printer, error)
+	Settings   func() (*config.Settings, error)
+	Progress   func() *output.Progress
+	Loc        *time.Location
+	Now        func() time.Time
+
+	File   string
+	Prune  bool
+	Yes    bool
+	DryRun bool
+	Bulk   cmdutil.BulkFlags
+}
+
+func newApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command {
+	opts := &ApplyOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Settings: f.Settings,
+		Progress: f.Progress, Loc: time.Local, Now: time.Now}
+	cmd := &cobra.Command{
+		Use:   "apply --file FILE [--prune] [--yes] [--dry-run]",
+		Short: "Make the store's coming-soon rules equal to a file",
+		Long: `Make the store's rules what a file says they should be, and do nothing when
+they already are: run it again and again (a nightly job fed by a launch
+calendar), nothing is created twice.
+
+The file is the one "comingsoon create --from-file" reads (CSV, JSON or YAML,
+the same columns and keys; - reads stdin). A rule is known by its name: each
+name may appear once in the file, and every row is checked before anything is
+sent (exit 2 otherwise).
+
+apply reads every rule in the store, and the detail (translations) of each
+rule named like a row, and plans:
+
+  create     no rule in the store has the name
+  replace    a rule has the name but differs: the API has no update, so
+             the new rule is created first and the old one deleted after
+             (if the create fails, the old rule stays)
+  unchanged  a rule with the name is equal to the row
+  delete     another rule with a name the file lists (the file owns its
+             names), or with --prune, a rule whose name the file lacks
+
+Rules compare as the API means them: dates as instants to the second (dates
+without a zone in the file are your local time), status 0/1 against true/false,
+id lists as sets, translations as objects (texts trimmed, empty ones ignored).
+
+The plan is printed on stdout (a table of the changes; -o json with --dry-run
+gives every step as data, unchanged ones too), its summary on stderr. On a
+terminal apply asks before changing anything, naming the store; elsewhere
+--yes is required. --dry-run prints the plan and the exact requests and
+sends no write.
+
+Creates go first, one by one, then the deletes in batches of at most 100. A
+journal records each request as it goes (--report FILE names it; otherwise it
+is kept in storectl's state directory); after an interruption --resume plans
+again from the store and never creates a rule twice. Exit 0 when the store
+matches the file, 5 when some changes failed, 2 on a bad file.`,
+		Example: `  storectl comingsoon apply --file launches.csv --dry-run
+  storectl comingsoon apply --file launches.csv
+  storectl comingsoon apply --file launches.csv --prune --yes --report apply-$(date +%F).csv
+  storectl comingsoon apply --file launches.yaml --dry-run -o json --jq '.[] | select(.action != "unchanged")'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runApply)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.File, "file", "f", "", "read the rules that should exist from `FILE` (.csv, .json, .yaml; - for stdin)")
+	fl.BoolVar(&opts.Prune, "prune", false, "also delete the rules whose names the file does not list")
+	fl.BoolVarP(&opts.Yes, "yes", "y", false, "apply without asking (required when not at a terminal)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the requests it would send, and send nothing")
+	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
+	return cmd
+}
+
+func runApply(ctx context.Context, opts *ApplyOptions) error {
+	if opts.File == "" {
+		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("no file given"),
+			"name the rules that should exist with --file FILE (the columns of `comingsoon create --from-file`)")
+	}
+	if err := opts.Bulk.Check(); err != nil {
+		return err
+	}
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	in, err := bulk.Open(opts.File, opts.IO.In, nil)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	in.Noun = "rules"
+	file, err := readFileRules(in, opts.Loc)
+	if err != nil {
+		return err
+	}
+	// Refused before anything is read from the store: the question needs
+	// the plan, but a script without --yes gets its answer at once.
+	if !opts.DryRun {
+		if err := cmdutil.CanConfirm(opts.IO, "apply "+in.Name+" to "+cmdutil.StoreName(s), opts.Yes); err != nil {
+			return err
+		}
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	var journal *bulk.Report
+	if !opts.DryRun {
+		if journal, err = opts.Bulk.OpenJournal("comingsoon-apply", in.Hash); err != nil {
+			return err
+		}
+		defer journal.Close()
+	}
+	client, err := opts.ShopClient()
+	if err != nil {
+		return err
+	}
+	store, err := readStore(ctx, client, opts.Progress(), file.wanted)
+	if err != nil {
+		return err
+	}
+	plan := ruleform.MakePlan(file.wanted, store, opts.Prune)
+	shown := planShown{p: p, ios: opts.IO, progress: opts.Progress(), plan: plan, quiet: s.Quiet}
+	if opts.DryRun {
+		return shown.dryRun(file, in.Name)
+	}
+	if err := shown.table(); err != nil {
+		return err
+	}
+	if plan.Changes() && !opts.Yes {
+		opts.Progress().Stop() // for good: the question needs the line
+		question := fmt.Sprintf("apply %s to %s (%s)", in.Name, cmdutil.StoreName(s), plan.Summary())
+		if err := cmdutil.Confirm(opts.IO, question, opts.Yes); err != nil {
+			return err
+		}
+	}
+	a := &applier{opts: opts, client: client, plan: plan, file: file, store: store, journal: journal, printer: p, settings: s, fileName: in.Name}
+	return a.run(ctx)
+}
