@@ -77,8 +77,9 @@ one array of every page's data items, as bis list --all -o json does; a
 catalog filter or search prints the first answer with every page's
 products, as catalog filter --all -o json does (at 200 products a page
 unless a limit field says otherwise).`,
-		Example: `  storectl api /shop-api/back-in-stock/list -f page=2
-  storectl api /shop-api/coming-soon/create -f name=Launch -F status=1 -f start_date=2026-09-01T00:00:00Z -f apply_to=product -F 'product_ids[]=8012345678901'
+		Example: `  storectl api '/shop-api/back-in-stock/list?page=2'
+  storectl api -X GET /shop-api/pre-order/list -f keyword=Holiday
+  storectl api /shop-api/coming-soon/create -f name=Launch -F status=1 -f start_date=2026-09-01T00:00:00Z -f apply_to=product -F 'product_ids[]=8001234560001'
   storectl api -X DELETE /shop-api/coming-soon/delete -F 'ids[]=42'
   storectl api /shop-api/back-in-stock/list --paginate --jq '.[].customer_email'
   storectl api /sfs/v1/filter -f vendor='Alpine Crest' --paginate --jq '.products | length'
