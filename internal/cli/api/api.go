@@ -11,6 +11,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -99,6 +100,12 @@ unless a limit field says otherwise).`,
 	fl.StringArrayVarP(&opts.Headers, "header", "H", nil, "add a request header, `'Name: value'` (repeatable)")
 	fl.BoolVar(&opts.Paginate, "paginate", false, "fetch every page of a shop list or a catalog filter/search and merge them")
 	fl.BoolVarP(&opts.Include, "include", "i", false, "print the status line and the response headers before the body")
+	_ = cmd.RegisterFlagCompletionFunc("method", completion.Fixed(
+		completion.Choice{Value: "GET", Description: "read"},
+		completion.Choice{Value: "POST", Description: "create"},
+		completion.Choice{Value: "DELETE", Description: "delete (coming-soon rules)"},
+		completion.Choice{Value: "PUT"}, completion.Choice{Value: "PATCH"},
+		completion.Choice{Value: "HEAD", Description: "status and headers only"}))
 	return cmd
 }
 
