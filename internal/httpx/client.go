@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -45,13 +46,18 @@ type Request struct {
 	Query      url.Values // may be nil
 	Body       []byte     // JSON; sets Content-Type: application/json when non-nil
 	Idempotent bool       // allow network/5xx retries for a method other than GET and HEAD
+	// Header holds extra headers, which may replace Accept, User-Agent and
+	// Content-Type; Authorization is always the client's own.
+	Header http.Header
 }
 
-// Response is a successful answer.
+// Response is a successful answer, or with Exchange any final answer.
 type Response struct {
+	Proto      string // "HTTP/1.1"
+	Status     string // "200 OK"
 	StatusCode int
 	Header     http.Header
-	Body       []byte // the raw bytes, validated as JSON
+	Body       []byte // the raw bytes, validated as JSON when the answer is a success
 }
 
 // New checks cfg and builds a Client. It connects to nothing.
@@ -122,6 +128,17 @@ func (c *Client) paceStore(dir string) paceStore {
 // returns the answer or a typed error (APIError, AuthError, ResponseError,
 // NetworkError, RateLimitError, or one wrapping the context's error).
 func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
+	resp, err := c.Exchange(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// Exchange is Do for a caller that shows the server's answer whatever it
+// says (storectl api): a final answer that Do turns into an error also
+// comes back as the Response, next to that error.
+func (c *Client) Exchange(ctx context.Context, r Request) (*Response, error) {
 	method := strings.ToUpper(r.Method)
 	if method == "" {
 		method = http.MethodGet
@@ -137,7 +154,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	tries, throttled := 0, 0
 	for {
 		tries++
-		res, err := c.attempt(ctx, method, u, r.Body, tries+throttled)
+		res, err := c.attempt(ctx, method, u, r, tries+throttled)
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("%s: %w", where, ctxErr)
 		}
@@ -153,6 +170,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		case idempotent && tries < c.maxAttempts && (res.truncated || retryableStatus(res.status)):
 			err = c.waitRetry(ctx, res, tries)
 		default:
+			resp := &Response{Proto: res.proto, Status: res.statusText, StatusCode: res.status, Header: res.header, Body: res.body}
 			if err := c.check(method, res); err != nil {
 				switch e := err.(type) {
 				case *ResponseError:
@@ -164,9 +182,9 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 						e.hint = fmt.Sprintf("%s answered HTTP 404: no such address. %s", where, cmp.Or(c.baseHint, "Check that the base URL points at the store's API."))
 					}
 				}
-				return nil, c.redactError(err)
+				return resp, c.redactError(err)
 			}
-			return &Response{StatusCode: res.status, Header: res.header, Body: res.body}, nil
+			return resp, nil
 		}
 		var rl *RateLimitError
 		if errors.As(err, &rl) {
@@ -215,14 +233,16 @@ func (c *Client) waitRetry(ctx context.Context, res *result, tries int) error {
 // result is one attempt's answer. truncated and tooLarge describe a body
 // that could not be read whole.
 type result struct {
-	status    int
-	header    http.Header
-	body      []byte
-	truncated bool
-	tooLarge  bool
+	status     int
+	proto      string
+	statusText string
+	header     http.Header
+	body       []byte
+	truncated  bool
+	tooLarge   bool
 }
 
-func (c *Client) attempt(ctx context.Context, method string, u *url.URL, body []byte, n int) (*result, error) {
+func (c *Client) attempt(ctx context.Context, method string, u *url.URL, r Request, n int) (*result, error) {
 	if c.pacer != nil {
 		id, err := c.pacer.acquire(ctx, c.timeout)
 		if err != nil {
@@ -232,6 +252,7 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, body []
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
+	body := r.Body
 	var reader io.Reader
 	if body != nil {
 		reader = bytes.NewReader(body)
@@ -242,11 +263,16 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, body []
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for name, values := range r.Header {
+		req.Header[http.CanonicalHeaderKey(name)] = slices.Clone(values)
+	}
+	// Set last, so that no header of the caller's can replace or add to it.
+	req.Header.Del("Authorization")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	c.trace.request(req, body, n)
 	start := time.Now()
@@ -256,7 +282,7 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, body []
 		return nil, err
 	}
 	defer resp.Body.Close()
-	res := &result{status: resp.StatusCode, header: resp.Header}
+	res := &result{status: resp.StatusCode, proto: resp.Proto, statusText: resp.Status, header: resp.Header}
 	res.body, res.truncated, res.tooLarge, err = c.readBody(resp)
 	if err != nil {
 		c.trace.failure(err, time.Since(start))

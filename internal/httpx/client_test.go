@@ -217,3 +217,51 @@ func closedPort(t *testing.T) string {
 	_ = l.Close()
 	return addr
 }
+
+func TestCallerHeadersNeverReplaceAuthorization(t *testing.T) {
+	const token = "tok-own"
+	var got http.Header
+	var trace strings.Builder
+	c, _, _ := newTestClient(t, Config{Token: token, Debug: &trace}, func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Clone()
+		reply(200, `{}`)(w, r)
+	})
+	header := http.Header{"authorization": {"Bearer stolen"}, "X-Echo": {"Bearer " + token}, "Accept": {"text/plain"}}
+	if _, err := c.Do(context.Background(), Request{Path: "/x", Header: header}); err != nil {
+		t.Fatal(err)
+	}
+	if v := got.Values("Authorization"); len(v) != 1 || v[0] != "Bearer "+token {
+		t.Errorf("Authorization = %q, want only the client's token", v)
+	}
+	if got.Get("X-Echo") != "Bearer "+token || got.Get("Accept") != "text/plain" {
+		t.Errorf("caller headers not sent as given: %v", got)
+	}
+	if out := trace.String(); strings.Contains(out, token) || strings.Contains(out, "stolen") || !strings.Contains(out, "> X-Echo: Bearer [REDACTED]") {
+		t.Errorf("trace shows a token or misses the caller's header:\n%s", out)
+	}
+}
+
+func TestExchangeReturnsFailureAnswers(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		body   string
+		code   int
+	}{
+		{200, `{"success":false,"message":"No"}`, exitcode.APIRefused},
+		{422, `{"success":false,"message":"Bad"}`, exitcode.APIRefused},
+		{401, `{"message":"Unauthenticated."}`, exitcode.Auth},
+		{500, `<html>oops</html>`, exitcode.Failure},
+	} {
+		c, _, _ := newTestClient(t, Config{MaxAttempts: 1}, reply(tt.status, tt.body, "X-Trace", "t1"))
+		resp, err := c.Exchange(context.Background(), Request{Path: "/x"})
+		if exitcode.Of(err) != tt.code {
+			t.Errorf("%d: exit code %d, want %d (%v)", tt.status, exitcode.Of(err), tt.code, err)
+		}
+		if resp == nil || resp.StatusCode != tt.status || string(resp.Body) != tt.body || resp.Header.Get("X-Trace") != "t1" || resp.Proto != "HTTP/1.1" {
+			t.Errorf("%d: response = %+v", tt.status, resp)
+		}
+		if resp, err := c.Do(context.Background(), Request{Path: "/x"}); resp != nil || err == nil {
+			t.Errorf("%d: Do = %v, %v; want only the error", tt.status, resp, err)
+		}
+	}
+}

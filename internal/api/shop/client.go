@@ -77,14 +77,20 @@ func (c *Client) getPage(ctx context.Context, path string, query url.Values) (*P
 	if err != nil {
 		return nil, err
 	}
+	return ParsePage(path, resp.Body)
+}
+
+// ParsePage reads the answer of the list endpoint at path: a data array
+// and its pagination. Anything else is a BadResponse.
+func ParsePage(path string, raw []byte) (*Page, error) {
 	var body listBody
-	if err := json.Unmarshal(resp.Body, &body); err != nil {
+	if err := json.Unmarshal(raw, &body); err != nil {
 		return nil, &BadResponse{Path: path, Err: err}
 	}
 	if body.Data == nil {
 		return nil, &BadResponse{Path: path, Err: fmt.Errorf("no data array")}
 	}
-	p := &Page{Items: body.Data, Body: resp.Body, path: path}
+	p := &Page{Items: body.Data, Body: raw, path: path}
 	if body.Pagination != nil {
 		p.Pagination = *body.Pagination
 	} else {

@@ -27,14 +27,13 @@ func collectPages(ctx context.Context, progress *output.Progress, warn io.Writer
 			return nil, page - 1, err
 		}
 		products = append(products, got...)
-		if pg == nil || !pg.HasMorePages.Value {
+		switch api.AfterPage(page, len(got), pg) {
+		case api.LastPage:
 			return products, page, nil
-		}
-		switch {
-		case len(got) == 0:
+		case api.EmptyPage:
 			fmt.Fprintf(warn, "warning: page %d was empty although the server announced more pages; stopping there\n", page)
 			return products, page, nil
-		case page == api.MaxPage:
+		case api.PageCap:
 			fmt.Fprintf(warn, "warning: stopped at page %d, the last the API serves; narrow the query or raise --limit to see the rest\n", page)
 			return products, page, nil
 		}

@@ -17,9 +17,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -126,6 +128,17 @@ func New(t testing.TB, opts ...Option) *Env {
 			return nil, err
 		}
 		return mirror.Open(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{ReadOnly: readOnly, Store: "https://sandbox.test"})
+	}
+	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
+		base, token := "https://sandbox.test", o.shopToken
+		if kind == credentials.Catalog {
+			base, token = base+"/sfs/v1", o.catalogToken
+		}
+		h, err := client(base, token)
+		if err != nil {
+			return nil, err
+		}
+		return raw.New(h), nil
 	}
 	e.F = f
 	return e

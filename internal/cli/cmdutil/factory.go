@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
@@ -32,6 +33,9 @@ type Factory struct {
 	// attempt, unpaced.
 	ShopClientFor    func(baseURL, token string) (*shop.Client, error)
 	CatalogClientFor func(baseURL, token string) (*catalog.Client, error)
+	// RawClient reaches either API with the profile's token and, for the
+	// shop API, the same pacing as ShopClient (storectl api).
+	RawClient func(kind credentials.Kind) (*raw.Client, error)
 	// Printer prints in the format chosen by -o, STORECTL_OUTPUT or the
 	// profile, table when none is.
 	Printer func() (*output.Printer, error)

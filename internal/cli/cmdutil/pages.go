@@ -98,6 +98,14 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 	return nil
 }
 
+// FetchAllPages is --all for a list fetched some other way (storectl api
+// --paginate): every page from the first, in order, with the same progress.
+func FetchAllPages(ctx context.Context, progress *output.Progress, paceLeft func(requests int) time.Duration,
+	fetch func(ctx context.Context, page int) (*shop.Page, error)) ([]json.RawMessage, error) {
+	items, _, err := fetchPages(ctx, progress, PageFlags{All: true}, paceLeft, fetch)
+	return items, err
+}
+
 // fetchPages fetches the chosen page, or with All every page from the
 // first, reporting page n/N with an ETA on progress (shown only on a
 // terminal). It returns the items in order and the last page fetched.

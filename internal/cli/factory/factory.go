@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
@@ -81,6 +82,13 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		}
 		return catalog.New(h), nil
 	})
+	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
+		h, err := conn.client(kind)
+		if err != nil {
+			return nil, err
+		}
+		return raw.New(h), nil
+	}
 	f.ShopClientFor = func(baseURL, token string) (*shop.Client, error) {
 		h, err := conn.checkClient(credentials.Shop, baseURL, token)
 		if err != nil {

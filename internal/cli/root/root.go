@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	apicmd "github.com/storectl/storectl/internal/cli/api"
 	"github.com/storectl/storectl/internal/cli/auth"
 	"github.com/storectl/storectl/internal/cli/bis"
 	catalogcmd "github.com/storectl/storectl/internal/cli/catalog"
@@ -71,6 +72,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 
 	f := factory.New(ios, build, flags)
 	cmd.AddCommand(
+		apicmd.New(f),
 		auth.New(f),
 		bis.New(f),
 		catalogcmd.New(f),

@@ -1,0 +1,125 @@
+package api
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/storectl/storectl/internal/api/catalog"
+	"github.com/storectl/storectl/internal/api/raw"
+	"github.com/storectl/storectl/internal/credentials"
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// call is a request checked and built before anything is sent.
+type call struct {
+	route   route
+	request raw.Request
+}
+
+func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
+
+// prepare checks every flag and builds the request: any mistake is a usage
+// error (exit 2) and nothing is sent.
+func (opts *Options) prepare() (call, error) {
+	rt, err := routeOf(opts.Path)
+	if err != nil {
+		return call{}, err
+	}
+	if opts.methodSet && !methodName.MatchString(opts.Method) {
+		return call{}, exitcode.Usagef("-X %q: a method is a word such as GET, POST, PUT, PATCH or DELETE", opts.Method)
+	}
+	method := opts.method(rt.api)
+	header, err := parseHeaders(opts.Headers)
+	if err != nil {
+		return call{}, err
+	}
+	if opts.Input == "-" && slices.ContainsFunc(opts.Fields, func(a fieldArg) bool { return a.typed && hasStdinValue(a.text) }) {
+		return call{}, exitcode.UsageError("--input - and a -F field's @- both read stdin; put one of them in a file")
+	}
+	fields, err := parseFields(opts.Fields, opts.read)
+	if err != nil {
+		return call{}, err
+	}
+	req := raw.Request{Method: method, Path: rt.path, Query: rt.query, Header: header}
+	switch {
+	case opts.Input != "":
+		if req.Body, err = opts.inputBody(header); err != nil {
+			return call{}, err
+		}
+		err = addQuery(req.Query, fields)
+	case method == http.MethodGet || method == http.MethodHead:
+		err = addQuery(req.Query, fields)
+	case len(fields) > 0:
+		req.Body, err = bodyOf(fields)
+	}
+	if err != nil {
+		return call{}, err
+	}
+	if opts.Paginate {
+		if err := opts.checkPaging(rt, req); err != nil {
+			return call{}, err
+		}
+	}
+	return call{route: rt, request: req}, nil
+}
+
+func hasStdinValue(text string) bool {
+	_, value, _ := strings.Cut(text, "=")
+	return value == "@-"
+}
+
+func addQuery(q url.Values, fields []field) error {
+	fq, err := queryOf(fields)
+	for k, v := range fq {
+		q[k] = append(q[k], v...)
+	}
+	return err
+}
+
+// read is the readSource of -F @ values: "-" is stdin.
+func (opts *Options) read(name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(opts.IO.In)
+	}
+	return opts.ReadFile(name)
+}
+
+// inputBody reads --input. The APIs take JSON, so a body that is not JSON
+// is refused unless a Content-Type header says what it is.
+func (opts *Options) inputBody(header http.Header) ([]byte, error) {
+	body, err := opts.read(opts.Input)
+	if err != nil {
+		return nil, exitcode.Usagef("--input: %v", err)
+	}
+	if header.Get("Content-Type") != "" {
+		return body, nil
+	}
+	var v json.RawMessage
+	if err := json.Unmarshal(body, &v); err != nil {
+		return nil, exitcode.Usagef("--input %s is not JSON (%v): the APIs take JSON bodies; to send something else, give its type with -H 'Content-Type: …'", sourceName(opts.Input), err)
+	}
+	return body, nil
+}
+
+// checkPaging refuses --paginate where there are no pages to follow, or
+// where it could not follow them.
+func (opts *Options) checkPaging(rt route, req raw.Request) error {
+	switch {
+	case req.Method != http.MethodGet:
+		return exitcode.Usagef("--paginate fetches lists with GET, not %s", req.Method)
+	case opts.Input != "":
+		return exitcode.UsageError("--paginate and --input cannot be used together: pages are fetched with GET, which sends no body")
+	case opts.Include:
+		return exitcode.UsageError("--paginate and --include cannot be used together: --include shows one answer's status and headers")
+	case req.Query.Has("page"):
+		return exitcode.UsageError("--paginate fetches every page from the first: drop the page parameter")
+	case rt.api == credentials.Catalog && catalog.ProductPager(rt.path) == nil:
+		return exitcode.Usagef("--paginate pages through /sfs/v1/filter and /sfs/v1/search; %s%s has no pages", catalogPrefix, rt.path)
+	}
+	return nil
+}
