@@ -131,7 +131,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 		err = file.Commit()
 	}
 	if err != nil {
-		ex.stopped()
+		ex.stopped(err)
 		return err
 	}
 	ex.done()

@@ -2,6 +2,7 @@ package bis
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -200,15 +201,17 @@ func (ex *exporter) noDetail() error {
 		"they were probably deleted after the list was read; the file is complete otherwise")
 }
 
-// stopped says how far a failed or interrupted export got.
-func (ex *exporter) stopped() {
+// stopped says how far a failed or interrupted export got, and how to go
+// on, unless going on would meet the same server that does not page.
+func (ex *exporter) stopped(err error) {
 	where := "the output above is incomplete"
 	if ex.opts.File != "" {
 		where = ex.opts.File + " was not written"
 	}
 	wk := ex.result.Walk
 	fmt.Fprintf(ex.opts.IO.ErrOut, "export stopped after %d of %d rows (page %d of %d); %s\n", ex.result.Rows, wk.LastTotal, wk.Furthest, wk.LastPage, where)
-	if !ex.settings.Offline && ex.db != nil {
+	var paging *shop.PagingError
+	if !ex.settings.Offline && ex.db != nil && !errors.As(err, &paging) {
 		fmt.Fprintf(ex.opts.IO.ErrOut, "to continue without reading again what was read: %s\n", resumeExport())
 	}
 }

@@ -86,6 +86,10 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 	if err := p.List(items, cols); err != nil {
 		return err
 	}
+	if w := last.walk; w != nil && w.Changed() {
+		// On stderr whatever the format: a script should know too.
+		fmt.Fprintf(d.IO.ErrOut, "the list changed while it was read: %d %s at the start, %d at the end; each listed once\n", w.FirstTotal, l.Noun, w.LastTotal)
+	}
 	if !p.IsTable() {
 		return nil
 	}
@@ -99,7 +103,8 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 }
 
 // FetchAllPages is --all for a list fetched some other way (storectl api
-// --paginate): every page from the first, in order, with the same progress.
+// --paginate): every page from the first, in order, with the same progress
+// and the same guarantees.
 func FetchAllPages(ctx context.Context, progress *output.Progress, paceLeft func(requests int) time.Duration,
 	fetch func(ctx context.Context, page int) (*shop.Page, error)) ([]json.RawMessage, error) {
 	items, _, err := fetchPages(ctx, progress, PageFlags{All: true}, paceLeft, fetch)
@@ -107,39 +112,53 @@ func FetchAllPages(ctx context.Context, progress *output.Progress, paceLeft func
 }
 
 // fetchPages fetches the chosen page, or with All every page from the
-// first, reporting page n/N with an ETA on progress (shown only on a
-// terminal). It returns the items in order and the last page fetched.
+// first (through shop.Walk: each row once however the list changes while it
+// is read), reporting page n/N with an ETA on progress (shown only on a
+// terminal). It returns the items and the last page fetched going forward.
 func fetchPages(ctx context.Context, progress *output.Progress, p PageFlags, paceLeft func(requests int) time.Duration,
-	fetch func(ctx context.Context, page int) (*shop.Page, error)) ([]json.RawMessage, *shop.Page, error) {
+	fetch func(ctx context.Context, page int) (*shop.Page, error)) ([]json.RawMessage, *listEnd, error) {
 	if !p.All {
 		page, err := fetch(ctx, p.Page)
 		if err != nil {
 			return nil, nil, err
 		}
-		return page.Items, page, nil
+		return page.Items, &listEnd{page: page}, nil
 	}
 	var items []json.RawMessage
-	var last *shop.Page
+	end := &listEnd{}
 	start := time.Now()
-	err := shop.EachPage(ctx, 1, fetch, func(page *shop.Page) error {
-		items = append(items, page.Items...)
-		last = page
-		pg := page.Pagination
-		done, total := int(pg.CurrentPage.Value), int(pg.LastPage.Value)
-		progress.Update("page " + output.FormatETA(done, total, time.Since(start), paceLeft(total-done)))
+	w := &shop.Walk{Fetch: fetch, Page: func(_ context.Context, wp *shop.WalkPage) error {
+		for _, r := range wp.Rows {
+			items = append(items, r.Raw)
+		}
+		if wp.Kind == shop.Forward {
+			end.page = wp.Page
+		}
+		st := wp.State
+		progress.Update("page " + output.FormatETA(st.Furthest, st.LastPage, time.Since(start), paceLeft(st.LastPage-st.Furthest)))
 		return nil
-	})
+	}}
+	res, err := w.Run(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	return items, last, nil
+	end.walk = &res
+	return items, end, nil
+}
+
+// listEnd is where a listing ended: its last page, and for --all what the
+// walk saw of the list changing.
+type listEnd struct {
+	page *shop.Page
+	walk *shop.WalkResult
 }
 
 // listFooter tells people on stderr where they are: the page footer for
 // one page, the count for --all, "no …" for an empty list.
-func listFooter(ios *iostreams.IOStreams, p PageFlags, last *shop.Page, count int, noun string) {
+func listFooter(ios *iostreams.IOStreams, p PageFlags, end *listEnd, count int, noun string) {
+	last := end.page
 	switch {
-	case count == 0 && last != nil && last.Pagination.Total.Value > 0:
+	case count == 0 && last != nil && last.Pagination.Total.Value > 0 && !p.All:
 		fmt.Fprintf(ios.ErrOut, "no %s on page %d: the last page is %d\n", noun, p.Page, last.Pagination.LastPage.Value)
 	case count == 0:
 		fmt.Fprintf(ios.ErrOut, "no %s found\n", noun)
