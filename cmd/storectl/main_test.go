@@ -40,10 +40,11 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":    cmdExits,
-			"fakeapi":  cmdFakeAPI,
-			"waitfile": cmdWaitFile,
-			"httpget":  cmdHTTPGet,
+			"exits":       cmdExits,
+			"fakeapi":     cmdFakeAPI,
+			"waitfile":    cmdWaitFile,
+			"httpget":     cmdHTTPGet,
+			"sandboxgrow": cmdSandboxGrow,
 		},
 	})
 }

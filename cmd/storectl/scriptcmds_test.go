@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/storectl/storectl/internal/sandbox"
 )
 
 // cmdExits runs a program, as exec does, and checks its exit code, which
@@ -108,4 +110,20 @@ func cmdHTTPGet(ts *testscript.TestScript, neg bool, args []string) {
 	if (resp.StatusCode >= 400) != neg {
 		ts.Fatalf("GET %s: unexpected %s", url, resp.Status)
 	}
+}
+
+// cmdSandboxGrow registers N new back-in-stock submissions in a sandbox
+// state file, as a live store's customers would: a `sandbox serve --state
+// FILE` sees them from its next request on.
+//
+//	sandboxgrow FILE N
+func cmdSandboxGrow(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sandboxgrow FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	store, err := sandbox.OpenFileStore(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(sandbox.AddSubmissions(store, n, time.Now()))
 }

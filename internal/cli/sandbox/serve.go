@@ -32,6 +32,7 @@ type ServeOptions struct {
 	SyncRequests    int
 	LogPath         string
 	URLFile         string
+	Grow            string
 }
 
 func newServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
@@ -60,10 +61,15 @@ The shop API is throttled like the real one (30 requests a minute per token);
 	fl.IntVar(&opts.SyncRequests, "sync-requests", 0, "answer the first `N` catalog filter/search requests as if the store were syncing")
 	fl.StringVar(&opts.LogPath, "log", "", "append one line per request to `file` (- for stderr)")
 	fl.StringVar(&opts.URLFile, "url-file", "", "write the base URL to `file` once listening (for scripts)")
+	fl.StringVar(&opts.Grow, "grow", "0", "register `N/DURATION` new back-in-stock submissions as time passes (a live store that grows while clients page); 0 is off")
 	return cmd
 }
 
 func runServe(ctx context.Context, opts *ServeOptions) error {
+	grow, err := ratelimit.Parse(opts.Grow)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--grow: %w", err))
+	}
 	sopts, closeLog, err := serverOptions(opts)
 	if err != nil {
 		return err
@@ -86,6 +92,9 @@ func runServe(ctx context.Context, opts *ServeOptions) error {
 	}
 	printBanner(opts.Out, base, sopts)
 
+	if !grow.Off() {
+		go sandbox.Grow(ctx, sopts.Store, grow.N, grow.Per, time.Now)
+	}
 	srv := &http.Server{Handler: sandbox.New(sopts), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
