@@ -3,11 +3,12 @@ package config
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 // Key describes one setting a profile may hold. Every global flag is also a
@@ -31,18 +32,11 @@ func (k Key) Check(v string) error {
 	return k.check(v)
 }
 
-var rateLimitPattern = regexp.MustCompile(`^(0|off|[1-9][0-9]*/[0-9]*(ns|us|µs|ms|s|m|h|[0-9]))$`)
-
 // Keys are all settings, in the order `config list` shows them.
 var Keys = []Key{
 	{Name: "base_url", Help: "shop API base URL (https://…; http:// only for loopback)", check: checkBaseURL},
 	{Name: "catalog_url", Help: "catalog API base URL, ending in /sfs/v1", check: checkCatalogURL},
-	{Name: "rate_limit", Default: "30/1m", Help: "shop API pacing as N/DURATION; 0 turns pacing off", check: func(v string) error {
-		if !rateLimitPattern.MatchString(strings.TrimSpace(v)) {
-			return fmt.Errorf("%q is not a rate limit: use N/DURATION such as 30/1m, or 0 for off", v)
-		}
-		return nil
-	}},
+	{Name: "rate_limit", Default: "30/1m", Help: "shop API pacing as N/DURATION; 0 or off turns pacing off", check: checkRateLimit},
 	{Name: "credential_store", Default: "keyring", Help: "where auth login keeps tokens: keyring, or file (a mode-0600 file, for hosts without a keyring)", check: oneOf("keyring", "file")},
 	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml", check: oneOf("table", "json", "ndjson", "csv", "yaml")},
 	{Name: "fields", Flag: "fields", Help: "comma-separated columns or keys to keep"},
@@ -111,6 +105,13 @@ func checkCatalogURL(v string) error {
 		return fmt.Errorf("%q does not end in /sfs/v1: the catalog API base URL is the one from the app's settings (API access), such as https://search.example.com/sfs/v1", v)
 	}
 	return nil
+}
+
+// checkRateLimit is the transport's own parser, so that the config
+// accepts exactly what pacing understands.
+func checkRateLimit(v string) error {
+	_, err := ratelimit.Parse(v)
+	return err
 }
 
 func checkBool(v string) error {

@@ -102,7 +102,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err != nil {
 			return err
 		}
-		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY)
+		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY, p.ios.ColorEnabled)
 	}
 	var out bytes.Buffer
 	switch p.format {
@@ -111,7 +111,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err != nil {
 			return err
 		}
-		if err := indentJSON(&out, arr); err != nil {
+		if err := p.indentJSON(&out, arr); err != nil {
 			return err
 		}
 		out.WriteByte('\n')
@@ -187,7 +187,7 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 		if err != nil {
 			return err
 		}
-		return runJQ(p.ios.Out, p.jq, shaped, p.ios.OutTTY)
+		return runJQ(p.ios.Out, p.jq, shaped, p.ios.OutTTY, p.ios.ColorEnabled)
 	}
 	var out bytes.Buffer
 	switch p.format {
@@ -196,7 +196,7 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 		if err != nil {
 			return err
 		}
-		if err := indentJSON(&out, shaped); err != nil {
+		if err := p.indentJSON(&out, shaped); err != nil {
 			return err
 		}
 		out.WriteByte('\n')
@@ -269,6 +269,19 @@ func objectColumns(fields []string, o Object) ([]Column, error) {
 		}
 	}
 	return cols, nil
+}
+
+// indentJSON appends raw indented, in colour when stdout takes colour.
+func (p *Printer) indentJSON(out *bytes.Buffer, raw []byte) error {
+	if !p.ios.ColorEnabled {
+		return indentJSON(out, raw)
+	}
+	var plain bytes.Buffer
+	if err := indentJSON(&plain, raw); err != nil {
+		return err
+	}
+	colorJSON(out, plain.Bytes())
+	return nil
 }
 
 // shape keeps the resolved --fields keys of one value for JSON-like output.
