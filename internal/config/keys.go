@@ -47,6 +47,7 @@ var Keys = []Key{
 	{Name: "quiet", Flag: "quiet", Default: "false", Help: "print nothing on success but created ids", check: checkBool},
 	{Name: "debug", Flag: "debug", Default: "false", Help: "HTTP trace on stderr, tokens redacted", check: checkBool},
 	{Name: "sandbox", Flag: "sandbox", Default: "false", Help: "use the built-in sandbox instead of a real store", check: checkBool},
+	{Name: "pager", Help: "command that shows table output longer than the terminal (else $PAGER, else less -FRX); cat turns paging off"},
 	{Name: "timeout", Flag: "timeout", Default: "30s", Help: "per-request timeout", check: checkDuration},
 }
 

@@ -53,6 +53,9 @@ type Settings struct {
 	Debug      bool
 	Sandbox    bool
 	Timeout    time.Duration
+	// Pager is STORECTL_PAGER or the profile's pager key, "" when neither
+	// is set (iostreams.PagerCommand falls back to $PAGER and less).
+	Pager string
 }
 
 // Resolve layers the settings. flags may be nil (tests); a flag counts only
@@ -208,4 +211,5 @@ func (s *Settings) fill() {
 	s.Debug, _ = strconv.ParseBool(get("debug"))
 	s.Sandbox, _ = strconv.ParseBool(get("sandbox"))
 	s.Timeout, _ = time.ParseDuration(get("timeout"))
+	s.Pager = get("pager")
 }

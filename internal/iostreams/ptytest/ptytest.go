@@ -39,10 +39,16 @@ func Open(t testing.TB) (master, tty *os.File) {
 		t.Skipf("open pts: %v", err)
 	}
 	t.Cleanup(func() { tty.Close() })
-	if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 80}); err != nil {
+	SetSize(t, tty, 24, 80)
+	return master, tty
+}
+
+// SetSize gives the terminal rows and columns.
+func SetSize(t testing.TB, tty *os.File, rows, cols uint16) {
+	t.Helper()
+	if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: rows, Col: cols}); err != nil {
 		t.Skipf("set window size: %v", err)
 	}
-	return master, tty
 }
 
 // Screen collects what a terminal received; start it with go s.Read(master).
