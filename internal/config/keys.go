@@ -40,7 +40,7 @@ var Keys = []Key{
 	{Name: "credential_store", Default: "keyring", Help: "where auth login keeps tokens: keyring, or file (a mode-0600 file, for hosts without a keyring)", check: oneOf("keyring", "file")},
 	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml", check: oneOf("table", "json", "ndjson", "csv", "yaml")},
 	{Name: "fields", Flag: "fields", Help: "comma-separated columns or keys to keep"},
-	{Name: "jq", Flag: "jq", Help: "jq expression applied to JSON output"},
+	{Name: "jq", Flag: "jq", Help: "filter JSON output with a jq expression"},
 	{Name: "csv_guard", Flag: "csv-guard", Default: "on", Help: "quote CSV cells a spreadsheet would run as formulas: on, or off for machine consumers", check: oneOf("on", "off")},
 	{Name: "excel", Flag: "excel", Default: "false", Help: "write CSV for Excel on Windows: UTF-8 byte-order mark and CRLF line ends", check: checkBool},
 	{Name: "no_headers", Flag: "no-headers", Default: "false", Help: "omit the header row of table and csv output", check: checkBool},
