@@ -40,16 +40,6 @@ type Factory struct {
 	Progress func() *output.Progress
 }
 
-// BuildInfo is set by ldflags at release time.
-type BuildInfo struct {
-	Version string
-	Commit  string
-	Date    string
-}
-
-// UserAgent is sent with every request.
-func (b BuildInfo) UserAgent() string { return "storectl/" + b.Version }
-
 // ShopDeps is what a command that shows shop API data needs.
 type ShopDeps struct {
 	IO         *iostreams.IOStreams
