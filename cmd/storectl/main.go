@@ -9,13 +9,14 @@ import (
 	"github.com/storectl/storectl/internal/cli/root"
 )
 
-// Set by ldflags at release time.
+// Set by ldflags at release time; a build without them describes itself
+// from the toolchain's stamp (cmdutil.NewBuildInfo).
 var (
-	version = "dev"
-	commit  = "none"
-	date    = "unknown"
+	version string
+	commit  string
+	date    string
 )
 
 func main() {
-	os.Exit(root.Main(cmdutil.BuildInfo{Version: version, Commit: commit, Date: date}))
+	os.Exit(root.Main(cmdutil.NewBuildInfo(version, commit, date)))
 }

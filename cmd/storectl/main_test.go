@@ -34,6 +34,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 			env.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
 			env.Setenv("NO_COLOR", "1")
 			// No Secret Service is reachable in tests: fail fast, never hang.
 			env.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(env.WorkDir, "no-dbus"))

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 func TestParseRejectsUnknownKeysWithLine(t *testing.T) {
@@ -173,4 +175,20 @@ func resolveArgs(t *testing.T, args ...string) *Settings {
 		t.Fatal(err)
 	}
 	return s
+}
+
+func TestRateLimitCheckAgreesWithTheTransport(t *testing.T) {
+	key, _ := LookupKey("rate_limit")
+	for _, v := range []string{"OFF", "off", "0", "30/1.5m", "30/ 1m", " 30/1m ", "30/m", "100/1h"} {
+		if err := key.Check(v); err != nil {
+			t.Errorf("rate_limit %q refused, though pacing accepts it: %v", v, err)
+		}
+	}
+	for _, v := range []string{"bogus", "30", "0/1m", "30/0s", "-1/1m", "30/1x", "30/48h"} {
+		err := key.Check(v)
+		_, parseErr := ratelimit.Parse(v)
+		if err == nil || parseErr == nil || err.Error() != parseErr.Error() {
+			t.Errorf("rate_limit %q: config says %v, pacing says %v", v, err, parseErr)
+		}
+	}
 }

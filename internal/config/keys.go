@@ -3,11 +3,12 @@ package config
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 // Key describes one setting a profile may hold. Every global flag is also a
@@ -31,28 +32,22 @@ func (k Key) Check(v string) error {
 	return k.check(v)
 }
 
-var rateLimitPattern = regexp.MustCompile(`^(0|off|[1-9][0-9]*/[0-9]*(ns|us|µs|ms|s|m|h|[0-9]))$`)
-
 // Keys are all settings, in the order `config list` shows them.
 var Keys = []Key{
 	{Name: "base_url", Help: "shop API base URL (https://…; http:// only for loopback)", check: checkBaseURL},
 	{Name: "catalog_url", Help: "catalog API base URL, ending in /sfs/v1", check: checkCatalogURL},
-	{Name: "rate_limit", Default: "30/1m", Help: "shop API pacing as N/DURATION; 0 turns pacing off", check: func(v string) error {
-		if !rateLimitPattern.MatchString(strings.TrimSpace(v)) {
-			return fmt.Errorf("%q is not a rate limit: use N/DURATION such as 30/1m, or 0 for off", v)
-		}
-		return nil
-	}},
+	{Name: "rate_limit", Default: "30/1m", Help: "shop API pacing as N/DURATION; 0 or off turns pacing off", check: checkRateLimit},
 	{Name: "credential_store", Default: "keyring", Help: "where auth login keeps tokens: keyring, or file (a mode-0600 file, for hosts without a keyring)", check: oneOf("keyring", "file")},
 	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml", check: oneOf("table", "json", "ndjson", "csv", "yaml")},
 	{Name: "fields", Flag: "fields", Help: "comma-separated columns or keys to keep"},
-	{Name: "jq", Flag: "jq", Help: "jq expression applied to JSON output"},
+	{Name: "jq", Flag: "jq", Help: "filter JSON output with a jq expression"},
 	{Name: "csv_guard", Flag: "csv-guard", Default: "on", Help: "quote CSV cells a spreadsheet would run as formulas: on, or off for machine consumers", check: oneOf("on", "off")},
 	{Name: "excel", Flag: "excel", Default: "false", Help: "write CSV for Excel on Windows: UTF-8 byte-order mark and CRLF line ends", check: checkBool},
 	{Name: "no_headers", Flag: "no-headers", Default: "false", Help: "omit the header row of table and csv output", check: checkBool},
 	{Name: "quiet", Flag: "quiet", Default: "false", Help: "print nothing on success but created ids", check: checkBool},
 	{Name: "debug", Flag: "debug", Default: "false", Help: "HTTP trace on stderr, tokens redacted", check: checkBool},
 	{Name: "sandbox", Flag: "sandbox", Default: "false", Help: "use the built-in sandbox instead of a real store", check: checkBool},
+	{Name: "pager", Help: "command that shows table output longer than the terminal (else $PAGER, else less -FRX); cat turns paging off"},
 	{Name: "timeout", Flag: "timeout", Default: "30s", Help: "per-request timeout", check: checkDuration},
 	{Name: "offline", Flag: "offline", Default: "false", Help: "answer from the local mirror and send nothing (commands that read the mirror)", check: checkBool},
 }
@@ -112,6 +107,13 @@ func checkCatalogURL(v string) error {
 		return fmt.Errorf("%q does not end in /sfs/v1: the catalog API base URL is the one from the app's settings (API access), such as https://search.example.com/sfs/v1", v)
 	}
 	return nil
+}
+
+// checkRateLimit is the transport's own parser, so that the config
+// accepts exactly what pacing understands.
+func checkRateLimit(v string) error {
+	_, err := ratelimit.Parse(v)
+	return err
 }
 
 func checkBool(v string) error {

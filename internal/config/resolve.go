@@ -56,6 +56,9 @@ type Settings struct {
 	// Offline answers from the mirror without a request; a command that
 	// must ask the store refuses to run.
 	Offline bool
+	// Pager is STORECTL_PAGER or the profile's pager key, "" when neither
+	// is set (iostreams.PagerCommand falls back to $PAGER and less).
+	Pager string
 }
 
 // Resolve layers the settings. flags may be nil (tests); a flag counts only
@@ -212,6 +215,7 @@ func (s *Settings) fill() {
 	s.Sandbox, _ = strconv.ParseBool(get("sandbox"))
 	s.Timeout, _ = time.ParseDuration(get("timeout"))
 	s.Offline, _ = strconv.ParseBool(get("offline"))
+	s.Pager = get("pager")
 }
 
 // MirrorStore names the store a profile's mirror is of: its shop API base

@@ -66,13 +66,16 @@ func Files(cmd *cobra.Command) (map[string][]byte, error) {
 		}
 		files[path.Join(referenceDir, base)] = md.Bytes()
 		fmt.Fprintf(&index, "| [%s](%s) | %s |\n", c.CommandPath(), base, strings.ReplaceAll(c.Short, "|", `\|`))
+		if c.IsAdditionalHelpTopicCommand() {
+			return // a topic's text is in storectl(1) already
+		}
 
 		var man bytes.Buffer
 		h := *header
 		if err = doc.GenMan(c, &h, &man); err != nil {
 			return
 		}
-		files[path.Join(manDir, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1")] = man.Bytes()
+		files[path.Join(manDir, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1")] = withManSections(man.Bytes(), !c.HasParent())
 	})
 	if err != nil {
 		return nil, err
@@ -96,11 +99,12 @@ One page per command, generated from the command tree by ` + "`go run ./internal
 `
 
 // visit calls fn for c and every command under it that a user can run or
-// read help for, parents before children, children by name.
+// read help for (help topics too), parents before children, children by
+// name.
 func visit(c *cobra.Command, fn func(*cobra.Command)) {
 	fn(c)
 	for _, child := range c.Commands() {
-		if !child.IsAvailableCommand() || child.IsAdditionalHelpTopicCommand() {
+		if !child.IsAvailableCommand() && !child.IsAdditionalHelpTopicCommand() {
 			continue
 		}
 		visit(child, fn)

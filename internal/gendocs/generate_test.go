@@ -191,3 +191,25 @@ func TestPreformatKeepsColumnsAndFlowsProse(t *testing.T) {
 		t.Errorf("fenced block changed: %q", got)
 	}
 }
+
+func TestManPagesHaveExitStatusEnvironmentAndFiles(t *testing.T) {
+	files := generate(t)
+	root := string(files["docs/man/storectl.1"])
+	for _, want := range []string{".SH EXIT STATUS\n", ".SH ENVIRONMENT\n", ".SH FILES\n",
+		"\\fBSTORECTL_PAGER\\fR", "\\fBCLICOLOR_FORCE\\fR", "\\fB143, 129\\fR",
+		`%LocalAppData%\estorectl\emirror`} {
+		if !strings.Contains(root, want) {
+			t.Errorf("storectl.1 lacks %q", want)
+		}
+	}
+	if strings.Index(root, ".SH FILES") > strings.Index(root, ".SH SEE ALSO") {
+		t.Error("FILES comes after SEE ALSO")
+	}
+	sub := string(files["docs/man/storectl-bis-export.1"])
+	if !strings.Contains(sub, ".SH EXIT STATUS\n") || !strings.Contains(sub, "See \\fBstorectl(1)\\fP or \\fBstorectl help environment\\fP") {
+		t.Errorf("a command's page lacks its exit status or the pointer to the environment:\n%s", sub)
+	}
+	if files["docs/reference/storectl_environment.md"] == nil || files["docs/man/storectl-environment.1"] != nil {
+		t.Error("the environment topic wants a reference page and no man page of its own")
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/storectl/storectl/internal/fsutil"
 )
 
 const (
@@ -85,27 +87,12 @@ func (s *fileStore) read() paceState {
 	return state
 }
 
-// write replaces the file in one rename, so that a crash mid-write leaves
-// the old state rather than half a file.
+// write replaces the file atomically (fsutil), so that a crash mid-write
+// leaves the old state rather than half a file.
 func (s *fileStore) write(state paceState) error {
 	data, err := json.Marshal(state)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), "pace-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if closeErr := tmp.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", s.path, err)
-	}
-	return nil
+	return fsutil.WriteFileAtomic(s.path, data, 0o600)
 }

@@ -1,6 +1,7 @@
 // Package iostreams bundles the standard streams with what is known about
 // them (terminal or not, colour allowed or not), so commands and printers can
-// be tested with buffers.
+// be tested with buffers. It is the one place that reads the terminal
+// conventions (NO_COLOR, CLICOLOR, CLICOLOR_FORCE, TERM=dumb).
 package iostreams
 
 import (
@@ -20,27 +21,41 @@ type IOStreams struct {
 	InTTY  bool
 	OutTTY bool
 	ErrTTY bool
-	// NoColor is set by NO_COLOR or when stdout is not a terminal.
-	NoColor bool
-	// TermWidth is the stdout terminal width, 0 when unknown.
-	TermWidth int
+	// ColorEnabled allows colour and bold escapes on stdout (see
+	// ColorEnabled in term.go for the rules).
+	ColorEnabled bool
+	// ErrRedraw says stderr is a terminal that understands cursor
+	// movement, so a spinner may redraw its line there: not with TERM=dumb,
+	// nor on a Windows console without virtual-terminal processing.
+	ErrRedraw bool
+	// TermWidth and TermHeight are the stdout terminal's size, 0 when
+	// unknown.
+	TermWidth  int
+	TermHeight int
 }
 
 // System returns the process's streams.
-func System() *IOStreams {
+func System() *IOStreams { return fromFiles(os.Stdin, os.Stdout, os.Stderr, os.Getenv) }
+
+// fromFiles describes three open files under an environment.
+func fromFiles(in, out, errOut *os.File, getenv func(string) string) *IOStreams {
 	ios := &IOStreams{
-		In:     os.Stdin,
-		Out:    os.Stdout,
-		ErrOut: os.Stderr,
-		InTTY:  isTerminal(os.Stdin),
-		OutTTY: isTerminal(os.Stdout),
-		ErrTTY: isTerminal(os.Stderr),
+		In:     in,
+		Out:    out,
+		ErrOut: errOut,
+		InTTY:  isTerminal(in),
+		OutTTY: isTerminal(out),
+		ErrTTY: isTerminal(errOut),
 	}
-	_, noColor := os.LookupEnv("NO_COLOR")
-	ios.NoColor = noColor || !ios.OutTTY
+	// Escapes reach a Windows console as text unless it is switched to
+	// virtual-terminal processing; elsewhere a terminal takes them as is.
+	outVT := ios.OutTTY && enableVirtualTerminal(out)
+	errVT := ios.ErrTTY && enableVirtualTerminal(errOut)
+	ios.ColorEnabled = ColorEnabled(getenv, outVT)
+	ios.ErrRedraw = errVT && !dumbTerminal(getenv)
 	if ios.OutTTY {
-		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
-			ios.TermWidth = w
+		if w, h, err := term.GetSize(int(out.Fd())); err == nil {
+			ios.TermWidth, ios.TermHeight = w, h
 		}
 	}
 	return ios
@@ -49,7 +64,7 @@ func System() *IOStreams {
 // Test returns streams backed by buffers, none of them a terminal.
 func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: in, Out: out, ErrOut: errOut, NoColor: true}, in, out, errOut
+	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
 }
 
 // CanPrompt reports whether a person can answer a prompt.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/itchyny/gojq"
 
@@ -13,13 +14,14 @@ import (
 )
 
 // compileJQ parses and compiles a --jq expression; a mistake in it is a
-// usage error carrying gojq's message.
+// usage error carrying gojq's message. The expression sees the process's
+// environment as env and $ENV, as in jq.
 func compileJQ(expr string) (*gojq.Code, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
 		return nil, exitcode.Usagef("invalid --jq expression %q: %v", expr, err)
 	}
-	code, err := gojq.Compile(q)
+	code, err := gojq.Compile(q, gojq.WithEnvironLoader(os.Environ))
 	if err != nil {
 		return nil, exitcode.Usagef("invalid --jq expression %q: %v", expr, err)
 	}
@@ -32,7 +34,8 @@ func compileJQ(expr string) (*gojq.Code, error) {
 // leave through gojq.Marshal, so integers of any size keep every digit.
 // Objects come out with sorted keys (gojq's maps have no order). A string
 // bound for a terminal is sanitised; one bound for a pipe is left exact.
-func runJQ(w io.Writer, code *gojq.Code, raw []byte, tty bool) error {
+// With color, JSON results (not plain strings) come out in colour.
+func runJQ(w io.Writer, code *gojq.Code, raw []byte, tty, color bool) error {
 	dec := json.NewDecoder(bytes.NewReader(jsonSafe(raw)))
 	dec.UseNumber()
 	var input any
@@ -58,7 +61,7 @@ func runJQ(w io.Writer, code *gojq.Code, raw []byte, tty bool) error {
 			// which storectl reserves for partial bulk failures.
 			return exitcode.Wrap(exitcode.Failure, fmt.Errorf("--jq: %w", err))
 		}
-		if err := writeJQValue(&out, v, tty); err != nil {
+		if err := writeJQValue(&out, v, tty, color); err != nil {
 			return err
 		}
 	}
@@ -66,7 +69,7 @@ func runJQ(w io.Writer, code *gojq.Code, raw []byte, tty bool) error {
 	return err
 }
 
-func writeJQValue(out *bytes.Buffer, v any, tty bool) error {
+func writeJQValue(out *bytes.Buffer, v any, tty, color bool) error {
 	if s, ok := v.(string); ok {
 		if tty {
 			s = Sanitize(s)
@@ -81,9 +84,14 @@ func writeJQValue(out *bytes.Buffer, v any, tty bool) error {
 	}
 	b = jsonSafe(b)
 	if tty {
-		if err := json.Indent(out, b, "", "  "); err != nil {
+		var indented bytes.Buffer
+		if err := json.Indent(&indented, b, "", "  "); err != nil {
 			return fmt.Errorf("--jq: %w", err)
 		}
+		b = indented.Bytes()
+	}
+	if color {
+		colorJSON(out, b)
 	} else {
 		out.Write(b)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/iostreams"
 )
 
 const bigDoc = `{"id":9007199254740993,"big":123456789012345678901234567890,"neg":-123456789012345678901234567890,"f":1.10,"s":"x\u001b[31my","nested":{"b":[9007199254740993],"a":true}}`
@@ -43,7 +44,7 @@ func TestJQKeepsNumbersExact(t *testing.T) {
 }
 
 func TestJQOnTerminal(t *testing.T) {
-	ios, out := terminalStreams(80, true)
+	ios, out := terminalStreams(80, false)
 	p, err := New(ios, Options{JQ: ".nested, .s"})
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +85,23 @@ func TestJQCompileErrorIsUsage(t *testing.T) {
 		}
 		if exitcode.Of(err) != exitcode.Usage {
 			t.Errorf("--jq %q: exit code %d, want 2", expr, exitcode.Of(err))
+		}
+	}
+}
+
+func TestJQSeesTheEnvironment(t *testing.T) {
+	t.Setenv("STORECTL_JQ_TEST", "from the environment")
+	for _, expr := range []string{"env.STORECTL_JQ_TEST", "$ENV.STORECTL_JQ_TEST"} {
+		ios, _, out, _ := iostreams.Test()
+		p, err := New(ios, Options{JQ: expr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Object(json.RawMessage(`{}`), nil); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != "from the environment\n" {
+			t.Errorf("--jq %s printed %q", expr, out)
 		}
 	}
 }

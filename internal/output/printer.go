@@ -23,6 +23,10 @@ type Options struct {
 	JQ        string
 	NoHeaders bool
 	CSV       CSVOptions
+	// Pager is the configured pager command (STORECTL_PAGER or the pager
+	// key) for table output longer than the terminal; see
+	// iostreams.PagerCommand for the fallbacks.
+	Pager string
 }
 
 // Printer writes command results to stdout in the chosen format.
@@ -33,6 +37,9 @@ type Printer struct {
 	jq        *gojq.Code
 	noHeaders bool
 	csv       CSVOptions
+	pager     string
+	// beforePaging clears the terminal for the pager (stops the spinner).
+	beforePaging func()
 }
 
 // Column is one column of a table or CSV. Key names it for --fields and
@@ -56,7 +63,7 @@ type Column struct {
 // New checks the options, compiling --jq, so that a bad flag fails before
 // any request is sent (a usage error, exit 2).
 func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
-	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV}
+	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV, pager: opts.Pager}
 	if opts.Format != "" {
 		f, err := ParseFormat(string(opts.Format))
 		if err != nil {
@@ -76,6 +83,10 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	}
 	return p, nil
 }
+
+// BeforePaging sets what runs before a pager takes the terminal: the
+// caller's spinner must not draw over it.
+func (p *Printer) BeforePaging(fn func()) { p.beforePaging = fn }
 
 // Format is the chosen output format.
 func (p *Printer) Format() Format { return p.format }
@@ -102,7 +113,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err != nil {
 			return err
 		}
-		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY)
+		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY, p.ios.ColorEnabled)
 	}
 	var out bytes.Buffer
 	switch p.format {
@@ -111,7 +122,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err != nil {
 			return err
 		}
-		if err := indentJSON(&out, arr); err != nil {
+		if err := p.indentJSON(&out, arr); err != nil {
 			return err
 		}
 		out.WriteByte('\n')
@@ -150,9 +161,30 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 			return err
 		}
 	}
+	if p.format == Table {
+		return p.page(out.Bytes())
+	}
 	_, err = p.ios.Out.Write(out.Bytes())
 	return err
 }
+
+// page writes table text to stdout, through the pager when it is longer
+// than the terminal (iostreams decides).
+func (p *Printer) page(text []byte) error {
+	if p.beforePaging != nil && p.ios.ShouldPage(text) {
+		p.beforePaging()
+	}
+	return p.ios.Page(text, p.pager)
+}
+
+// pageBuffer collects a human view for page. It unwraps to stdout, so
+// tables written into it are styled and fitted as on stdout itself.
+type pageBuffer struct {
+	bytes.Buffer
+	stdout io.Writer
+}
+
+func (b *pageBuffer) Unwrap() io.Writer { return b.stdout }
 
 // listKeys resolves --fields for JSON-like output of a list, against the
 // columns and the first item.
@@ -187,7 +219,7 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 		if err != nil {
 			return err
 		}
-		return runJQ(p.ios.Out, p.jq, shaped, p.ios.OutTTY)
+		return runJQ(p.ios.Out, p.jq, shaped, p.ios.OutTTY, p.ios.ColorEnabled)
 	}
 	var out bytes.Buffer
 	switch p.format {
@@ -196,7 +228,7 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 		if err != nil {
 			return err
 		}
-		if err := indentJSON(&out, shaped); err != nil {
+		if err := p.indentJSON(&out, shaped); err != nil {
 			return err
 		}
 		out.WriteByte('\n')
@@ -228,6 +260,14 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 }
 
 func (p *Printer) humanObject(o Object, human func(w io.Writer) error) error {
+	out := &pageBuffer{stdout: p.ios.Out}
+	if err := p.writeHuman(out, o, human); err != nil {
+		return err
+	}
+	return p.page(out.Bytes())
+}
+
+func (p *Printer) writeHuman(w io.Writer, o Object, human func(w io.Writer) error) error {
 	switch {
 	case len(p.fields) > 0:
 		var header []string
@@ -242,18 +282,18 @@ func (p *Printer) humanObject(o Object, human func(w io.Writer) error) error {
 		for i, c := range cols {
 			rows[i] = []string{c.Key, o.String(c.Key)}
 		}
-		return RenderTable(p.ios.Out, p.ios, header, rows)
+		return RenderTable(w, p.ios, header, rows)
 	case human != nil:
-		return human(p.ios.Out)
+		return human(w)
 	case o.Keys() == nil:
-		_, err := fmt.Fprintln(p.ios.Out, cellText(o.String("")))
+		_, err := fmt.Fprintln(w, cellText(o.String("")))
 		return err
 	default:
 		pairs := make([][2]string, len(o.members))
 		for i, m := range o.members {
 			pairs[i] = [2]string{m.key, displayText(m.value)}
 		}
-		return RenderSheet(p.ios.Out, p.ios, pairs)
+		return RenderSheet(w, p.ios, pairs)
 	}
 }
 
@@ -269,6 +309,19 @@ func objectColumns(fields []string, o Object) ([]Column, error) {
 		}
 	}
 	return cols, nil
+}
+
+// indentJSON appends raw indented, in colour when stdout takes colour.
+func (p *Printer) indentJSON(out *bytes.Buffer, raw []byte) error {
+	if !p.ios.ColorEnabled {
+		return indentJSON(out, raw)
+	}
+	var plain bytes.Buffer
+	if err := indentJSON(&plain, raw); err != nil {
+		return err
+	}
+	colorJSON(out, plain.Bytes())
+	return nil
 }
 
 // shape keeps the resolved --fields keys of one value for JSON-like output.

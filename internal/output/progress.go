@@ -15,8 +15,9 @@ import (
 const showAfter = 200 * time.Millisecond
 
 // Progress is a spinner with a status text on stderr. It shows only when
-// stderr is a terminal, and only once the work has taken showAfter; without
-// a terminal every method does nothing, so logs never get spinner frames.
+// stderr is a terminal that can redraw a line (not TERM=dumb), and only once
+// the work has taken showAfter; otherwise every method but Say does
+// nothing, so logs never get spinner frames.
 // All methods are safe from any goroutine, and on a nil *Progress.
 type Progress struct {
 	w       io.Writer // stderr, for lines said whether or not it is a terminal
@@ -37,7 +38,7 @@ func StartProgress(ios *iostreams.IOStreams, text string) *Progress {
 func startProgress(ios *iostreams.IOStreams, text string, delay time.Duration) *Progress {
 	p := &Progress{w: ios.ErrOut}
 	f, ok := ios.StderrFile()
-	if !ios.ErrTTY || !ok {
+	if !ios.ErrRedraw || !ok {
 		return p
 	}
 	// WithWriterFile, not WithWriter: the spinner checks that file, not

@@ -19,7 +19,7 @@ func TestProgressIsSilentWithoutTerminal(t *testing.T) {
 
 	// A terminal flag on a stream that is not a file (a test buffer, a
 	// pipe wrapper) cannot host a spinner either.
-	ios.ErrTTY = true
+	ios.ErrTTY, ios.ErrRedraw = true, true
 	p = StartProgress(ios, "x")
 	p.Update("y")
 	p.Stop()

@@ -43,7 +43,8 @@ func (p *Printer) Stream(w io.Writer, cols []Column) (Stream, error) {
 	if w == nil {
 		return nil, errors.New("output: Stream needs a writer")
 	}
-	base := streamBase{p: p, w: bufio.NewWriterSize(w, 64<<10), tty: p.ios.OutTTY && sameWriter(w, p.ios.Out), declared: cols}
+	stdout := sameWriter(w, p.ios.Out)
+	base := streamBase{p: p, w: bufio.NewWriterSize(w, 64<<10), tty: p.ios.OutTTY && stdout, color: p.ios.ColorEnabled && stdout, declared: cols}
 	if p.jq != nil {
 		return &jqStream{base}, nil
 	}
@@ -67,7 +68,8 @@ type streamBase struct {
 	p        *Printer
 	w        *bufio.Writer
 	tty      bool
-	n        int // items written
+	color    bool // JSON in colour (see colorJSON)
+	n        int  // items written
 	closed   bool
 	declared []Column // the command's columns, which --fields may name
 	keys     []string // --fields resolved for JSON-like output, at the first item
@@ -130,7 +132,17 @@ func (s *jsonStream) Write(item json.RawMessage) error {
 	if err := json.Indent(&s.buf, jsonSafe(shaped), "  ", "  "); err != nil {
 		return fmt.Errorf("item %d: %w", s.n, invalidJSON(err))
 	}
-	_, err = s.w.Write(s.buf.Bytes())
+	return s.write(s.buf.Bytes())
+}
+
+// write writes whole JSON tokens, in colour when the stream has it.
+func (s *jsonStream) write(tokens []byte) error {
+	if s.color {
+		var colored bytes.Buffer
+		colorJSON(&colored, tokens)
+		tokens = colored.Bytes()
+	}
+	_, err := s.w.Write(tokens)
 	return err
 }
 
@@ -140,7 +152,7 @@ func (s *jsonStream) Close() error {
 		if s.n == 0 {
 			end = "[]\n"
 		}
-		if _, err := s.w.WriteString(end); err != nil {
+		if err := s.write([]byte(end)); err != nil {
 			return err
 		}
 	}
@@ -320,7 +332,7 @@ func (s *jqStream) Write(item json.RawMessage) error {
 	if err != nil {
 		return itemError(s.n, err)
 	}
-	if err := runJQ(s.w, s.p.jq, shaped, s.tty); err != nil {
+	if err := runJQ(s.w, s.p.jq, shaped, s.tty, s.color); err != nil {
 		return fmt.Errorf("item %d: %w", s.n, err)
 	}
 	return nil

@@ -21,19 +21,25 @@ const (
 	ellipsis    = "…"
 )
 
-// tableStyle is what the destination allows: a bold header on a colour
-// terminal, and truncation to the terminal width. Anything that is not the
-// terminal (a pipe, a file) gets a plain table with every cell whole.
+// tableStyle is what the destination allows: a bold header where stdout
+// takes colour (iostreams decides: a terminal, or CLICOLOR_FORCE), and
+// truncation to the terminal width. Anything that is not stdout (a file) gets
+// a plain table with every cell whole, and so does a pipe unless colour is
+// forced.
 type tableStyle struct {
 	bold  bool
 	width int
 }
 
 func styleFor(w io.Writer, ios *iostreams.IOStreams) tableStyle {
-	if ios == nil || !ios.OutTTY || !sameWriter(w, ios.Out) {
+	if ios == nil || !sameWriter(w, ios.Out) {
 		return tableStyle{}
 	}
-	return tableStyle{bold: !ios.NoColor, width: ios.TermWidth}
+	st := tableStyle{bold: ios.ColorEnabled}
+	if ios.OutTTY {
+		st.width = ios.TermWidth
+	}
+	return st
 }
 
 // sameWriter compares two writers without panicking on writer types that

@@ -14,7 +14,7 @@ import (
 func terminalStreams(width int, color bool) (*iostreams.IOStreams, *bytes.Buffer) {
 	ios, _, out, _ := iostreams.Test()
 	ios.OutTTY = true
-	ios.NoColor = !color
+	ios.ColorEnabled = color
 	ios.TermWidth = width
 	return ios, out
 }
@@ -79,6 +79,16 @@ func TestTableBoldHeaderOnlyWithColour(t *testing.T) {
 	}
 	if want := "ID\n1\n"; out.String() != want {
 		t.Errorf("NO_COLOR terminal: got %q, want %q", out, want)
+	}
+	// CLICOLOR_FORCE into a pipe: bold, but the whole width.
+	ios, _, out, _ = iostreams.Test()
+	ios.ColorEnabled, ios.TermWidth = true, 3
+	p, _ = New(ios, Options{})
+	if err := p.List([]json.RawMessage{json.RawMessage(`{"title":"long title"}`)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\x1b[1mTITLE\x1b[0m\nlong title\n"; out.String() != want {
+		t.Errorf("forced colour into a pipe: got %q, want %q", out, want)
 	}
 }
 

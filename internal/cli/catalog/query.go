@@ -82,7 +82,7 @@ func (q query[P, R]) run(ctx context.Context, o *queryOptions) (*tableRun[R], er
 	if err != nil {
 		return nil, err
 	}
-	waiter := newSyncWaiter(o.WaitSync, o.Progress, o.IO.ErrOut, o.IO.ErrTTY)
+	waiter := newSyncWaiter(o.WaitSync, o.Progress, o.IO.ErrOut, o.IO.ErrRedraw)
 	if o.syncFirstDelay > 0 {
 		waiter.first = o.syncFirstDelay
 	}

@@ -33,9 +33,9 @@ type syncWaiter struct {
 	sleep  func(ctx context.Context, d time.Duration) error
 }
 
-func newSyncWaiter(limit time.Duration, progress func() *output.Progress, errOut io.Writer, errTTY bool) *syncWaiter {
+func newSyncWaiter(limit time.Duration, progress func() *output.Progress, errOut io.Writer, spinner bool) *syncWaiter {
 	w := &syncWaiter{limit: limit, first: syncFirstDelay, maxDelay: syncMaxDelay, progress: progress, sleep: sleepCtx}
-	if !errTTY {
+	if !spinner {
 		w.notice = errOut
 	}
 	return w

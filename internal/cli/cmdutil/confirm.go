@@ -2,9 +2,9 @@ package cmdutil
 
 import (
 	"fmt"
-	"github.com/storectl/storectl/internal/config"
 	"strings"
 
+	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 )

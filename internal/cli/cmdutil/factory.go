@@ -50,16 +50,6 @@ type Factory struct {
 	Mirror func(ctx context.Context, readOnly bool) (*mirror.DB, error)
 }
 
-// BuildInfo is set by ldflags at release time.
-type BuildInfo struct {
-	Version string
-	Commit  string
-	Date    string
-}
-
-// UserAgent is sent with every request.
-func (b BuildInfo) UserAgent() string { return "storectl/" + b.Version }
-
 // ShopDeps is what a command that shows shop API data needs.
 type ShopDeps struct {
 	IO         *iostreams.IOStreams

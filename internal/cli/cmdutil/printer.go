@@ -18,5 +18,5 @@ func NewPrinter(ios *iostreams.IOStreams, s *config.Settings, commandDefault out
 		return nil, err
 	}
 	return output.New(ios, output.Options{Format: format, Fields: s.Fields, JQ: s.JQ, NoHeaders: s.NoHeaders,
-		CSV: output.CSVOptions{NoGuard: s.NoCSVGuard, Excel: s.Excel}})
+		CSV: output.CSVOptions{NoGuard: s.NoCSVGuard, Excel: s.Excel}, Pager: s.Pager})
 }

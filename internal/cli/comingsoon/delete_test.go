@@ -93,6 +93,24 @@ func TestDeleteNeedsConfirmationOffTerminal(t *testing.T) {
 	}
 }
 
+func TestDeleteConfirmationNamesTheStore(t *testing.T) {
+	e := clitest.New(t)
+	e.IO.InTTY, e.IO.ErrTTY = true, true
+	e.Settings.Profile, e.Settings.BaseURL = "eu", "https://eu.shop.example"
+	opts := deleteOpts(e, "1", "2")
+	opts.Yes = false
+	e.In.WriteString("n\n")
+	if err := runDelete(context.Background(), opts); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("err = %v", err)
+	}
+	if want := `? Delete 2 coming-soon rules from profile "eu" (https://eu.shop.example)? [y/N] `; e.ErrOut.String() != want {
+		t.Errorf("prompt = %q, want %q", e.ErrOut, want)
+	}
+	if len(requests(e, "DELETE")) != 0 {
+		t.Error("deleted without a yes")
+	}
+}
+
 func TestDeleteDryRunListsBatches(t *testing.T) {
 	e := clitest.New(t)
 	var ids []string

@@ -50,7 +50,12 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		if err != nil {
 			return nil, err
 		}
-		return cmdutil.NewPrinter(ios, s, commandDefault)
+		p, err := cmdutil.NewPrinter(ios, s, commandDefault)
+		if err != nil {
+			return nil, err
+		}
+		p.BeforePaging(func() { f.Progress().Stop() })
+		return p, nil
 	}
 	f.Printer = sync.OnceValues(func() (*output.Printer, error) { return f.PrinterWithDefault("") })
 

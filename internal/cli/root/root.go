@@ -17,6 +17,7 @@ import (
 	configcmd "github.com/storectl/storectl/internal/cli/config"
 	"github.com/storectl/storectl/internal/cli/factory"
 	mirrorcmd "github.com/storectl/storectl/internal/cli/mirror"
+	"github.com/storectl/storectl/internal/cli/helptopic"
 	"github.com/storectl/storectl/internal/cli/preorder"
 	"github.com/storectl/storectl/internal/cli/profile"
 	sandboxcmd "github.com/storectl/storectl/internal/cli/sandbox"
@@ -24,15 +25,6 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 )
-
-const exitCodeHelp = `Exit codes:
-  0    success
-  1    unexpected error (network, bad server response, I/O)
-  2    usage error or local validation failure: nothing was sent
-  3    the API refused the request (success: false, 404, 422)
-  4    authentication or permission (401, 403, no token configured)
-  5    partial failure in a bulk operation (the report says which items)
-  130  interrupted (Ctrl-C); nothing half-written is left behind`
 
 // New builds the whole command tree and the Factory behind it.
 func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo) (*cobra.Command, *cmdutil.Factory) {
@@ -45,8 +37,9 @@ and for scripts.
 
 Try it with no account:  storectl --sandbox bis list
 Connect a store:         storectl auth login --base-url https://… --catalog-url https://…/sfs/v1
+Environment variables:   storectl help environment
 
-` + exitCodeHelp,
+` + helptopic.ExitCodesHelp(),
 		Version:       build.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -83,6 +76,7 @@ Connect a store:         storectl auth login --base-url https://… --catalog-ur
 		profile.New(f),
 		sandboxcmd.New(f),
 		version.New(f),
+		helptopic.NewEnvironmentCmd(),
 	)
 	cmd.CompletionOptions.HiddenDefaultCmd = false
 	completion.Setup(cmd, f)

@@ -1,0 +1,74 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/iostreams/ptytest"
+)
+
+// storectlAt runs the storectl binary with its stdout and stderr on a
+// terminal of rows lines and returns what the terminal showed.
+func storectlAt(t *testing.T, rows uint16, env []string, args ...string) string {
+	t.Helper()
+	master, tty := ptytest.Open(t)
+	ptytest.SetSize(t, tty, rows, 100)
+	var scr ptytest.Screen
+	done := make(chan struct{})
+	go func() { scr.Read(master); close(done) }()
+
+	home := t.TempDir()
+	cmd := exec.Command("storectl", args...)
+	cmd.Stdout, cmd.Stderr = tty, tty
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=xterm",
+		"XDG_CONFIG_HOME=" + filepath.Join(home, "c"), "XDG_STATE_HOME=" + filepath.Join(home, "s"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, "x"), "XDG_DATA_HOME=" + filepath.Join(home, "d"),
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(home, "no-dbus")}, env...)
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("storectl %s: %v\n%s", strings.Join(args, " "), err, scr.String())
+	}
+	tty.Close()
+	<-done
+	return strings.ReplaceAll(scr.String(), "\r\n", "\n")
+}
+
+func TestTerminalPagerAndColour(t *testing.T) {
+	pager := "STORECTL_PAGER=sed 's/^/paged: /'"
+
+	// 16 lines on a 10-line terminal: paged, the header bold.
+	got := storectlAt(t, 10, []string{pager}, "--sandbox", "bis", "list")
+	if !strings.Contains(got, "paged: \x1b[1mID") || strings.Count(got, "paged: ") != 16 {
+		t.Errorf("a long table on a terminal:\n%q", got)
+	}
+	// The same on a 40-line terminal fits: no pager.
+	if got := storectlAt(t, 40, []string{pager}, "--sandbox", "bis", "list"); strings.Contains(got, "paged") {
+		t.Errorf("a table that fits was paged:\n%q", got)
+	}
+	// NO_COLOR: no bold; TERM=dumb likewise.
+	for _, env := range []string{"NO_COLOR=1", "TERM=dumb"} {
+		if got := storectlAt(t, 40, []string{env}, "--sandbox", "bis", "list"); strings.Contains(got, "\x1b[") {
+			t.Errorf("%s: escapes on the terminal:\n%q", env, got)
+		}
+	}
+	// JSON on a colour terminal is coloured, and never paged.
+	got = storectlAt(t, 10, []string{pager}, "--sandbox", "bis", "list", "-o", "json")
+	if !strings.Contains(got, "\x1b[1;34m\"id\"\x1b[m") || strings.Contains(got, "paged") {
+		t.Errorf("JSON on a terminal:\n%.400q", got)
+	}
+}
+
+func TestPipedOutputIsNeverPagedNorColoured(t *testing.T) {
+	cmd := exec.Command("storectl", "--sandbox", "bis", "list")
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_CACHE_HOME="+home,
+		"NO_COLOR=", "STORECTL_PAGER=sed 's/^/paged: /'")
+	out, err := cmd.Output()
+	if err != nil || strings.Contains(string(out), "paged") || strings.Contains(string(out), "\x1b") {
+		t.Errorf("piped: %v\n%q", err, out)
+	}
+}
