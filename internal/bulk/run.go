@@ -90,9 +90,6 @@ type Runner struct {
 	failures []string // the distinct failure messages, the first few
 }
 
-// Tally is what the run did so far.
-func (r *Runner) Tally() Tally { return r.tally }
-
 // Run does every item, in order, as each yields them (reading the input
 // again, so memory stays flat however many rows); total is how many there
 // are. It stops early only when going on is pointless (Fatal) or the user

@@ -108,7 +108,7 @@ func TestRunRecordsEveryOutcomeAndResumes(t *testing.T) {
 	if err := w2.runner.Finish(true, exitcode.Partial); err != nil {
 		t.Errorf("finish: %v", err)
 	}
-	if got := w2.runner.Tally().String(); got != "2 created · 2 skipped" {
+	if got := w2.runner.tally.String(); got != "2 created · 2 skipped" {
 		t.Errorf("tally %q", got)
 	}
 	if w2.errOut.Len() != 0 {
@@ -220,7 +220,7 @@ func TestReplannedRunMatchesPendingLinesByKey(t *testing.T) {
 	if len(recovered) != 1 || recovered[0] != 3 {
 		t.Errorf("recovery asked for %v, want only the pending key of row 3", recovered)
 	}
-	if len(w2.sent) != 2 || w2.runner.Tally().String() != "2 created" {
-		t.Errorf("sent %v, tally %q: a replanned run skips nothing", w2.sent, w2.runner.Tally())
+	if len(w2.sent) != 2 || w2.runner.tally.String() != "2 created" {
+		t.Errorf("sent %v, tally %q: a replanned run skips nothing", w2.sent, w2.runner.tally)
 	}
 }

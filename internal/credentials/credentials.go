@@ -59,7 +59,7 @@ type Store struct {
 // New returns a store using the OS keyring with the given call timeout and
 // the opt-in file at filePath.
 func New(filePath string, keyringTimeout time.Duration) *Store {
-	return &Store{keyring: NewOSKeyring(keyringTimeout), file: &File{Path: filePath}, getenv: os.Getenv}
+	return NewWith(NewOSKeyring(keyringTimeout), filePath, os.Getenv)
 }
 
 // NewWith builds a store from parts (tests, or a keyring stand-in).

@@ -185,21 +185,6 @@ type Submission struct {
 	UpdatedAt     string          `json:"updated_at"`
 }
 
-// SubmissionListItem is a row of the submission list.
-type SubmissionListItem struct {
-	ID            flex.ID  `json:"id"`
-	ProductID     flex.ID  `json:"product_id"`
-	VariantID     flex.ID  `json:"variant_id"`
-	CustomerEmail string   `json:"customer_email"`
-	CustomerPhone *string  `json:"customer_phone"`
-	ProductTitle  string   `json:"product_title"`
-	VariantTitle  string   `json:"variant_title"`
-	SKU           *string  `json:"sku"`
-	Status        flex.Int `json:"status"`
-	CreatedAt     string   `json:"created_at"`
-	UpdatedAt     string   `json:"updated_at"`
-}
-
 // SubmissionResult is a submission with the server's bytes and message.
 type SubmissionResult struct {
 	Message    string
@@ -241,13 +226,6 @@ func (c *Client) CreateSubmission(ctx context.Context, req *BISCreateRequest) (*
 // first).
 func (c *Client) ListSubmissions(ctx context.Context, page int) (*Page, error) {
 	return c.getPage(ctx, bisListPath, pageQuery(page))
-}
-
-// DecodeSubmissionListItem decodes one list item.
-func DecodeSubmissionListItem(raw json.RawMessage) (SubmissionListItem, error) {
-	var item SubmissionListItem
-	err := json.Unmarshal(raw, &item)
-	return item, err
 }
 
 // GetSubmission fetches one submission by its numeric id.

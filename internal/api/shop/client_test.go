@@ -30,7 +30,7 @@ func TestBadAnswersNameTheirEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, itemErr := DecodeItems(page, DecodeSubmissionListItem)
+	_, itemErr := DecodeItems(page, DecodeRule)
 	for path, err := range map[string]error{
 		"/shop-api/pre-order/get/7": offerErr, "/shop-api/coming-soon/get/8": ruleErr,
 		"/shop-api/back-in-stock/get/9": subErr, "/shop-api/back-in-stock/list": itemErr,
