@@ -11,6 +11,7 @@
 package output
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/storectl/storectl/internal/exitcode"
@@ -49,4 +50,15 @@ func formatList() string {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")
+}
+
+// FormatOfFile is the format a file's extension names (.csv, .json,
+// .ndjson or .jsonl, .yaml or .yml), if any.
+func FormatOfFile(path string) (Format, bool) {
+	f, ok := extensionFormats[strings.ToLower(filepath.Ext(path))]
+	return f, ok
+}
+
+var extensionFormats = map[string]Format{
+	".csv": CSV, ".json": JSON, ".ndjson": NDJSON, ".jsonl": NDJSON, ".yaml": YAML, ".yml": YAML,
 }

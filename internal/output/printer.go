@@ -88,6 +88,16 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 // caller's spinner must not draw over it.
 func (p *Printer) BeforePaging(fn func()) { p.beforePaging = fn }
 
+// To returns a copy of the printer that writes to w (a file) instead of
+// stdout: never in colour, never paged, never cut to a terminal's width.
+func (p *Printer) To(w io.Writer) *Printer {
+	c := *p
+	ios := *p.ios
+	ios.Out, ios.OutTTY, ios.ColorEnabled, ios.TermWidth, ios.TermHeight = w, false, false, 0, 0
+	c.ios = &ios
+	return &c
+}
+
 // Format is the chosen output format.
 func (p *Printer) Format() Format { return p.format }
 
@@ -401,6 +411,9 @@ func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) error
 	rows := make([][]string, len(objects))
 	for i, o := range objects {
 		rows[i] = tableRow(cols, o)
+	}
+	if p.ios.TableRows {
+		return writeRowRecords(w, p.tableHeader(cols), rows)
 	}
 	_, err := renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, nil, ranks(cols))
 	return err

@@ -21,6 +21,7 @@ const showAfter = 200 * time.Millisecond
 // All methods are safe from any goroutine, and on a nil *Progress.
 type Progress struct {
 	w       io.Writer // stderr, for lines said whether or not it is a terminal
+	status  func(string) // iostreams.Status: where the text goes without a spinner
 	mu      sync.Mutex
 	spin    *spinner.Spinner
 	timer   *time.Timer
@@ -36,7 +37,7 @@ func StartProgress(ios *iostreams.IOStreams, text string) *Progress {
 }
 
 func startProgress(ios *iostreams.IOStreams, text string, delay time.Duration) *Progress {
-	p := &Progress{w: ios.ErrOut}
+	p := &Progress{w: ios.ErrOut, status: ios.Status}
 	f, ok := ios.StderrFile()
 	if !ios.ErrRedraw || !ok {
 		return p
@@ -57,7 +58,7 @@ func startProgress(ios *iostreams.IOStreams, text string, delay time.Duration) *
 
 // Update replaces the status text.
 func (p *Progress) Update(text string) {
-	if p == nil || p.spin == nil {
+	if p == nil || p.spin == nil && p.status == nil {
 		return
 	}
 	p.mu.Lock()
@@ -70,7 +71,7 @@ func (p *Progress) Update(text string) {
 // transport's "pacing …: next request in 2s", so that a command's own
 // progress (page 3/40 · ETA 1m) stays in view during waits; "" clears it.
 func (p *Progress) Note(note string) {
-	if p == nil || p.spin == nil {
+	if p == nil || p.spin == nil && p.status == nil {
 		return
 	}
 	p.mu.Lock()
@@ -87,6 +88,10 @@ func (p *Progress) show() {
 		text = p.note
 	case p.note != "":
 		text += " · " + p.note
+	}
+	if p.spin == nil {
+		p.status(text)
+		return
 	}
 	p.spin.Lock()
 	p.spin.Suffix = suffix(text)

@@ -305,6 +305,12 @@ func (s *tableStream) flush() error {
 		s.headed = true
 		header = s.p.tableHeader(s.cols)
 	}
+	if s.p.ios.TableRows {
+		err := writeRowRecords(s.w, header, s.rows)
+		clear(s.rows)
+		s.rows = s.rows[:0]
+		return err
+	}
 	widths, err := renderTable(s.w, s.style, header, s.rows, s.widths, ranks(s.cols))
 	s.widths = widths
 	clear(s.rows)

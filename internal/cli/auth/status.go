@@ -33,7 +33,7 @@ func newStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Comma
 		Short: "Show each profile's URLs and tokens, and check the tokens live",
 		Example: `  storectl auth status
   storectl auth status -o json --jq '.[] | select(.active)'`,
-		Long: `For every profile: the API URLs, where each token is kept (keyring, file or
+		Long: `For every profile (or the one --profile names): the API URLs, where each token is kept (keyring, file or
 env), the token masked, and the verdict of one live request with it.
 Exits 4 when a token is missing or refused, 1 when a server cannot be reached.`,
 		Args: cmdutil.NoArgs,
@@ -81,8 +81,10 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	}
 
 	names := file.ProfileNames()
-	if _, ok := file.Profiles[s.Profile]; !ok {
-		names = append([]string{s.Profile}, names...)
+	if _, ok := file.Profiles[s.Profile]; !ok || s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
+		// A profile named on the command line is the one asked about (and
+		// --profile a,b asks about each).
+		names = []string{s.Profile}
 	}
 	var statuses []profileStatus
 	for _, name := range names {

@@ -19,7 +19,7 @@ and list, read and export the submissions.
 The form definition is cached per profile and used to check every submission
 locally, with the server's own messages, before anything is sent.`)
 	forms := newFormStore(f)
-	cmd.AddCommand(newForm(f, forms, nil), newCreate(f, forms, nil), newList(f, nil), newGet(f, forms, nil), newExport(f, forms, nil),
-		newFind(f, nil), newDemand(f, nil))
+	cmd.AddCommand(newForm(f, forms, nil), newCreate(f, forms, nil), cmdutil.ReadsManyStores(newList(f, nil), ""), cmdutil.ReadsManyStores(newGet(f, forms, nil), ""),
+		cmdutil.ReadsManyStores(newExport(f, forms, nil), "file"), cmdutil.ReadsManyStores(newFind(f, nil), ""), cmdutil.ReadsManyStores(newDemand(f, nil), ""))
 	return cmd
 }

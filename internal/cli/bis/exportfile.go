@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -36,7 +35,7 @@ func createExportFile(ios *iostreams.IOStreams, path string) (fsutil.Output, err
 // extension names, else CSV. An -o that contradicts the extension is a
 // usage error: a file named .csv holding JSON breaks whatever opens it.
 func exportFormat(s *config.Settings, file string) (output.Format, error) {
-	byExt, named := extensionFormats[strings.ToLower(filepath.Ext(file))]
+	byExt, named := output.FormatOfFile(file)
 	flag, given := s.OutputFlag()
 	switch {
 	case given && named && output.Format(flag) != byExt:
@@ -47,8 +46,4 @@ func exportFormat(s *config.Settings, file string) (output.Format, error) {
 		return byExt, nil
 	}
 	return output.CSV, nil
-}
-
-var extensionFormats = map[string]output.Format{
-	".csv": output.CSV, ".json": output.JSON, ".ndjson": output.NDJSON, ".jsonl": output.NDJSON, ".yaml": output.YAML, ".yml": output.YAML,
 }

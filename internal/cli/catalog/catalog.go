@@ -23,6 +23,6 @@ read:catalog scope, settings its read:config scope.
 its product array holds every page's products (the other keys, pagination
 included, are the first page's); --jq runs on that object. -o ndjson prints
 one product per line, -o csv one row per product.`)
-	cmd.AddCommand(newFilter(f, nil), newSearch(f, nil), newSettings(f, nil))
+	cmd.AddCommand(cmdutil.ReadsManyStores(newFilter(f, nil), ""), cmdutil.ReadsManyStores(newSearch(f, nil), ""), cmdutil.ReadsManyStores(newSettings(f, nil), ""))
 	return cmd
 }

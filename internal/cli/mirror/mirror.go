@@ -21,6 +21,6 @@ milliseconds.
 
 The schema and example queries are in docs/mirror.md; the file opens in
 sqlite3 or Datasette too (mirror path prints where it is).`)
-	cmd.AddCommand(newSync(f, nil), newStatus(f, nil), newQuery(f, nil), newPath(f, nil), newReset(f, nil))
+	cmd.AddCommand(cmdutil.ReadsManyStores(newSync(f, nil), ""), cmdutil.ReadsManyStores(newStatus(f, nil), ""), cmdutil.ReadsManyStores(newQuery(f, nil), ""), cmdutil.ReadsManyStores(newPath(f, nil), ""), newReset(f, nil))
 	return cmd
 }

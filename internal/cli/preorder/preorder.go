@@ -20,6 +20,6 @@ offers gets one of them, chosen in this order:
   3. the newest offer (latest updated_at).
 
 "preorder products" shows the winner for each variant and why.`)
-	cmd.AddCommand(newList(f, nil), newGet(f, nil), newProducts(f, nil))
+	cmd.AddCommand(cmdutil.ReadsManyStores(newList(f, nil), ""), cmdutil.ReadsManyStores(newGet(f, nil), ""), cmdutil.ReadsManyStores(newProducts(f, nil), ""))
 	return cmd
 }

@@ -50,7 +50,9 @@ Environment variables:   storectl help environment
 	})
 
 	flags := cmd.PersistentFlags()
-	flags.StringP("profile", "p", "", "store `profile` to use (default: the config's current profile, else \"default\")")
+	flags.StringP("profile", "p", "", "store `profile` to use (default: the config's current profile, else \"default\"); reads take a comma-separated list")
+	flags.Bool("all-profiles", false, "run a read over every profile, concurrently, merged with a profile column")
+	flags.Int("concurrency", defaultConcurrency, "how many stores a read over several profiles runs at once")
 	flags.StringP("output", "o", "table", "output `format`: table, json, ndjson, csv, yaml")
 	flags.String("fields", "", "comma-separated `columns` for table/csv, keys kept for json/yaml")
 	flags.String("jq", "", "filter JSON output with a jq `expression`")
@@ -78,6 +80,7 @@ Environment variables:   storectl help environment
 		version.New(f),
 		helptopic.NewEnvironmentCmd(),
 	)
+	allowManyStores(cmd, f, ios, build)
 	cmd.CompletionOptions.HiddenDefaultCmd = false
 	completion.Setup(cmd, f)
 	return cmd, f
