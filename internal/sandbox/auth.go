@@ -50,9 +50,12 @@ func bearerToken(r *http.Request) string {
 	return strings.TrimSpace(token)
 }
 
-// authorizeShop answers 401 unless the request carries the shop token.
+// authorizeShop answers 401 unless the request carries the shop token, or
+// one of its numbered variants (shop_sandbox_demo_2, …): more tokens of the
+// same store, each with a throttle budget of its own, for trying several
+// profiles at once.
 func authorizeShop(w http.ResponseWriter, r *http.Request) bool {
-	if bearerToken(r) != ShopToken {
+	if !IsShopToken(bearerToken(r)) {
 		writeFailure(w, http.StatusUnauthorized, "Unauthenticated.")
 		return false
 	}
@@ -86,4 +89,25 @@ func authorizeCatalog(w http.ResponseWriter, r *http.Request, scope string) bool
 	}
 	writeFailure(w, http.StatusForbidden, "This action requires the "+scope+" scope.")
 	return false
+}
+
+// IsShopToken reports the demo shop token or a numbered variant of it.
+func IsShopToken(token string) bool {
+	suffix, ok := strings.CutPrefix(token, ShopToken)
+	if !ok {
+		return false
+	}
+	if suffix == "" {
+		return true
+	}
+	n, ok := strings.CutPrefix(suffix, "_")
+	if !ok || n == "" || len(n) > 8 {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

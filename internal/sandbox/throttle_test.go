@@ -112,3 +112,25 @@ type discardWriter struct{}
 func (discardWriter) Header() http.Header         { return http.Header{} }
 func (discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (discardWriter) WriteHeader(int)             {}
+
+func TestNumberedShopTokensHaveTheirOwnBudget(t *testing.T) {
+	srv := New(Options{ShopThrottle: ratelimit.Limit{N: 2, Per: time.Minute}})
+	list := "/shop-api/coming-soon/list"
+	for _, token := range []string{ShopToken, ShopToken + "_2"} {
+		for i := range 3 {
+			want := http.StatusOK
+			if i == 2 {
+				want = http.StatusTooManyRequests
+			}
+			if got := call(t, srv, http.MethodGet, list, token, ""); got.status != want {
+				t.Errorf("%s, request %d: HTTP %d, want %d", token, i+1, got.status, want)
+			}
+		}
+	}
+	for token, ok := range map[string]bool{ShopToken: true, ShopToken + "_2": true, ShopToken + "_17": true,
+		ShopToken + "_": false, ShopToken + "_x": false, ShopToken + "2": false, "shop_sandbox": false, ShopToken + "_123456789": false} {
+		if IsShopToken(token) != ok {
+			t.Errorf("IsShopToken(%q) = %v", token, !ok)
+		}
+	}
+}
