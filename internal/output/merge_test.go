@@ -1,0 +1,104 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/iostreams"
+)
+
+// storeRun prints items as one store's run would, capturing it the way a
+// read over several stores does.
+func storeRun(t *testing.T, format Format, items []json.RawMessage) []byte {
+	t.Helper()
+	ios, _, out, _ := iostreams.Test()
+	ios.TableRows = format == Table
+	p, err := New(ios, Options{Format: format, CSV: CSVOptions{NoGuard: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.List(items, submissionCols); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func TestMergeStores(t *testing.T) {
+	for _, c := range []struct {
+		format Format
+		jq     string
+		want   []string
+	}{
+		{JSON, "", []string{`"profile": "eu"`, `"profile": "us"`, `"id": 9007199254740993`, `"big": 123456789012345678901234567890`}},
+		{JSON, `map(.profile) | join(",")`, []string{"eu,us"}},
+		{NDJSON, "", []string{`{"profile":"eu","item":{"id":9007199254740993,`, `{"profile":"us","item":{"id":2,`}},
+		{CSV, "", []string{"profile,id,customer_email,product_title,status\n", "eu,9007199254740993,a@example.com,", "us,2,'=cmd@example.com,"}},
+		{Table, "", []string{"PROFILE  ID", "eu       9007199254740993", "us       2"}},
+		{YAML, "", []string{"- profile: eu\n  data:\n", "- profile: us"}},
+	} {
+		p, out, _ := newPrinter(t, Options{Format: c.format, JQ: c.jq})
+		capture := p.CaptureFormat()
+		outs := []StoreOutput{
+			{Profile: "eu", Out: storeRun(t, capture, submissions[:1])},
+			{Profile: "us", Out: storeRun(t, capture, submissions[1:])},
+		}
+		if err := p.MergeStores(outs); err != nil {
+			t.Fatalf("%s: %v", c.format, err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%s %s: no %q in\n%s", c.format, c.jq, w, out)
+			}
+		}
+	}
+}
+
+// A store's data in JSON is its run's output, byte for byte.
+func TestMergeStoresKeepsEachStoresBytes(t *testing.T) {
+	p, out, _ := newPrinter(t, Options{Format: JSON})
+	one := storeRun(t, JSON, submissions)
+	if err := p.MergeStores([]StoreOutput{{Profile: "eu", Out: one}}); err != nil {
+		t.Fatal(err)
+	}
+	var merged []struct {
+		Profile string          `json:"profile"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &merged); err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	json.Compact(&a, merged[0].Data)
+	json.Compact(&b, one)
+	if a.String() != b.String() {
+		t.Fatalf("data changed:\n%s\n%s", a.String(), b.String())
+	}
+}
+
+func TestMergeStoresViewsUnderHeadings(t *testing.T) {
+	p, out, _ := newPrinter(t, Options{})
+	err := p.MergeStores([]StoreOutput{{Profile: "eu", Out: []byte("NAME  x\n")}, {Profile: "us", Out: []byte("NAME  y\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "── eu ──\nNAME  x\n\n── us ──\nNAME  y\n" {
+		t.Fatalf("%q", got)
+	}
+}
+
+func TestRowRecordsRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	header, rows := []string{"A", "B"}, [][]string{{"1", "x\ty"}, {"", "é"}}
+	if err := writeRowRecords(&b, header, rows); err != nil {
+		t.Fatal(err)
+	}
+	h, r, ok := ReadRowRecords(b.Bytes())
+	if !ok || strings.Join(h, "|") != "A|B" || len(r) != 2 || r[0][1] != "x\ty" || r[1][1] != "é" {
+		t.Fatalf("%v %v %v", h, r, ok)
+	}
+	if _, _, ok := ReadRowRecords([]byte("ID  NAME\n")); ok {
+		t.Fatal("text read as row records")
+	}
+}
