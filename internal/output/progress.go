@@ -20,7 +20,7 @@ const showAfter = 200 * time.Millisecond
 // nothing, so logs never get spinner frames.
 // All methods are safe from any goroutine, and on a nil *Progress.
 type Progress struct {
-	w       io.Writer // stderr, for lines said whether or not it is a terminal
+	w       io.Writer    // stderr, for lines said whether or not it is a terminal
 	status  func(string) // iostreams.Status: where the text goes without a spinner
 	mu      sync.Mutex
 	spin    *spinner.Spinner
