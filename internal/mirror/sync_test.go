@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,5 +167,29 @@ func TestBigIDsKeepEveryDigit(t *testing.T) {
 	}
 	if n := w.count("SELECT count(*) FROM priority_rows"); n != 0 {
 		t.Fatal("bis synced pre-order rows")
+	}
+}
+
+type notices []string
+
+func (n *notices) Notice(msg string)             { *n = append(*n, msg) }
+func (n *notices) Plan(string, string, int)      {}
+func (n *notices) Step(string, string, int, int) {}
+
+// An incremental sync relies on the list being newest first: when the last
+// full pass saw it otherwise, the next sync reads every page and says why.
+func TestOrderNotNewestFirstMeansFullPasses(t *testing.T) {
+	w := newWorld(t, 40)
+	if err := w.store.Update(func(st *sandbox.State) error {
+		st.Submissions[3].CreatedAt = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(SyncOptions{}, "bis")
+	var said notices
+	res := w.sync(SyncOptions{Report: &said}, "bis")
+	if res[0].Kind != Full || len(said) != 1 || !strings.Contains(said[0], "did not find the list newest first") {
+		t.Fatalf("kind %s, notices %q", res[0].Kind, said)
 	}
 }
