@@ -3,7 +3,6 @@ package bis
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -50,7 +49,7 @@ pending, sent, newest, oldest.`,
 	fl.StringVar(&opts.Status, "status", "", "only products with pending, or sent, requests")
 	fl.StringVar(&opts.By, "by", "product", "count per product or per variant")
 	fl.IntVar(&opts.Top, "top", 0, "show only the first `N` rows (0: all)")
-	_ = cmd.RegisterFlagCompletionFunc("status", cobra.FixedCompletions([]string{"pending", "sent"}, cobra.ShellCompDirectiveNoFileComp))
+	completeStatus(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("by", cobra.FixedCompletions([]string{"product", "variant"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -60,30 +59,15 @@ func runDemand(ctx context.Context, opts *DemandOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	db, err := cmdutil.ReadMirror(ctx, opts.MirrorDeps, "bis")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	items, err := db.Demand(ctx, filter)
-	if err != nil {
-		return err
-	}
-	var cols []output.Column
-	if p.Format() == output.Table {
-		cols = demandColumns(filter, items)
-	}
-	if err := p.List(items, cols); err != nil {
-		return err
-	}
-	if p.IsTable() && len(items) == 0 {
-		fmt.Fprintln(opts.IO.ErrOut, "no submissions in the mirror")
-	}
-	return nil
+	return cmdutil.PrintFromMirror(ctx, opts.MirrorDeps, cmdutil.MirrorList{Groups: []string{"bis"},
+		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) { return db.Demand(ctx, filter) },
+		Columns: func(p *output.Printer, items []json.RawMessage) []output.Column {
+			if p.Format() != output.Table {
+				return nil
+			}
+			return demandColumns(filter, items)
+		},
+		Empty: "no submissions in the mirror"})
 }
 
 func (opts *DemandOptions) filter() (mirror.DemandFilter, error) {
@@ -144,4 +128,9 @@ func bar(n, most int) string {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// completeStatus completes --status with a submission's two states.
+func completeStatus(cmd *cobra.Command) {
+	_ = cmd.RegisterFlagCompletionFunc("status", cobra.FixedCompletions([]string{"pending", "sent"}, cobra.ShellCompDirectiveNoFileComp))
 }

@@ -2,7 +2,7 @@ package bis
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -51,7 +51,7 @@ number given without its country code finds it too. --since takes a date
 	fl.StringVar(&opts.SKU, "sku", "", "variant SKU (any case)")
 	fl.StringVar(&opts.Status, "status", "", "pending (restock e-mail not sent) or sent")
 	fl.StringVar(&opts.Since, "since", "", "only submissions created at or after this `date`")
-	_ = cmd.RegisterFlagCompletionFunc("status", cobra.FixedCompletions([]string{"pending", "sent"}, cobra.ShellCompDirectiveNoFileComp))
+	completeStatus(cmd)
 	return cmd
 }
 
@@ -60,30 +60,13 @@ func runFind(ctx context.Context, opts *FindOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	db, err := cmdutil.ReadMirror(ctx, opts.MirrorDeps, "bis")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	items, err := db.Find(ctx, filter)
-	if err != nil {
-		return err
-	}
-	if err := p.List(items, listColumns(p.Format() == output.Table)); err != nil {
-		return err
-	}
-	if p.IsTable() {
-		if len(items) == 0 {
-			fmt.Fprintln(opts.IO.ErrOut, "no submissions match")
-		} else {
-			fmt.Fprintln(opts.IO.ErrOut, output.Plural(len(items), "submission"))
-		}
-	}
-	return nil
+	return cmdutil.PrintFromMirror(ctx, opts.MirrorDeps, cmdutil.MirrorList{Groups: []string{"bis"},
+		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) { return db.Find(ctx, filter) },
+		Columns: func(p *output.Printer, _ []json.RawMessage) []output.Column {
+			return listColumns(p.Format() == output.Table)
+		},
+		Footer: func(n int) string { return output.Plural(n, "submission") },
+		Empty:  "no submissions match"})
 }
 
 // filter checks the flags before anything is read or sent.

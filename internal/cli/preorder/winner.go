@@ -2,7 +2,7 @@ package preorder
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +12,7 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // checkMirrorFlags refuses the list's own flags next to --variant-id or
@@ -37,34 +38,21 @@ func (opts *ProductsOptions) checkMirrorFlags(cmd *cobra.Command) error {
 // runProductsFromMirror shows which offer wins for a variant or product,
 // from the mirrored priority rows and offers.
 func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	db, err := cmdutil.ReadMirror(ctx, opts.Mirror, "preorder")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	rows, offerItems, err := db.Priority(ctx, mirror.PriorityFilter{VariantID: opts.VariantID, ProductID: opts.ProductID})
-	if err != nil {
-		return err
-	}
 	offers := map[flex.ID]offerInfo{}
-	for _, raw := range offerItems {
-		if o, err := shop.DecodeOffer(raw); err == nil {
-			offers[o.ID] = offerInfo{name: o.Name, applyTo: o.ApplyTo}
-		}
+	what := "variant " + opts.VariantID
+	if opts.VariantID == "" {
+		what = "product " + opts.ProductID
 	}
-	if err := p.List(rows, priorityColumns(offers)); err != nil {
-		return err
-	}
-	if p.IsTable() && len(rows) == 0 {
-		what := "variant " + opts.VariantID
-		if opts.VariantID == "" {
-			what = "product " + opts.ProductID
-		}
-		fmt.Fprintf(opts.IO.ErrOut, "%s is in no pre-order offer\n", what)
-	}
-	return nil
+	return cmdutil.PrintFromMirror(ctx, opts.Mirror, cmdutil.MirrorList{Groups: []string{"preorder"},
+		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) {
+			rows, offerItems, err := db.Priority(ctx, mirror.PriorityFilter{VariantID: opts.VariantID, ProductID: opts.ProductID})
+			for _, raw := range offerItems {
+				if o, err := shop.DecodeOffer(raw); err == nil {
+					offers[o.ID] = offerInfo{name: o.Name, applyTo: o.ApplyTo}
+				}
+			}
+			return rows, err
+		},
+		Columns: func(*output.Printer, []json.RawMessage) []output.Column { return priorityColumns(offers) },
+		Empty:   what + " is in no pre-order offer"})
 }
