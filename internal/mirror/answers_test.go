@@ -12,7 +12,7 @@ import (
 
 func (w *world) readOnly() *DB {
 	w.t.Helper()
-	db, err := Open(context.Background(), w.path, Options{ReadOnly: true})
+	db, err := Open(context.Background(), w.path, Options{Mode: ReadOnly})
 	if err != nil {
 		w.t.Fatal(err)
 	}

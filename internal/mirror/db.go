@@ -44,11 +44,26 @@ func Path(dir, profile string, sandbox bool) string {
 	return filepath.Join(dir, profile+".db")
 }
 
-// Options say how to open a mirror.
-type Options struct {
+// Mode is how a mirror is opened.
+type Mode int
+
+const (
 	// ReadOnly opens the file read-only: nothing can write through it
 	// (mirror query, --offline answers).
-	ReadOnly bool
+	ReadOnly Mode = iota
+	// Write opens it to write, waiting for any other writer.
+	Write
+	// WriteIfFree opens it to write unless another storectl is writing it
+	// (a sync or an export of hours): then ErrBusy.
+	WriteIfFree
+)
+
+// ErrBusy is a mirror another storectl is writing.
+var ErrBusy = errors.New("another storectl is writing the mirror")
+
+// Options say how to open a mirror.
+type Options struct {
+	Mode Mode
 	// Store names the store the mirror is of (its shop API base URL); a
 	// writable open refuses a mirror made for another store.
 	Store string
@@ -61,8 +76,8 @@ type Options struct {
 // takes the mirror's lock for as long as it stays open: one writer at a
 // time; readers are never blocked (WAL).
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
-	db := &DB{path: path, readOnly: opts.ReadOnly, Now: time.Now}
-	if opts.ReadOnly {
+	db := &DB{path: path, readOnly: opts.Mode == ReadOnly, Now: time.Now}
+	if db.readOnly {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, &NoMirrorError{Path: path}
 		}
@@ -70,7 +85,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("cannot create the mirror's directory: %w", err)
 		}
-		if err := db.takeLock(ctx, opts.Waiting); err != nil {
+		if err := db.takeLock(ctx, opts.Mode == Write, opts.Waiting); err != nil {
 			return nil, err
 		}
 		// Created 0600 before SQLite opens it (its -wal and -shm files take
@@ -82,22 +97,22 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		}
 		f.Close()
 	}
-	conn, err := sql.Open("sqlite", dsn(path, opts.ReadOnly))
+	conn, err := sql.Open("sqlite", dsn(path, db.readOnly))
 	if err != nil {
 		db.unlock()
 		return nil, err
 	}
 	db.sql = conn
-	if !opts.ReadOnly {
+	if !db.readOnly {
 		// One connection: every write goes through one transaction at a
 		// time, and the pragmas above apply to it.
 		conn.SetMaxOpenConns(1)
 	}
-	if err := migrate(ctx, conn, path, opts.ReadOnly); err != nil {
+	if err := migrate(ctx, conn, path, db.readOnly); err != nil {
 		db.Close()
 		return nil, err
 	}
-	if !opts.ReadOnly {
+	if !db.readOnly {
 		if err := db.claim(ctx, opts.Store); err != nil {
 			db.Close()
 			return nil, err
@@ -128,8 +143,9 @@ func dsn(path string, readOnly bool) string {
 	return u.String()
 }
 
-// takeLock waits for any other writer of the mirror to finish.
-func (db *DB) takeLock(ctx context.Context, waiting func(string)) error {
+// takeLock waits for any other writer of the mirror to finish, or with
+// wait false returns ErrBusy.
+func (db *DB) takeLock(ctx context.Context, wait bool, waiting func(string)) error {
 	db.lock = flock.New(db.path+".lock", flock.SetPermissions(0o600))
 	ok, err := db.lock.TryLock()
 	if err != nil {
@@ -137,6 +153,9 @@ func (db *DB) takeLock(ctx context.Context, waiting func(string)) error {
 	}
 	if ok {
 		return nil
+	}
+	if !wait {
+		return ErrBusy
 	}
 	if waiting != nil {
 		waiting("waiting for another storectl that is writing this mirror (" + db.path + ")")

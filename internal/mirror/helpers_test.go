@@ -58,7 +58,7 @@ func newWorld(t *testing.T, submissions int) *world {
 
 func (w *world) open() {
 	w.t.Helper()
-	db, err := Open(context.Background(), w.path, Options{Store: "https://sandbox.test"})
+	db, err := Open(context.Background(), w.path, Options{Mode: Write, Store: "https://sandbox.test"})
 	if err != nil {
 		w.t.Fatal(err)
 	}

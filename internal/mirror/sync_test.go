@@ -131,12 +131,12 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.db.Close()
-	_, err := Open(context.Background(), w.path, Options{})
+	_, err := Open(context.Background(), w.path, Options{Mode: Write})
 	var newer *NewerSchemaError
 	if !errors.As(err, &newer) {
 		t.Fatalf("err %v, want NewerSchemaError", err)
 	}
-	_, err = Open(context.Background(), w.path, Options{ReadOnly: true})
+	_, err = Open(context.Background(), w.path, Options{Mode: ReadOnly})
 	if !errors.As(err, &newer) {
 		t.Fatalf("read-only: err %v, want NewerSchemaError", err)
 	}
@@ -145,7 +145,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 func TestMirrorOfAnotherStoreRefused(t *testing.T) {
 	w := newWorld(t, 1)
 	w.db.Close()
-	_, err := Open(context.Background(), w.path, Options{Store: "https://other.example"})
+	_, err := Open(context.Background(), w.path, Options{Mode: Write, Store: "https://other.example"})
 	if exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("err %v, want a usage error", err)
 	}
@@ -192,4 +192,18 @@ func TestOrderNotNewestFirstMeansFullPasses(t *testing.T) {
 	if res[0].Kind != Full || len(said) != 1 || !strings.Contains(said[0], "did not find the list newest first") {
 		t.Fatalf("kind %s, notices %q", res[0].Kind, said)
 	}
+}
+
+// WriteIfFree does not wait for a writer that may take hours.
+func TestWriteIfFreeDoesNotWait(t *testing.T) {
+	w := newWorld(t, 1)
+	_, err := Open(context.Background(), w.path, Options{Mode: WriteIfFree})
+	if !errors.Is(err, ErrBusy) {
+		t.Fatalf("err %v, want ErrBusy", err)
+	}
+	ro, err := Open(context.Background(), w.path, Options{Mode: ReadOnly})
+	if err != nil {
+		t.Fatalf("a reader waits for nobody: %v", err)
+	}
+	ro.Close()
 }

@@ -37,7 +37,7 @@ type exporter struct {
 // --offline.
 func (ex *exporter) open(ctx context.Context) error {
 	if ex.settings.Offline {
-		db, err := ex.opts.Mirror.Mirror(ctx, true)
+		db, err := ex.opts.Mirror.Mirror(ctx, mirror.ReadOnly)
 		if err != nil {
 			return err
 		}
@@ -59,7 +59,7 @@ func (ex *exporter) open(ctx context.Context) error {
 		return err
 	}
 	ex.client = c
-	ex.db, err = ex.opts.Mirror.Mirror(ctx, false)
+	ex.db, err = ex.opts.Mirror.Mirror(ctx, mirror.Write)
 	return err
 }
 

@@ -122,12 +122,12 @@ func New(t testing.TB, opts ...Option) *Env {
 		}
 		return catalog.New(h), nil
 	}
-	f.Mirror = func(ctx context.Context, readOnly bool) (*mirror.DB, error) {
+	f.Mirror = func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error) {
 		dir, err := config.MirrorDir()
 		if err != nil {
 			return nil, err
 		}
-		return mirror.Open(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{ReadOnly: readOnly, Store: "https://sandbox.test"})
+		return mirror.Open(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
 	}
 	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
 		base, token := "https://sandbox.test", o.shopToken

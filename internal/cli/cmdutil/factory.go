@@ -45,9 +45,8 @@ type Factory struct {
 	// Progress is the one stderr spinner of the process; the transport
 	// writes its waits to it, commands their page counts.
 	Progress func() *output.Progress
-	// Mirror opens the profile's local mirror: read-only (nothing can
-	// write through it), or writable, waiting for any other writer.
-	Mirror func(ctx context.Context, readOnly bool) (*mirror.DB, error)
+	// Mirror opens the profile's local mirror (see mirror.Mode).
+	Mirror func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error)
 }
 
 // ShopDeps is what a command that shows shop API data needs.

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -20,7 +21,7 @@ type MirrorDeps struct {
 	IO         *iostreams.IOStreams
 	Settings   func() (*config.Settings, error)
 	ShopClient func() (*shop.Client, error)
-	Mirror     func(ctx context.Context, readOnly bool) (*mirror.DB, error)
+	Mirror     func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error)
 	Printer    func() (*output.Printer, error)
 	Progress   func() *output.Progress
 }
@@ -47,7 +48,14 @@ func ReadMirror(ctx context.Context, d MirrorDeps, groups ...string) (*mirror.DB
 	if err != nil {
 		return nil, err
 	}
-	db, err := d.Mirror(ctx, false)
+	db, err := d.Mirror(ctx, mirror.WriteIfFree)
+	if errors.Is(err, mirror.ErrBusy) {
+		// A sync or export of hours holds it: answer from what it has.
+		if !s.Quiet {
+			fmt.Fprintln(d.IO.ErrOut, "another storectl is bringing the mirror up to date (a sync or an export); answering from it as it is")
+		}
+		return readOffline(ctx, d, s, groups)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +70,7 @@ func ReadMirror(ctx context.Context, d MirrorDeps, groups ...string) (*mirror.DB
 }
 
 func readOffline(ctx context.Context, d MirrorDeps, s *config.Settings, groups []string) (*mirror.DB, error) {
-	db, err := d.Mirror(ctx, true)
+	db, err := d.Mirror(ctx, mirror.ReadOnly)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 	}
 	f.Printer = sync.OnceValues(func() (*output.Printer, error) { return f.PrinterWithDefault("") })
 
-	f.Mirror = func(ctx context.Context, readOnly bool) (*mirror.DB, error) {
+	f.Mirror = func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error) {
 		s, err := f.Settings()
 		if err != nil {
 			return nil, err
@@ -68,7 +68,7 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		if err != nil {
 			return nil, err
 		}
-		return mirror.Open(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{ReadOnly: readOnly, Store: s.MirrorStore(),
+		return mirror.Open(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
 			Waiting: func(msg string) { f.Progress().Say(msg) }})
 	}
 

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -44,7 +45,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	if err != nil {
 		return err
 	}
-	db, err := opts.Mirror(ctx, true)
+	db, err := opts.Mirror(ctx, mirror.ReadOnly)
 	if err != nil {
 		return err
 	}

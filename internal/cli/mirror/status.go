@@ -58,7 +58,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 			return err
 		})
 	}
-	db, err := opts.Mirror(ctx, true)
+	db, err := opts.Mirror(ctx, mirror.ReadOnly)
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
-	db, err := opts.Mirror(ctx, false)
+	db, err := opts.Mirror(ctx, mirror.Write)
 	if err != nil {
 		return err
 	}
