@@ -166,11 +166,16 @@ func runManyStores(c *cobra.Command, args, profiles []string, fileFlag string, f
 	if err != nil {
 		return err
 	}
-	path := strings.Fields(c.CommandPath())[1:]
+	// Read once here: pflag's Visit sorts as it reads, so the stores' runs
+	// must not call it at the same time.
+	base := append(strings.Fields(c.CommandPath())[1:], storeFlags(c, fileFlag)...)
 	m := &cmdutil.ManyStores{Profiles: profiles, Concurrency: concurrency, IO: ios, Printer: p, File: file,
 		Run: func(ctx context.Context, profile string, format output.Format, sub *iostreams.IOStreams) error {
 			tree, _ := New(sub, build)
-			tree.SetArgs(append(append(slices.Clone(path), storeFlags(c, fileFlag, profile, format)...), append([]string{"--"}, args...)...))
+			// Explicit, so that STORECTL_JQ and the like cannot reach the run.
+			argv := append(slices.Clone(base), "--profile="+profile, "--all-profiles=false", "--output="+string(format), "--jq=",
+				"--no-headers=false", "--csv-guard=off", "--excel=false", "--")
+			tree.SetArgs(append(argv, args...))
 			tree.SetOut(sub.ErrOut)
 			tree.SetErr(sub.ErrOut)
 			return tree.ExecuteContext(ctx)
@@ -196,10 +201,11 @@ func mergedFormat(s *config.Settings, fileFlag, file string) (output.Format, err
 	return output.CSV, nil
 }
 
-// storeFlags are the flags of one store's run: the command line's own, but
-// for the profile, the output (captured in format, merged later), --jq (run
-// on the merged result) and the CSV and file options the merge applies.
-func storeFlags(c *cobra.Command, fileFlag, profile string, format output.Format) []string {
+// storeFlags are the flags every store's run takes from the command line:
+// all but the profile, the output (each run's is captured, and merged
+// later), --jq (run on the merged result) and the CSV and file options the
+// merge applies.
+func storeFlags(c *cobra.Command, fileFlag string) []string {
 	skip := []string{"profile", "all-profiles", "concurrency", "output", "jq", "no-headers", "csv-guard", "excel"}
 	if fileFlag != "" {
 		skip = append(skip, fileFlag)
@@ -217,9 +223,7 @@ func storeFlags(c *cobra.Command, fileFlag, profile string, format output.Format
 		}
 		out = append(out, "--"+fl.Name+"="+fl.Value.String())
 	})
-	// Explicit, so that STORECTL_JQ and the like cannot reach the run.
-	return append(out, "--profile="+profile, "--all-profiles=false", "--output="+string(format), "--jq=",
-		"--no-headers=false", "--csv-guard=off", "--excel=false")
+	return out
 }
 
 func concurrencySetting(fl *pflag.FlagSet) (int, error) {
