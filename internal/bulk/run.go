@@ -285,12 +285,15 @@ func (r *Runner) Finish(quiet bool, allFailedCode int) error {
 	return exitcode.WithHint(code, errors.New(msg), where)
 }
 
-// ProblemList is the local check's verdict on a file: every bad row, for
-// one message listing the first of them.
+// ProblemList is the local check's verdict on a file: how many rows are
+// bad, and the first problems for one message listing them. Only the
+// first maxListed lines are kept, so that a million bad rows cost no more
+// memory than twenty.
 type ProblemList struct {
-	Lines []string // "row 3 (line 4): message"
-	Bad   int      // rows with at least one problem
-	Total int
+	Lines    []string // the first maxListed problems: "row 3 (line 4): message"
+	Problems int      // every problem, listed or not
+	Bad      int      // rows with at least one problem
+	Total    int
 }
 
 // Add records a row's problems.
@@ -300,7 +303,10 @@ func (p *ProblemList) Add(where string, messages ...string) {
 	}
 	p.Bad++
 	for _, m := range messages {
-		p.Lines = append(p.Lines, where+": "+m)
+		p.Problems++
+		if len(p.Lines) < maxListed {
+			p.Lines = append(p.Lines, where+": "+m)
+		}
 	}
 }
 
@@ -314,12 +320,10 @@ func (p *ProblemList) Err(what, file, hint string) error {
 	if p.Bad == 0 {
 		return nil
 	}
-	lines := p.Lines
 	more := ""
-	if len(lines) > maxListed {
-		more = fmt.Sprintf("\n  … and %d more problems", len(lines)-maxListed)
-		lines = lines[:maxListed]
+	if p.Problems > len(p.Lines) {
+		more = fmt.Sprintf("\n  … and %d more problems", p.Problems-len(p.Lines))
 	}
 	return exitcode.WithHint(exitcode.Usage,
-		fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(lines, "\n  "), more), hint)
+		fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(p.Lines, "\n  "), more), hint)
 }
