@@ -56,6 +56,16 @@ func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
 	}
 }
 
+// Every batch refused: the server's reason is in the final error (stderr),
+// not only in the table on stdout, so a script that keeps stderr learns why.
+func TestDeleteAllBatchesFailedSaysWhyOnStderr(t *testing.T) {
+	e := clitest.New(t, clitest.WithOutput("json"))
+	err := runDelete(context.Background(), deleteOpts(e, "900001,900002"))
+	if exitcode.Of(err) != exitcode.APIRefused || !strings.Contains(err.Error(), "1 of 1 delete requests failed: Coming soon products not found") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestDeleteChecksIDsBeforeSending(t *testing.T) {
 	e := clitest.New(t)
 	path := filepath.Join(t.TempDir(), "ids.txt")
