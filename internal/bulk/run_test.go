@@ -300,3 +300,29 @@ func TestReplannedRunMatchesPendingLinesByKey(t *testing.T) {
 		t.Errorf("sent %v, tally %q: a replanned run skips nothing", w2.sent, w2.runner.tally)
 	}
 }
+
+// An interrupted run names the first 20 rules it created and counts the
+// rest, and keeps no more than those 20 ids however many it created.
+func TestInterruptedRunListsTheFirstCreatedIDs(t *testing.T) {
+	w := newWorld(t, JournalOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	w.runner.Emit = func(r Result) error {
+		if r.Item.Row == 25 {
+			cancel()
+		}
+		return nil
+	}
+	rows := make([]int, 30)
+	for i := range rows {
+		rows[i] = i + 1
+	}
+	if err := w.run(ctx, nil, rows...); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	if len(w.runner.created) != 20 {
+		t.Errorf("kept %d ids, want 20", len(w.runner.created))
+	}
+	if !strings.Contains(w.errOut.String(), "stopped after 25 of 30 rules: 25 created") || !strings.Contains(w.errOut.String(), " and 5 more (see the journal)\n") {
+		t.Errorf("summary:\n%s", w.errOut.String())
+	}
+}
