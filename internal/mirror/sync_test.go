@@ -99,8 +99,7 @@ func TestInterruptedSyncContinues(t *testing.T) {
 func TestFullPassMarksRowsGone(t *testing.T) {
 	w := newWorld(t, 10)
 	w.sync(SyncOptions{}, "comingsoon")
-	var before int
-	before = w.count("SELECT count(*) FROM rules")
+	before := w.count("SELECT count(*) FROM rules")
 	ids := []string{}
 	rows, err := w.db.sql.Query("SELECT id FROM rules ORDER BY id LIMIT 2")
 	if err != nil {
@@ -121,6 +120,11 @@ func TestFullPassMarksRowsGone(t *testing.T) {
 	res := w.sync(SyncOptions{Full: true}, "comingsoon")
 	if res[0].Gone != 2 || w.count("SELECT count(*) FROM rules WHERE gone_at IS NOT NULL") != 2 || w.count("SELECT count(*) FROM rules") != before {
 		t.Fatalf("gone %d; rows kept %d of %d", res[0].Gone, w.count("SELECT count(*) FROM rules"), before)
+	}
+	for _, id := range ids { // the two oldest, removed from the store
+		if w.count("SELECT count(*) FROM rules WHERE id = ? AND gone_at IS NOT NULL", id) != 1 {
+			t.Errorf("rule %s not marked gone", id)
+		}
 	}
 }
 
