@@ -85,7 +85,9 @@ type Runner struct {
 	// item has now.
 	Replanned bool
 
-	tally    Tally
+	tally Tally
+	// created holds the first maxListed ids created, for the summary of
+	// an interrupted run; the tally counts them all.
 	created  []string
 	failures []string // the distinct failure messages, the first few
 }
@@ -199,7 +201,9 @@ func (r *Runner) one(ctx context.Context, it *Item) error {
 func (r *Runner) succeeded(it *Item, d Done) error {
 	r.tally.Add(d.Outcome)
 	if d.Outcome == Created {
-		r.created = append(r.created, d.ID)
+		if len(r.created) < maxListed {
+			r.created = append(r.created, d.ID)
+		}
 	}
 	if err := r.Journal.Record(Entry{Row: it.Row, Key: it.Key, Outcome: d.Outcome, ID: d.ID, Message: d.Message}); err != nil {
 		return err
@@ -217,7 +221,7 @@ func (r *Runner) stopped(err error, total int) error {
 	done := r.tally[Created] + r.tally[Updated] + r.tally[Deleted] + r.tally[Skipped]
 	fmt.Fprintf(r.ErrOut, "stopped after %d of %d %s: %s\n", done+r.tally[Failed], total, r.noun(), r.tally)
 	if len(r.created) > 0 {
-		fmt.Fprintf(r.ErrOut, "created: %s\n", listIDs(r.created, 20))
+		fmt.Fprintf(r.ErrOut, "created: %s\n", listIDs(r.created, r.tally[Created]))
 	}
 	fmt.Fprintf(r.ErrOut, "journal: %s\n", r.Journal.Path())
 	if r.ResumeCommand != "" {
@@ -233,12 +237,13 @@ func (r *Runner) noun() string {
 	return r.Noun
 }
 
-// listIDs lists ids, the first max of them, then how many more.
-func listIDs(ids []string, max int) string {
-	if len(ids) <= max {
-		return strings.Join(ids, ", ")
+// listIDs lists the ids kept (the first of them), then how many more of
+// total were not kept.
+func listIDs(kept []string, total int) string {
+	if total <= len(kept) {
+		return strings.Join(kept, ", ")
 	}
-	return fmt.Sprintf("%s and %d more (see the journal)", strings.Join(ids[:max], ", "), len(ids)-max)
+	return fmt.Sprintf("%s and %d more (see the journal)", strings.Join(kept, ", "), total-len(kept))
 }
 
 // sentAt reads the time from a pending line's message ("sent at
@@ -285,12 +290,15 @@ func (r *Runner) Finish(quiet bool, allFailedCode int) error {
 	return exitcode.WithHint(code, errors.New(msg), where)
 }
 
-// ProblemList is the local check's verdict on a file: every bad row, for
-// one message listing the first of them.
+// ProblemList is the local check's verdict on a file: how many rows are
+// bad, and the first problems for one message listing them. Only the
+// first maxListed lines are kept, so that a million bad rows cost no more
+// memory than twenty.
 type ProblemList struct {
-	Lines []string // "row 3 (line 4): message"
-	Bad   int      // rows with at least one problem
-	Total int
+	Lines    []string // the first maxListed problems: "row 3 (line 4): message"
+	Problems int      // every problem, listed or not
+	Bad      int      // rows with at least one problem
+	Total    int
 }
 
 // Add records a row's problems.
@@ -300,7 +308,10 @@ func (p *ProblemList) Add(where string, messages ...string) {
 	}
 	p.Bad++
 	for _, m := range messages {
-		p.Lines = append(p.Lines, where+": "+m)
+		p.Problems++
+		if len(p.Lines) < maxListed {
+			p.Lines = append(p.Lines, where+": "+m)
+		}
 	}
 }
 
@@ -314,12 +325,10 @@ func (p *ProblemList) Err(what, file, hint string) error {
 	if p.Bad == 0 {
 		return nil
 	}
-	lines := p.Lines
 	more := ""
-	if len(lines) > maxListed {
-		more = fmt.Sprintf("\n  … and %d more problems", len(lines)-maxListed)
-		lines = lines[:maxListed]
+	if p.Problems > len(p.Lines) {
+		more = fmt.Sprintf("\n  … and %d more problems", p.Problems-len(p.Lines))
 	}
 	return exitcode.WithHint(exitcode.Usage,
-		fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(lines, "\n  "), more), hint)
+		fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(p.Lines, "\n  "), more), hint)
 }

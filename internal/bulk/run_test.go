@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,6 +184,81 @@ func TestProblemListCaps(t *testing.T) {
 	}
 }
 
+// A file full of bad rows costs the memory of the twenty problems listed,
+// not a line per row: the counts go on, the list stops.
+func TestProblemListKeepsOnlyTheListedLines(t *testing.T) {
+	var p ProblemList
+	const rows = 100_000
+	for i := 1; i <= rows; i++ {
+		p.Total++
+		p.Add(fmt.Sprintf("row %d", i), "email is missing", "product-id is missing")
+	}
+	if len(p.Lines) != maxListed || cap(p.Lines) > 2*maxListed {
+		t.Fatalf("kept %d lines (capacity %d), want %d", len(p.Lines), cap(p.Lines), maxListed)
+	}
+	err := p.Err("rows", "big.csv", "fix them")
+	want := fmt.Sprintf("%d of %d rows in big.csv are not valid; nothing was sent:\n  row 1: email is missing\n  row 1: product-id is missing", rows, rows)
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("err starts %q, want %q", err.Error()[:min(len(err.Error()), len(want))], want)
+	}
+	if !strings.HasSuffix(err.Error(), "row 10: product-id is missing\n  … and 199980 more problems") {
+		t.Errorf("err ends %q", err.Error()[max(0, len(err.Error())-80):])
+	}
+}
+
+// Long work says how long the pace makes it before the first request, on
+// stderr; short work says nothing.
+func TestRunSaysTheExpectedDurationBeforeItStarts(t *testing.T) {
+	w := newWorld(t, JournalOptions{})
+	w.runner.PaceLeft = func(n int) time.Duration { return time.Duration(n) * 2 * time.Second } // 30 a minute
+	var beforeFirst string
+	w.runner.Emit = func(r Result) error {
+		if beforeFirst == "" {
+			beforeFirst = w.errOut.String()
+		}
+		return nil
+	}
+	rows := make([]int, 40)
+	for i := range rows {
+		rows[i] = i + 1
+	}
+	if err := w.run(context.Background(), nil, rows...); err != nil {
+		t.Fatal(err)
+	}
+	if beforeFirst != "40 requests to send; at the shop API's rate limit that takes at least 1m20s\n" {
+		t.Errorf("before the first request stderr held %q", beforeFirst)
+	}
+
+	short := newWorld(t, JournalOptions{})
+	short.runner.PaceLeft = w.runner.PaceLeft
+	if err := short.run(context.Background(), nil, 1, 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	if short.errOut.Len() != 0 {
+		t.Errorf("3 requests (6s) announced: %q", short.errOut.String())
+	}
+}
+
+// A resumed run counts only the rows left.
+func TestRunEstimateCountsOnlyWhatIsLeft(t *testing.T) {
+	w := newWorld(t, JournalOptions{})
+	rows := make([]int, 40)
+	for i := range rows {
+		rows[i] = i + 1
+	}
+	if err := w.run(context.Background(), nil, rows[:10]...); err != nil {
+		t.Fatal(err)
+	}
+	w2 := newWorld(t, JournalOptions{Path: w.journal, Resume: true})
+	w2.runner.PaceLeft = func(n int) time.Duration { return time.Duration(n) * 2 * time.Second }
+	if err := w2.run(context.Background(), nil, rows...); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(w2.errOut.String(), "30 requests to send; at the shop API's rate limit that takes at least 1m0s\n") {
+		t.Errorf("stderr %q", w2.errOut.String())
+	}
+}
+
 // A replanned run (comingsoon apply) works out its items afresh from the
 // store: rows move between runs, so an earlier run's lines are matched by
 // key, and nothing is skipped as done (the store already shows it).
@@ -222,5 +298,31 @@ func TestReplannedRunMatchesPendingLinesByKey(t *testing.T) {
 	}
 	if len(w2.sent) != 2 || w2.runner.tally.String() != "2 created" {
 		t.Errorf("sent %v, tally %q: a replanned run skips nothing", w2.sent, w2.runner.tally)
+	}
+}
+
+// An interrupted run names the first 20 rules it created and counts the
+// rest, and keeps no more than those 20 ids however many it created.
+func TestInterruptedRunListsTheFirstCreatedIDs(t *testing.T) {
+	w := newWorld(t, JournalOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	w.runner.Emit = func(r Result) error {
+		if r.Item.Row == 25 {
+			cancel()
+		}
+		return nil
+	}
+	rows := make([]int, 30)
+	for i := range rows {
+		rows[i] = i + 1
+	}
+	if err := w.run(ctx, nil, rows...); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	if len(w.runner.created) != 20 {
+		t.Errorf("kept %d ids, want 20", len(w.runner.created))
+	}
+	if !strings.Contains(w.errOut.String(), "stopped after 25 of 30 rules: 25 created") || !strings.Contains(w.errOut.String(), " and 5 more (see the journal)\n") {
+		t.Errorf("summary:\n%s", w.errOut.String())
 	}
 }

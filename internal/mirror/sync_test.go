@@ -199,3 +199,30 @@ func TestWriteIfFreeDoesNotWait(t *testing.T) {
 	}
 	ro.Close()
 }
+
+// A full pass while the store changes under it (rows leave from the part
+// already read, more than a page arrives at the top): every row of the
+// store at the end is in the mirror, once.
+func TestFullSyncWhileTheListChanges(t *testing.T) {
+	w := newWorld(t, 100)
+	w.before = func(n int, r *http.Request) {
+		if n == 3 {
+			ids := storeIDs(t, w.store)
+			removeSubmissions(t, w.store, ids[len(ids)-3:]) // the newest: on page 1, read
+			if err := sandbox.AddSubmissions(w.store, 25, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	res := w.sync(SyncOptions{Full: true}, "bis")
+	for _, id := range storeIDs(t, w.store) {
+		if n := w.count("SELECT count(*) FROM submissions WHERE id = ? AND gone_at IS NULL", id); n != 1 {
+			t.Fatalf("submission %s: %d current rows in the mirror, want 1 (%+v)", id, n, res[0])
+		}
+	}
+	// The 3 that left were read before they did: the next full pass marks
+	// them gone.
+	if n := w.count("SELECT count(*) FROM submissions"); n != 125 || res[0].Walk.Left != 3 {
+		t.Fatalf("%d rows in the mirror, want 100 + 25 arrived; %+v", n, res[0])
+	}
+}

@@ -156,22 +156,20 @@ func (p *Page) HasNext() bool {
 	return p.Pagination.CurrentPage.Value < p.Pagination.LastPage.Value && len(p.Items) > 0
 }
 
-// EachPage fetches pages from first on, calling fn for each, until the last
-// page, fn's error, or the context ends. fetch gets the page number.
-func EachPage(ctx context.Context, first int, fetch func(ctx context.Context, page int) (*Page, error), fn func(*Page) error) error {
-	if first < 1 {
-		first = 1
-	}
-	for page := first; ; page++ {
-		p, err := fetch(ctx, page)
-		if err != nil {
-			return err
+// EachPage reads a list from its first page to its last through Walk, so
+// that it has the walk's guarantees: each row once however the list
+// changes while it is read, and a PagingError, not an endless loop, from a
+// server that does not page. fn gets each page read with only the rows not
+// given before in Items.
+func EachPage(ctx context.Context, fetch func(ctx context.Context, page int) (*Page, error), fn func(*Page) error) error {
+	w := &Walk{Fetch: fetch, Page: func(_ context.Context, wp *WalkPage) error {
+		p := *wp.Page
+		p.Items = make([]json.RawMessage, len(wp.Rows))
+		for i, r := range wp.Rows {
+			p.Items[i] = r.Raw
 		}
-		if err := fn(p); err != nil {
-			return err
-		}
-		if !p.HasNext() {
-			return nil
-		}
-	}
+		return fn(&p)
+	}}
+	_, err := w.Run(ctx)
+	return err
 }

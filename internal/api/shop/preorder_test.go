@@ -103,7 +103,7 @@ func TestGetOfferUnknownIsRefusal(t *testing.T) {
 func TestPriorityRowsBothIDForms(t *testing.T) {
 	c, log := demoShop(t)
 	var asString, asNumber int
-	err := EachPage(context.Background(), 1, func(ctx context.Context, page int) (*Page, error) {
+	err := EachPage(context.Background(), func(ctx context.Context, page int) (*Page, error) {
 		return c.ListPriorityProducts(ctx, page, "")
 	}, func(p *Page) error {
 		for _, item := range p.Items {

@@ -275,3 +275,40 @@ func TestWalkPagesShortOfTheTotal(t *testing.T) {
 	}
 	assertOnce(t, given)
 }
+
+// EachPage (the rule and offer lists read whole by apply, delete
+// --expired, the resume lookup and preorder products) walks: each row once
+// while the list changes, and a server that does not page stops it.
+func TestEachPageWalks(t *testing.T) {
+	l := newFakeList(47, 15)
+	l.change = func(l *fakeList, fetch int) {
+		if fetch == 2 {
+			l.arrive(20)
+		}
+	}
+	var given []string
+	err := EachPage(context.Background(), l.fetch, func(p *Page) error {
+		for _, raw := range p.Items {
+			id, err := RowID(raw)
+			if err != nil {
+				return err
+			}
+			given = append(given, id)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set := assertOnce(t, given); len(set) != 67 {
+		t.Fatalf("%d rows given, want 67", len(set))
+	}
+
+	l = newFakeList(47, 15)
+	l.override = func(int) *Page { return l.page(1) } // current_page stuck at 1
+	err = EachPage(context.Background(), l.fetch, func(*Page) error { return nil })
+	var pe *PagingError
+	if !errors.As(err, &pe) || l.fetches != 2 {
+		t.Fatalf("err %v after %d requests, want a PagingError after 2", err, l.fetches)
+	}
+}

@@ -210,6 +210,10 @@ func TestLoginUsageErrors(t *testing.T) {
 			o.BaseURL, o.ShopTokenStdin, o.CatalogTokenStdin = "https://x.example", true, true
 		}, "--catalog-url is required"},
 		{"tok\n", func(o *LoginOptions) { o.BaseURL, o.ShopTokenStdin = "ftp://x", true }, "base_url:"},
+		// Checked before the live check: a login with the API path in the
+		// URL would otherwise meet a bare 404.
+		{"tok\n", func(o *LoginOptions) { o.BaseURL, o.ShopTokenStdin = "https://x.example/shop-api", true }, "is an API path, not the shop API base URL"},
+		{"cat\n", func(o *LoginOptions) { o.CatalogURL, o.CatalogTokenStdin = "https://x.example/api", true }, "does not end in /sfs/v1"},
 	}
 	for _, c := range cases {
 		w := newWorld(t, c.stdin)

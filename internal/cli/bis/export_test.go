@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -228,4 +229,83 @@ func TestExportArgvToOptions(t *testing.T) {
 			t.Errorf("%q: %+v %v", tt.args, got, err)
 		}
 	}
+}
+
+// Submissions deleted after they were written pull every later row up a
+// place: the rows pulled back onto pages already read are still written,
+// once, and the closing line says how many left.
+func TestExportTellsRowsThatLeft(t *testing.T) {
+	store := sandbox.NewMemoryStore(sandbox.DemoState())
+	hook := &onRequest{n: 2, fn: func() {
+		_ = store.Update(func(st *sandbox.State) error {
+			// The three newest, on page 1, already written.
+			st.Submissions = st.Submissions[:len(st.Submissions)-3]
+			return nil
+		})
+	}}
+	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range readCSV(t, e.Out.Bytes())[1:] {
+		if seen[r[0]] {
+			t.Fatalf("id %s written twice", r[0])
+		}
+		seen[r[0]] = true
+	}
+	if len(seen) != 320 || !strings.Contains(e.ErrOut.String(),
+		"the list changed while it was read: 320 submissions at the start, 317 at the end; each written once (3 of them have left the store since)") {
+		t.Errorf("%d rows; stderr: %s", len(seen), e.ErrOut)
+	}
+}
+
+// A submission deleted between its list page and its detail request: the
+// export goes on, writes that row with its list fields, names it at the end
+// and exits 5; the file is complete (every row) and in place.
+func TestExportDetailRefusedIsExit5WithTheRowWritten(t *testing.T) {
+	store := sandbox.NewMemoryStore(sandbox.DemoState())
+	var once sync.Once
+	hook := logHook(func(line string) {
+		if strings.Contains(line, "/back-in-stock/get/") { // page 1 listed, its details begun
+			once.Do(func() {
+				_ = store.Update(func(st *sandbox.State) error {
+					st.Submissions = slices.DeleteFunc(st.Submissions, func(s sandbox.Submission) bool { return s.ID == 10310 })
+					return nil
+				})
+			})
+		}
+	})
+	e := clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	opts := exportOpts(t, e)
+	opts.Details = true
+	opts.File = filepath.Join(t.TempDir(), "out.csv")
+	err := runExport(context.Background(), opts)
+	clitest.WantExit(t, err, exitcode.Partial)
+	if !strings.Contains(err.Error(), "1 submission had no detail (the server refused it): ids 10310") {
+		t.Errorf("err = %v", err)
+	}
+	data, rerr := os.ReadFile(opts.File)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	recs := readCSV(t, data)
+	var row []string
+	for _, r := range recs[1:] {
+		if r[0] == "10310" {
+			row = r
+		}
+	}
+	if len(recs) != 321 || row == nil || row[3] == "" {
+		t.Fatalf("%d records, row 10310 %v", len(recs), row)
+	}
+}
+
+// logHook calls fn with each line of the sandbox's request log, as each
+// request is served.
+type logHook func(line string)
+
+func (h logHook) Write(p []byte) (int, error) {
+	h(string(p))
+	return len(p), nil
 }

@@ -3,12 +3,15 @@ package bis
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/sandbox"
 )
 
 func TestFormTableAndLosslessJSON(t *testing.T) {
@@ -132,5 +135,59 @@ func TestGetSanitisesServerStrings(t *testing.T) {
 	}
 	if strings.ContainsRune(e.Out.String(), 0x1b) {
 		t.Errorf("escape sequence reached the terminal:\n%q", e.Out)
+	}
+}
+
+// --all walks with shop.Walk like the export: rows that arrive while it
+// pages (more than a page at once) push rows onto later pages, and rows that
+// leave pull them up; each row is listed once and stderr says the list
+// changed.
+func TestListAllWhileTheListChanges(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		add      int
+		remove   int
+		end      int
+		listedAt int
+		left     string
+	}{
+		{"+25", 25, 0, 345, 345, ""},
+		{"-3", 0, 3, 317, 320, " (3 of them have left the store since)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := sandbox.NewMemoryStore(sandbox.DemoState())
+			hook := &onRequest{n: 2, fn: func() { // after page 2
+				if tc.add > 0 {
+					_ = sandbox.AddSubmissions(store, tc.add, time.Now())
+				}
+				_ = store.Update(func(st *sandbox.State) error { // the newest, already listed
+					st.Submissions = st.Submissions[:len(st.Submissions)-tc.remove]
+					return nil
+				})
+			}}
+			e := clitest.New(t, clitest.WithOutput("json"), clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+			opts := listOpts(e)
+			opts.Pages = cmdutil.PageFlags{Page: 1, All: true}
+			if err := runList(context.Background(), opts); err != nil {
+				t.Fatal(err)
+			}
+			var items []struct {
+				ID json.Number `json:"id"`
+			}
+			if err := json.Unmarshal(e.Out.Bytes(), &items); err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, it := range items {
+				if seen[it.ID.String()] {
+					t.Fatalf("id %s listed twice", it.ID)
+				}
+				seen[it.ID.String()] = true
+			}
+			want := fmt.Sprintf("the list changed while it was read: 320 submissions at the start, %d at the end; each listed once%s\n", tc.end, tc.left)
+			if len(seen) != tc.listedAt || !strings.Contains(e.ErrOut.String(), want) {
+				t.Errorf("%d listed, want %d; stderr: %s", len(seen), tc.listedAt, e.ErrOut)
+			}
+		})
 	}
 }

@@ -88,7 +88,11 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 	}
 	if w := last.walk; w != nil && w.Changed() {
 		// On stderr whatever the format: a script should know too.
-		fmt.Fprintf(d.IO.ErrOut, "the list changed while it was read: %d %s at the start, %d at the end; each listed once\n", w.FirstTotal, l.Noun, w.LastTotal)
+		line := fmt.Sprintf("the list changed while it was read: %d %s at the start, %d at the end; each listed once", w.FirstTotal, l.Noun, w.LastTotal)
+		if w.Left > 0 {
+			line += fmt.Sprintf(" (%d of them have left the store since)", w.Left)
+		}
+		fmt.Fprintln(d.IO.ErrOut, line)
 	}
 	if !p.IsTable() {
 		return nil

@@ -55,7 +55,7 @@ func readFileRules(in *bulk.Input, loc *time.Location) (*fileRules, error) {
 // between the two reads is left out.
 func readStore(ctx context.Context, client *shop.Client, progress *output.Progress, want []ruleform.Wanted) ([]ruleform.Stored, error) {
 	var store []ruleform.Stored
-	err := shop.EachPage(ctx, 1, client.ListRules, func(p *shop.Page) error {
+	err := shop.EachPage(ctx, client.ListRules, func(p *shop.Page) error {
 		progress.Update(fmt.Sprintf("reading the rule list: page %d of %d", p.Pagination.CurrentPage.Value, max(p.Pagination.LastPage.Value, 1)))
 		rules, err := shop.DecodeItems(p, shop.DecodeRule)
 		if err != nil {

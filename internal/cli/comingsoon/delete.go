@@ -216,7 +216,7 @@ func selectRules(ctx context.Context, opts *DeleteOptions) ([]json.Number, error
 	now := opts.Now()
 	var selected []json.Number
 	opts.Progress().Update("reading the rule list")
-	err = shop.EachPage(ctx, 1, client.ListRules, func(p *shop.Page) error {
+	err = shop.EachPage(ctx, client.ListRules, func(p *shop.Page) error {
 		rules, err := shop.DecodeItems(p, shop.DecodeRule)
 		if err != nil {
 			return err

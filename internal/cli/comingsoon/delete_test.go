@@ -3,6 +3,7 @@ package comingsoon
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/sandbox"
 )
 
 func TestDelete250IDsFromStdinInThreeRequests(t *testing.T) {
@@ -53,6 +55,16 @@ func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
 	}
 	if len(batches) != 1 || batches[0].Outcome != "failed" || batches[0].IDs[0] != "500500" {
 		t.Errorf("batches: %+v", batches)
+	}
+}
+
+// Every batch refused: the server's reason is in the final error (stderr),
+// not only in the table on stdout, so a script that keeps stderr learns why.
+func TestDeleteAllBatchesFailedSaysWhyOnStderr(t *testing.T) {
+	e := clitest.New(t, clitest.WithOutput("json"))
+	err := runDelete(context.Background(), deleteOpts(e, "900001,900002"))
+	if exitcode.Of(err) != exitcode.APIRefused || !strings.Contains(err.Error(), "1 of 1 delete requests failed: Coming soon products not found") {
+		t.Fatalf("err = %v", err)
 	}
 }
 
@@ -187,3 +199,54 @@ func TestDeleteSelectsExpiredRules(t *testing.T) {
 		t.Errorf("sent %v", got)
 	}
 }
+
+// Interrupted while a batch is in flight, delete keeps it pending in the
+// automatic journal (no --report) and says how to go on; --resume does not
+// send a finished batch again and settles the pending one.
+func TestDeleteInterruptedThenResumed(t *testing.T) {
+	ids := make([]string, 250)
+	for i := range ids {
+		ids[i] = fmt.Sprint(i + 1)
+	}
+	arg := strings.Join(ids, ",")
+	ctx, cancel := context.WithCancel(context.Background())
+	log := &clitest.SafeBuffer{}
+	var deletes int
+	hook := writerFunc(func(p []byte) (int, error) {
+		if strings.HasPrefix(string(p), "DELETE ") {
+			if deletes++; deletes == 2 {
+				cancel() // batch 2 served, its answer never read
+			}
+		}
+		return log.Write(p)
+	})
+	e := clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.Log = hook }))
+	err := runDelete(ctx, deleteOpts(e, arg))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{"stopped after 1 of 3 delete requests: 1 deleted", "journal: ", "--resume"} {
+		if !strings.Contains(e.ErrOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e.ErrOut)
+		}
+	}
+
+	before := len(log.WithPrefix("DELETE "))
+	opts := deleteOpts(e, arg)
+	opts.Bulk.Resume = true
+	err = runDelete(context.Background(), opts)
+	if exitcode.Of(err) != exitcode.Partial { // batch 3's ids do not exist
+		t.Fatalf("resumed: %v", err)
+	}
+	sent := log.WithPrefix("DELETE ")[before:]
+	if len(sent) != 2 {
+		t.Fatalf("resumed run sent %d deletes, want 2 (batch 2 checked again, batch 3):\n%s", len(sent), strings.Join(sent, "\n"))
+	}
+	if !strings.Contains(e.Out.String(), "deleted by the interrupted run") || !strings.Contains(e.ErrOut.String(), "1 skipped") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", e.Out, e.ErrOut)
+	}
+}
+
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

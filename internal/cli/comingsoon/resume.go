@@ -77,7 +77,7 @@ func (r *recoverer) load(ctx context.Context, cutoff time.Time) error {
 	}
 	r.progress.Update("checking the rule list for rules an interrupted run created")
 	var rules []shop.Rule
-	err := shop.EachPage(ctx, 1, r.client.ListRules, func(p *shop.Page) error {
+	err := shop.EachPage(ctx, r.client.ListRules, func(p *shop.Page) error {
 		for _, item := range p.Items {
 			rule, err := shop.DecodeRule(item)
 			if err != nil {

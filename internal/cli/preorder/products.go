@@ -95,7 +95,7 @@ func loadOffers(ctx context.Context, d cmdutil.ShopDeps) (map[flex.ID]offerInfo,
 	}
 	d.Progress().Update("reading offer names")
 	offers := map[flex.ID]offerInfo{}
-	err = shop.EachPage(ctx, 1, func(ctx context.Context, page int) (*shop.Page, error) {
+	err = shop.EachPage(ctx, func(ctx context.Context, page int) (*shop.Page, error) {
 		return c.ListOffers(ctx, page, "")
 	}, func(p *shop.Page) error {
 		list, err := shop.DecodeItems(p, shop.DecodeOffer)
