@@ -31,7 +31,8 @@ type Difference struct {
 // boolean, dates as instants to the second (the create answer gives
 // YYYY-MM-DD HH:MM:SS in UTC, list and detail ISO 8601 with microseconds),
 // the ids of the rule's apply_to as sets, translations as objects of
-// trimmed texts. Translations count only once the detail was read: an
+// trimmed texts (unless the file says nothing of them: KeepTranslations).
+// Translations count only once the detail was read: an
 // undetailed rule equal in every other field differs in "translations"
 // (unknown). None means the rules are equal.
 func Differences(want Rule, got Stored) []Difference {
@@ -56,6 +57,7 @@ func Differences(want Rule, got Stored) []Difference {
 		add("collection_id", idSet([]string{string(got.CollectionID)}), idSet([]string{string(req.CollectionID)}))
 	}
 	switch {
+	case want.KeepTranslations:
 	case got.Detailed:
 		add("translations", translationsText(storedTexts(got.Translations)), translationsText(req.Translations))
 	case len(d) == 0:

@@ -204,3 +204,21 @@ func TestYAMLAliasBomb(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestRecordSaysWhetherItHasTranslations(t *testing.T) {
+	for _, c := range []struct {
+		fields bulk.Object
+		csv    bool
+		none   bool
+	}{
+		{bulk.Object{{Key: "name", Value: "A"}}, true, true},
+		{bulk.Object{{Key: "name", Value: "A"}, {Key: "translations.fr.above", Value: ""}}, true, false},
+		{bulk.Object{{Key: "name", Value: "A"}}, false, true},
+		{bulk.Object{{Key: "name", Value: "A"}, {Key: "translations", Value: nil}}, false, false},
+	} {
+		in, _ := FromRecord(bulk.Record{Row: 1, Fields: c.fields}, c.csv)
+		if in.NoTranslations != c.none {
+			t.Errorf("%+v (csv %v): NoTranslations %v", c.fields, c.csv, in.NoTranslations)
+		}
+	}
+}

@@ -45,17 +45,24 @@ type Step struct {
 // oldest first.
 type Plan struct{ Steps []Step }
 
-// NeedDetail returns the ids of the stored rules whose translations decide
-// between unchanged and replace: named like a wanted rule and equal to it
-// in every field a list item shows. Only their details need reading.
+// NeedDetail returns the ids of the stored rules whose details the plan
+// needs: those whose translations decide between unchanged and replace
+// (named like a wanted rule and equal to it in every field a list item
+// shows), and those replaced for a row that says nothing of translations,
+// whose texts the new rule carries over. Only their details need reading.
 func NeedDetail(want []Wanted, store []Stored) []string {
 	byName := storedByName(store)
 	var out []string
 	for _, w := range want {
-		for _, s := range byName[w.Rule.Request.Name] {
+		same := byName[w.Rule.Request.Name]
+		for _, s := range same {
 			if d := Differences(w.Rule, s); !s.Detailed && len(d) == 1 && d[0].Field == "translations" {
 				out = append(out, string(s.ID))
 			}
+		}
+		if w.Rule.KeepTranslations && len(same) > 0 && !same[0].Detailed &&
+			!slices.ContainsFunc(same, func(s Stored) bool { return len(Differences(w.Rule, s)) == 0 }) {
+			out = append(out, string(same[0].ID))
 		}
 	}
 	return out
@@ -83,6 +90,9 @@ func MakePlan(want []Wanted, store []Stored, prune bool) Plan {
 		reason := fmt.Sprintf("same name as rule %s, which row %d keeps", same[max(keep, 0)].ID, w.Row)
 		if replacing {
 			keep = 0
+			if rule.KeepTranslations {
+				rule.Request.Translations = storedTexts(same[0].Translations)
+			}
 			reason = fmt.Sprintf("same name as row %d, whose new rule replaces it", w.Row)
 			p.Steps = append(p.Steps, Step{Action: Replace, Row: w.Row, Name: name, ID: string(same[0].ID), Want: &rule,
 				Changes: Differences(rule, same[0])})

@@ -252,3 +252,35 @@ func BenchmarkMakePlan(b *testing.B) {
 		}
 	}
 }
+
+// A file row without any translations column (a `comingsoon list`
+// listing) says nothing of the texts: they are not compared, and a rule it
+// replaces keeps the store's translations rather than losing them.
+func TestRowWithoutTranslationsKeepsTheStores(t *testing.T) {
+	texts := `,"translations":{"fr":{"comingSoonAboveMessage":"Bientôt"}}}`
+	withTexts := strings.TrimSuffix(rule("4", "Drop", "2027-01-01T00:00:00.000000Z"), "}") + texts
+	silent := wanted(t, Input{Name: "Drop", Start: "2027-01-01T00:00:00Z", ApplyTo: "all", NoTranslations: true})
+	if d := Differences(silent, stored(t, withTexts, true)); len(d) != 0 {
+		t.Fatalf("differences %+v, want none", d)
+	}
+	if need := NeedDetail([]Wanted{{Row: 1, Rule: silent}}, []Stored{stored(t, withTexts, false)}); len(need) != 0 {
+		t.Fatalf("details needed for %v: an unchanged rule needs none", need)
+	}
+
+	moved := wanted(t, Input{Name: "Drop", Start: "2027-02-01T00:00:00Z", ApplyTo: "all", NoTranslations: true})
+	want := []Wanted{{Row: 1, Rule: moved}}
+	if need := NeedDetail(want, []Stored{stored(t, withTexts, false)}); strings.Join(need, " ") != "4" {
+		t.Fatalf("details needed for %v, want rule 4's, to carry its texts over", need)
+	}
+	plan := MakePlan(want, []Stored{stored(t, withTexts, true)}, false)
+	step := plan.Steps[0]
+	if step.Action != Replace || fields(step.Changes) != "start_date" || step.Want.Request.Translations["fr"]["comingSoonAboveMessage"] != "Bientôt" {
+		t.Fatalf("step %+v, translations %v", step, step.Want.Request.Translations)
+	}
+
+	// Empty translation cells are a file that manages the texts: none.
+	managed := wanted(t, Input{Name: "Drop", Start: "2027-01-01T00:00:00Z", ApplyTo: "all"})
+	if d := Differences(managed, stored(t, withTexts, true)); fields(d) != "translations" {
+		t.Fatalf("differences %+v, want translations", d)
+	}
+}

@@ -3,6 +3,7 @@ package ruleform
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,6 +20,11 @@ func FromRecord(rec bulk.Record, csv bool) (Input, []Problem) {
 	var in Input
 	var problems []Problem
 	setBy := map[string]string{} // API field → the key that set it
+	in.NoTranslations = !slices.ContainsFunc(rec.Fields, func(f bulk.Field) bool {
+		field, _ := canonicalField(f.Key)
+		_, _, column, _ := translationColumn(f.Key)
+		return field == "translations" || csv && column
+	})
 	for _, f := range rec.Fields {
 		if csv {
 			if text, _ := f.Value.(string); strings.TrimSpace(text) == "" {

@@ -46,6 +46,10 @@ type Input struct {
 	CollectionID  string
 	ShowCountdown string // true/false/1/0; "" leaves it unset
 	Translations  []Text
+	// NoTranslations marks a file row without any translations column or
+	// key (a `comingsoon list` listing has none): it says nothing of the
+	// rule's texts, as opposed to a row whose translation cells are empty.
+	NoTranslations bool
 
 	// Invalid holds failures a reader found in a value's shape (an object
 	// where a string belongs), keyed by API field; Build reports them in
@@ -76,6 +80,10 @@ type Rule struct {
 	Notes []string
 	// LocalDates reports a date without a zone, read in Build's loc.
 	LocalDates bool
+	// KeepTranslations is a rule whose file row says nothing of its texts:
+	// comingsoon apply neither compares them nor drops them (a rule it
+	// replaces keeps the store's translations).
+	KeepTranslations bool
 }
 
 // Build checks in and returns the request, or every problem found. Dates
@@ -131,6 +139,7 @@ func Build(in Input, loc *time.Location) (Rule, []Problem) {
 		return Rule{}, c.problems
 	}
 	r.LocalDates = c.localDates
+	r.KeepTranslations = in.NoTranslations
 	return r, nil
 }
 
