@@ -140,3 +140,12 @@ func TestPriorityFromTheMirror(t *testing.T) {
 		t.Fatal("no offer products from the offers' details")
 	}
 }
+
+func TestQueryErrorsAreTheUsers(t *testing.T) {
+	w := newWorld(t, 1)
+	w.sync(SyncOptions{}, "bis")
+	_, _, err := w.readOnly().Query(context.Background(), "SELECT nope FROM submissions")
+	if exitcode.Of(err) != exitcode.Usage || err.Error() != "mirror query: no such column: nope" {
+		t.Fatalf("%v", err)
+	}
+}

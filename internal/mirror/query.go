@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,9 +57,13 @@ func queryError(query string, err error) error {
 		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("mirror query only reads: %s is refused (the mirror is opened read-only; nothing was changed)", verb),
 			"`storectl mirror sync` updates the mirror; `storectl mirror reset` starts it over")
 	}
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("mirror query: %s", strings.TrimPrefix(msg, "SQL logic error: ")),
+	msg = sqliteCode.ReplaceAllString(strings.TrimPrefix(msg, "SQL logic error: "), "")
+	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("mirror query: %s", msg),
 		"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
 }
+
+// sqliteCode is the driver's " (1)" after SQLite's message.
+var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
 
 // jsonObject writes one result row as a JSON object.
 func jsonObject(cols []string, vals []any) json.RawMessage {

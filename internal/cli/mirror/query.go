@@ -32,7 +32,7 @@ form_fields, sync_journal. Columns carry the API's own names; see
 docs/mirror.md for the schema and example queries.`,
 		Example: `  storectl mirror query "SELECT product_title, count(*) AS waiting FROM submissions WHERE status = 0 GROUP BY product_id ORDER BY waiting DESC LIMIT 10"
   storectl mirror query "SELECT customer_email FROM submissions WHERE gone_at IS NULL" -o csv > emails.csv`,
-		Args: cmdutil.ExactArgs(1, "give the SQL as one argument, quoted"),
+		Args: cmdutil.ExactArgs(1, "the SQL as one argument, quoted"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.SQL = args[0]
 			return cmdutil.Run(cmd.Context(), opts, runF, runQuery)
