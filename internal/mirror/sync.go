@@ -44,7 +44,9 @@ type PassResult struct {
 	Noun     string
 	Kind     string // full or incremental
 	Resumed  bool
-	Requests int // list pages read
+	// Requests, New and Changed count this run's pages and rows (a
+	// continued pass's earlier runs counted theirs).
+	Requests int
 	New      int
 	Changed  int
 	Gone     int
@@ -84,8 +86,10 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 		return result, err
 	}
 	result.Kind, result.Resumed = p.kind, p.resumed
+	// Counted for this run: a continued pass's earlier runs said theirs.
+	requests, newRows, changed := p.walk.Requests, p.newRows, p.changed
 	walk, err := p.run(ctx, c, opts.Report, nil, nil)
-	result.Walk, result.Requests, result.New, result.Changed = walk, walk.Requests, p.newRows, p.changed
+	result.Walk, result.Requests, result.New, result.Changed = walk, walk.Requests-requests, p.newRows-newRows, p.changed-changed
 	if err != nil {
 		return result, err
 	}

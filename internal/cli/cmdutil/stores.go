@@ -79,10 +79,13 @@ func (m *ManyStores) Execute(ctx context.Context) error {
 			progress.Set(name, "started")
 			err := m.Run(ctx, name, format, ios)
 			stderr.Flush()
-			if err != nil {
+			switch {
+			case ctx.Err() != nil && errors.Is(err, context.Canceled):
+				progress.Set(name, "interrupted") // said once, by main
+			case err != nil:
 				progress.Set(name, "failed")
 				sayFailure(stderr, err)
-			} else {
+			default:
 				progress.Set(name, "done")
 			}
 			outs[i], errs[i] = output.StoreOutput{Profile: name, Out: out.Bytes()}, err
