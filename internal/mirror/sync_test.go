@@ -96,6 +96,29 @@ func TestInterruptedSyncContinues(t *testing.T) {
 	}
 }
 
+// A pass that has not read a page yet has given no row, whatever the
+// rows' last_seen_at say: a clock set back since the last sync leaves them
+// in the future, and a new pass must still store every change it reads.
+func TestNewPassAfterTheClockWentBack(t *testing.T) {
+	w := newWorld(t, 30)
+	w.sync(SyncOptions{}, "bis")
+	w.db.Now = func() time.Time { return time.Now().Add(-time.Hour) }
+	var id int64
+	var status int
+	if err := w.store.Update(func(st *sandbox.State) error {
+		sub := &st.Submissions[len(st.Submissions)-1]
+		sub.Status, sub.UpdatedAt = 1-sub.Status, sub.UpdatedAt.Add(time.Minute)
+		id, status = sub.ID, sub.Status
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res := w.sync(SyncOptions{Full: true}, "bis")
+	if got := w.count("SELECT status FROM submissions WHERE id = ?", id); res[0].Changed != 1 || got != status {
+		t.Fatalf("submission %d: status %d in the mirror, want %d; %+v", id, got, status, res[0])
+	}
+}
+
 func TestFullPassMarksRowsGone(t *testing.T) {
 	w := newWorld(t, 10)
 	w.sync(SyncOptions{}, "comingsoon")
