@@ -190,6 +190,18 @@ CREATE TABLE export_rows (
 	id      INTEGER NOT NULL,
 	PRIMARY KEY (pass_id, seq)
 );
+`, `
+-- bis demand groups by product (or variant) and shows each group's newest
+-- titles: with the times, status and gone_at in the index it reads no
+-- table row but the one whose titles it shows (0.05 s instead of 0.5 to 1 s
+-- on 100,000 submissions). Lookups by product or variant use the prefix.
+DROP INDEX submissions_product;
+CREATE INDEX submissions_product ON submissions (product_id, created_at, status, gone_at);
+DROP INDEX submissions_variant;
+CREATE INDEX submissions_variant ON submissions (variant_id, product_id, created_at, status, gone_at);
+-- bis find --sku matches in any case: only a NOCASE index serves that.
+DROP INDEX submissions_sku;
+CREATE INDEX submissions_sku ON submissions (sku COLLATE NOCASE);
 `}
 
 // SchemaVersion is the schema this storectl writes.

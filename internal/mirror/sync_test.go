@@ -2,9 +2,12 @@ package mirror
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,6 +164,47 @@ func TestNewerSchemaRefused(t *testing.T) {
 	_, err = Open(context.Background(), w.path, Options{ReadOnly: true})
 	if !errors.As(err, &newer) {
 		t.Fatalf("read-only: err %v, want NewerSchemaError", err)
+	}
+}
+
+// A mirror of the first schema is upgraded in place by the next writable
+// open, its rows kept; a read-only open (--offline, mirror query) asks for
+// a sync first rather than read tables it does not know.
+func TestOlderSchemaUpgraded(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(migrations[0] + `; PRAGMA user_version = 1;
+		INSERT INTO submissions (id, product_id, variant_id, sku, status, created_at, product_title, list_json, list_fetched_at, first_seen_at, last_seen_at)
+		VALUES (7, 70, 700, 'Sku-1', 0, '2026-06-01T00:00:00.000000Z', 'Parka', '{"id":7}', 'x', 'x', 'x')`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	if _, err := Open(ctx, path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "run `storectl mirror sync` once to upgrade it") {
+		t.Fatalf("read-only open of an older schema: %v", err)
+	}
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var version int
+	var index string
+	if err := db.sql.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != SchemaVersion {
+		t.Fatalf("version %d (%v), want %d", version, err, SchemaVersion)
+	}
+	if err := db.sql.QueryRow("SELECT sql FROM sqlite_master WHERE name = 'submissions_product'").Scan(&index); err != nil || !strings.Contains(index, "created_at") {
+		t.Fatalf("submissions_product: %q %v", index, err)
+	}
+	items, err := db.Demand(ctx, DemandFilter{})
+	if err != nil || len(items) != 1 || !strings.Contains(string(items[0]), `"product_title":"Parka","pending":1`) {
+		t.Fatalf("demand after the upgrade: %s %v", items, err)
+	}
+	if found, err := db.Find(ctx, FindFilter{SKU: "SKU-1"}); err != nil || len(found) != 1 {
+		t.Fatalf("find by SKU after the upgrade: %s %v", found, err)
 	}
 }
 
