@@ -162,8 +162,8 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatalf("err %v, want NewerSchemaError", err)
 	}
 	_, err = Open(context.Background(), w.path, Options{ReadOnly: true})
-	if !errors.As(err, &newer) {
-		t.Fatalf("read-only: err %v, want NewerSchemaError", err)
+	if !errors.As(err, &newer) || exitcode.Of(err) != exitcode.Usage {
+		t.Fatalf("read-only: err %v (exit %d), want NewerSchemaError, exit 2", err, exitcode.Of(err))
 	}
 }
 
@@ -183,8 +183,8 @@ func TestOlderSchemaUpgraded(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	if _, err := Open(ctx, path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "run `storectl mirror sync` once to upgrade it") {
-		t.Fatalf("read-only open of an older schema: %v", err)
+	if _, err := Open(ctx, path, Options{ReadOnly: true}); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "run `storectl mirror sync` once to upgrade it") {
+		t.Fatalf("read-only open of an older schema: %v (exit %d), want exit 2 asking for a sync", err, exitcode.Of(err))
 	}
 	db, err := Open(ctx, path, Options{})
 	if err != nil {
