@@ -215,6 +215,16 @@ func TestMirrorOfAnotherStoreRefused(t *testing.T) {
 	if exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("err %v, want a usage error", err)
 	}
+	// Offline too: the answer would be the other store's.
+	_, err = Open(context.Background(), w.path, Options{Store: "https://other.example", ReadOnly: true})
+	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "holds the store at https://sandbox.test") {
+		t.Fatalf("read-only: err %v, want a usage error", err)
+	}
+	db, err := Open(context.Background(), w.path, Options{Store: "https://sandbox.test", ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only, the same store: %v", err)
+	}
+	db.Close()
 }
 
 func TestBigIDsKeepEveryDigit(t *testing.T) {
