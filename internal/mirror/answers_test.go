@@ -167,6 +167,10 @@ func TestQueryIsReadOnly(t *testing.T) {
 	if n := w.count("SELECT count(*) FROM submissions"); n != 20 {
 		t.Fatalf("%d rows left", n)
 	}
+	_, _, err = ro.Query(context.Background(), "SELECT nope FROM submissions")
+	if exitcode.Of(err) != exitcode.Usage || err.Error() != "mirror query: no such column: nope" {
+		t.Fatalf("unknown column: %q, want SQLite's message alone, exit 2", err)
+	}
 }
 
 func TestPriorityFromTheMirror(t *testing.T) {
