@@ -125,8 +125,7 @@ func TestNewPassAfterTheClockWentBack(t *testing.T) {
 func TestFullPassMarksRowsGone(t *testing.T) {
 	w := newWorld(t, 10)
 	w.sync(SyncOptions{}, "comingsoon")
-	var before int
-	before = w.count("SELECT count(*) FROM rules")
+	before := w.count("SELECT count(*) FROM rules")
 	ids := []string{}
 	rows, err := w.db.sql.Query("SELECT id FROM rules ORDER BY id LIMIT 2")
 	if err != nil {
@@ -145,7 +144,8 @@ func TestFullPassMarksRowsGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := w.sync(SyncOptions{Full: true}, "comingsoon")
-	if res[0].Gone != 2 || w.count("SELECT count(*) FROM rules WHERE gone_at IS NOT NULL") != 2 || w.count("SELECT count(*) FROM rules") != before {
+	goneOnes := w.count("SELECT count(*) FROM rules WHERE gone_at IS NOT NULL AND id IN (" + strings.Join(ids, ", ") + ")")
+	if res[0].Gone != 2 || goneOnes != 2 || w.count("SELECT count(*) FROM rules WHERE gone_at IS NOT NULL") != 2 || w.count("SELECT count(*) FROM rules") != before {
 		t.Fatalf("gone %d; rows kept %d of %d", res[0].Gone, w.count("SELECT count(*) FROM rules"), before)
 	}
 }
