@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,6 +106,49 @@ func TestDemand(t *testing.T) {
 	}
 }
 
+// bis demand and bis find never scan the table, a hundred MB on a store of
+// 100,000 submissions: demand counts from an index holding every column it
+// groups and counts, a pattern scans an index for the ids, the rest seek.
+func TestAnswersScanNoTable(t *testing.T) {
+	w := newWorld(t, 20)
+	w.sync(SyncOptions{}, "bis")
+	type query struct {
+		sql  string
+		args []any
+	}
+	queries := map[string]query{}
+	for _, f := range []DemandFilter{{}, {ByVariant: true}, {Status: "pending", Top: 5}, {ByVariant: true, Status: "sent"}} {
+		queries[fmt.Sprintf("demand %+v", f)] = query{sql: demandQuery(f)}
+	}
+	pending := 0
+	for _, f := range []FindFilter{{Email: "*@example.com"}, {Email: "zoe@example.com"}, {Phone: "5550172"},
+		{ProductID: "8001234560023", Status: &pending}, {VariantID: "45001234560079"}, {SKU: "HSC-PNT-0023-RST-M"}} {
+		q, args := findQuery(f)
+		queries[fmt.Sprintf("find %+v", f)] = query{q, args}
+	}
+	for name, q := range queries {
+		rows, err := w.db.sql.Query("EXPLAIN QUERY PLAN "+q.sql, q.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		for _, step := range plan {
+			if strings.HasPrefix(step, "SCAN submissions") && !strings.Contains(step, "COVERING INDEX") {
+				t.Errorf("%s scans the table:\n%s", name, strings.Join(plan, "\n"))
+			}
+		}
+	}
+}
+
 func TestQueryIsReadOnly(t *testing.T) {
 	w := newWorld(t, 20)
 	w.sync(SyncOptions{}, "bis")
@@ -122,6 +166,10 @@ func TestQueryIsReadOnly(t *testing.T) {
 	}
 	if n := w.count("SELECT count(*) FROM submissions"); n != 20 {
 		t.Fatalf("%d rows left", n)
+	}
+	_, _, err = ro.Query(context.Background(), "SELECT nope FROM submissions")
+	if exitcode.Of(err) != exitcode.Usage || err.Error() != "mirror query: no such column: nope" {
+		t.Fatalf("unknown column: %q, want SQLite's message alone, exit 2", err)
 	}
 }
 

@@ -64,8 +64,9 @@ var ErrBusy = errors.New("another storectl is writing the mirror")
 // Options say how to open a mirror.
 type Options struct {
 	Mode Mode
-	// Store names the store the mirror is of (its shop API base URL); a
-	// writable open refuses a mirror made for another store.
+	// Store names the store the mirror is of (its shop API base URL); an
+	// open refuses a mirror made for another store: a sync would mix two
+	// stores, an offline answer would be another store's.
 	Store string
 	// Waiting is told, once, when another storectl is writing the mirror
 	// and this one waits for it.
@@ -112,11 +113,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
-	if !db.readOnly {
-		if err := db.claim(ctx, opts.Store); err != nil {
-			db.Close()
-			return nil, err
-		}
+	if err := db.claim(ctx, opts.Store); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return db, nil
 }
@@ -185,8 +184,9 @@ func (db *DB) Close() error {
 // FilePath is the database file.
 func (db *DB) FilePath() string { return db.path }
 
-// claim records which store a new mirror is of, and refuses one made for
-// another: a profile pointed at a new base URL must not mix two stores.
+// claim records which store a new mirror is of (a writable open), and
+// refuses one made for another: a profile pointed at a new base URL must
+// not mix two stores, nor answer offline with the old one's data.
 func (db *DB) claim(ctx context.Context, store string) error {
 	if store == "" {
 		return nil
@@ -194,6 +194,8 @@ func (db *DB) claim(ctx context.Context, store string) error {
 	var have string
 	err := db.sql.QueryRowContext(ctx, "SELECT value FROM store WHERE key = 'base_url'").Scan(&have)
 	switch {
+	case errors.Is(err, sql.ErrNoRows) && db.readOnly:
+		return nil
 	case errors.Is(err, sql.ErrNoRows):
 		_, err = db.sql.ExecContext(ctx, "INSERT INTO store (key, value) VALUES ('base_url', ?), ('created_at', ?)", store, stamp(db.Now()))
 		return err

@@ -18,7 +18,7 @@ import (
 // world is a sandbox store, a client of it that counts requests, and a
 // mirror.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	store  sandbox.Store
 	log    *logBuffer
 	client *shop.Client
@@ -31,7 +31,7 @@ type world struct {
 	mu     sync.Mutex
 }
 
-func newWorld(t *testing.T, submissions int) *world {
+func newWorld(t testing.TB, submissions int) *world {
 	t.Helper()
 	w := &world{t: t, store: sandbox.NewMemoryStore(sandbox.DemoStateWithSubmissions(submissions)), log: &logBuffer{}}
 	srv := sandbox.New(sandbox.Options{Store: w.store, Log: w.log})

@@ -88,9 +88,14 @@ func (p *pass) abandon(ctx context.Context, why string) error {
 	return err
 }
 
-// seen is every row this pass has given so far: for a resumed sync, the
-// rows seen since it started; for an export, the rows it recorded.
+// seen is every row this pass has given so far: none for a pass that has
+// not read a page yet (whatever the clock says of earlier passes, and
+// without reading the whole table first); for a resumed sync, the rows
+// seen since it started; for an export, the rows it recorded.
 func (p *pass) seen(ctx context.Context) (map[string]bool, error) {
+	if !p.resumed {
+		return map[string]bool{}, nil
+	}
 	q := fmt.Sprintf("SELECT id FROM %s WHERE last_seen_at >= ?", p.res.name)
 	args := []any{stamp(p.started)}
 	if p.purpose == purposeExport {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,13 +56,9 @@ func queryError(query string, err error) error {
 		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("mirror query only reads: %s is refused (the mirror is opened read-only; nothing was changed)", verb),
 			"`storectl mirror sync` updates the mirror; `storectl mirror reset` starts it over")
 	}
-	msg = sqliteCode.ReplaceAllString(strings.TrimPrefix(msg, "SQL logic error: "), "")
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("mirror query: %s", msg),
+	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("mirror query: %s", sqliteMessage(msg)),
 		"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
 }
-
-// sqliteCode is the driver's " (1)" after SQLite's message.
-var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
 
 // jsonObject writes one result row as a JSON object.
 func jsonObject(cols []string, vals []any) json.RawMessage {
@@ -115,4 +110,17 @@ func writeJSONValue(b *bytes.Buffer, v any) {
 		}
 		b.Write(s)
 	}
+}
+
+// sqliteMessage is SQLite's own words without the driver's wrapping: the
+// error class before them and the result code after ("SQL logic error: no
+// such column: nope (1)" says "no such column: nope").
+func sqliteMessage(msg string) string {
+	msg = strings.TrimPrefix(msg, "SQL logic error: ")
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		if _, err := strconv.Atoi(msg[i+2 : len(msg)-1]); err == nil {
+			msg = msg[:i]
+		}
+	}
+	return msg
 }

@@ -2,9 +2,11 @@ package mirror
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,6 +99,29 @@ func TestInterruptedSyncContinues(t *testing.T) {
 	}
 }
 
+// A pass that has not read a page yet has given no row, whatever the
+// rows' last_seen_at say: a clock set back since the last sync leaves them
+// in the future, and a new pass must still store every change it reads.
+func TestNewPassAfterTheClockWentBack(t *testing.T) {
+	w := newWorld(t, 30)
+	w.sync(SyncOptions{}, "bis")
+	w.db.Now = func() time.Time { return time.Now().Add(-time.Hour) }
+	var id int64
+	var status int
+	if err := w.store.Update(func(st *sandbox.State) error {
+		sub := &st.Submissions[len(st.Submissions)-1]
+		sub.Status, sub.UpdatedAt = 1-sub.Status, sub.UpdatedAt.Add(time.Minute)
+		id, status = sub.ID, sub.Status
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res := w.sync(SyncOptions{Full: true}, "bis")
+	if got := w.count("SELECT status FROM submissions WHERE id = ?", id); res[0].Changed != 1 || got != status {
+		t.Fatalf("submission %d: status %d in the mirror, want %d; %+v", id, got, status, res[0])
+	}
+}
+
 func TestFullPassMarksRowsGone(t *testing.T) {
 	w := newWorld(t, 10)
 	w.sync(SyncOptions{}, "comingsoon")
@@ -129,8 +154,49 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatalf("err %v, want NewerSchemaError", err)
 	}
 	_, err = Open(context.Background(), w.path, Options{Mode: ReadOnly})
-	if !errors.As(err, &newer) {
-		t.Fatalf("read-only: err %v, want NewerSchemaError", err)
+	if !errors.As(err, &newer) || exitcode.Of(err) != exitcode.Usage {
+		t.Fatalf("read-only: err %v (exit %d), want NewerSchemaError, exit 2", err, exitcode.Of(err))
+	}
+}
+
+// A mirror of the first schema is upgraded in place by the next writable
+// open, its rows kept; a read-only open (--offline, mirror query) asks for
+// a sync first rather than read tables it does not know.
+func TestOlderSchemaUpgraded(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(migrations[0] + `; PRAGMA user_version = 1;
+		INSERT INTO submissions (id, product_id, variant_id, sku, status, created_at, product_title, list_json, list_fetched_at, first_seen_at, last_seen_at)
+		VALUES (7, 70, 700, 'Sku-1', 0, '2026-06-01T00:00:00.000000Z', 'Parka', '{"id":7}', 'x', 'x', 'x')`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	if _, err := Open(ctx, path, Options{Mode: ReadOnly}); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "run `storectl mirror sync` once to upgrade it") {
+		t.Fatalf("read-only open of an older schema: %v (exit %d), want exit 2 asking for a sync", err, exitcode.Of(err))
+	}
+	db, err := Open(ctx, path, Options{Mode: Write})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var version int
+	var index string
+	if err := db.sql.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != SchemaVersion {
+		t.Fatalf("version %d (%v), want %d", version, err, SchemaVersion)
+	}
+	if err := db.sql.QueryRow("SELECT sql FROM sqlite_master WHERE name = 'submissions_product'").Scan(&index); err != nil || !strings.Contains(index, "created_at") {
+		t.Fatalf("submissions_product: %q %v", index, err)
+	}
+	items, err := db.Demand(ctx, DemandFilter{})
+	if err != nil || len(items) != 1 || !strings.Contains(string(items[0]), `"product_title":"Parka","pending":1`) {
+		t.Fatalf("demand after the upgrade: %s %v", items, err)
+	}
+	if found, err := db.Find(ctx, FindFilter{SKU: "SKU-1"}); err != nil || len(found) != 1 {
+		t.Fatalf("find by SKU after the upgrade: %s %v", found, err)
 	}
 }
 
@@ -141,6 +207,16 @@ func TestMirrorOfAnotherStoreRefused(t *testing.T) {
 	if exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("err %v, want a usage error", err)
 	}
+	// Offline too: the answer would be the other store's.
+	_, err = Open(context.Background(), w.path, Options{Store: "https://other.example", Mode: ReadOnly})
+	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "holds the store at https://sandbox.test") {
+		t.Fatalf("read-only: err %v, want a usage error", err)
+	}
+	db, err := Open(context.Background(), w.path, Options{Store: "https://sandbox.test", Mode: ReadOnly})
+	if err != nil {
+		t.Fatalf("read-only, the same store: %v", err)
+	}
+	db.Close()
 }
 
 func TestBigIDsKeepEveryDigit(t *testing.T) {

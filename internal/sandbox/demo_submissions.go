@@ -74,7 +74,7 @@ func demoSubmissions(cat *catalog.Catalog, n int) []Submission {
 			ref = variantRef{bigProduct, bigProduct.Variants[0]}
 		}
 		email := demoEmail(r, ref.variant.ID, taken)
-		created := demoSubmissionsFrom.Add(span * time.Duration(i) / time.Duration(n)).
+		created := demoSubmissionsFrom.Add(spread(span, i, n)).
 			Add(time.Duration(r.intn(int(span/time.Duration(n)/time.Second)+1)) * time.Second)
 		sub := Submission{
 			ID:            int64(demoFirstSubmission + i),
@@ -119,6 +119,15 @@ func demoSubmissions(cat *catalog.Catalog, n int) []Submission {
 		subs = append(subs, sub)
 	}
 	return subs
+}
+
+// spread is span×i/n rounded down, without the overflow of span×i, which
+// passes int64 once i×span does (i over 640 for the demo's five months):
+// created_at must keep ascending with the id however many submissions
+// there are, as the mirror's incremental sync relies on that order.
+func spread(span time.Duration, i, n int) time.Duration {
+	q, r := span/time.Duration(n), span%time.Duration(n)
+	return q*time.Duration(i) + r*time.Duration(i)/time.Duration(n)
 }
 
 type variantRef struct {

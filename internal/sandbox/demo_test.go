@@ -38,6 +38,25 @@ func TestDemoSubmissions(t *testing.T) {
 	}
 }
 
+// TestDemoSubmissionsNewestLast checks that created_at ascends with the id
+// and stays within the demo's dates at any size: the list, newest first,
+// is then newest first by created_at too, which the mirror's incremental
+// sync relies on (100,000 submissions once overflowed into dates out of
+// order).
+func TestDemoSubmissionsNewestLast(t *testing.T) {
+	for _, n := range []int{demoSubmissionCount, 100_000} {
+		subs := DemoStateWithSubmissions(n).Submissions
+		for i, sub := range subs {
+			if sub.CreatedAt.Before(demoSubmissionsFrom) || sub.CreatedAt.After(demoSubmissionsTo) {
+				t.Fatalf("n=%d: submission %d created %s, outside %s–%s", n, sub.ID, sub.CreatedAt, demoSubmissionsFrom, demoSubmissionsTo)
+			}
+			if i > 0 && sub.CreatedAt.Before(subs[i-1].CreatedAt) {
+				t.Fatalf("n=%d: submission %d created %s, before submission %d (%s)", n, sub.ID, sub.CreatedAt, subs[i-1].ID, subs[i-1].CreatedAt)
+			}
+		}
+	}
+}
+
 // TestDemoCoverage checks that the demo exercises every form the spec allows.
 func TestDemoCoverage(t *testing.T) {
 	st := DemoState()
