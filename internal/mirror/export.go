@@ -209,7 +209,7 @@ func (ex *exporter) detail(ctx context.Context, id string) (json.RawMessage, err
 	}
 	ex.out.DetailsFetched++
 	if err := ex.db.storeDetail(ctx, submissions, id, raw); err != nil {
-		return nil, err
+		return nil, cancelled(ctx, err)
 	}
 	return raw, nil
 }

@@ -129,3 +129,22 @@ func TestExportWhileTheListGrows(t *testing.T) {
 		}
 	}
 }
+
+// Cancelled while the mirror stores a page, an export reports the
+// cancellation, not SQLite's "interrupted".
+func TestExportCancelledIsCancelled(t *testing.T) {
+	for killAt := 1; killAt <= 6; killAt++ {
+		w := newWorld(t, 60)
+		ctx, cancel := context.WithCancel(context.Background())
+		rows := 0
+		_, err := w.db.Export(ctx, w.client, ExportOptions{Write: func(json.RawMessage) error {
+			if rows++; rows == killAt*10 {
+				cancel()
+			}
+			return nil
+		}})
+		if err != nil && !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled after %d rows: %v", rows, err)
+		}
+	}
+}

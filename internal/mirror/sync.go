@@ -159,7 +159,7 @@ func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, record fun
 	w.Page = func(ctx context.Context, wp *shop.WalkPage) error {
 		allKnown, err := p.storePage(ctx, wp, record)
 		if err != nil {
-			return err
+			return cancelled(ctx, err)
 		}
 		if afterPage != nil {
 			if err := afterPage(ctx); err != nil {
@@ -212,7 +212,7 @@ func (db *DB) fetchDetails(ctx context.Context, c *shop.Client, res *resource, r
 			return out, err
 		}
 		if err := db.storeDetail(ctx, res, id, raw); err != nil {
-			return out, err
+			return out, cancelled(ctx, err)
 		}
 		out.Fetched++
 	}
@@ -433,3 +433,12 @@ func (db *DB) Form(ctx context.Context) (json.RawMessage, error) {
 }
 
 var formField = &resource{name: "form_fields"}
+
+// cancelled is the context's error when it ended: SQLite answers a query
+// cut short by it "interrupted", which must read as the interruption it is.
+func cancelled(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}

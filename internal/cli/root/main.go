@@ -31,7 +31,9 @@ func Main(build cmdutil.BuildInfo) int {
 	err = asUsageError(err)
 	code := exitcode.Of(err)
 	var sig *signalled
-	if errors.As(context.Cause(ctx), &sig) && code == exitcode.Interrupted {
+	if errors.As(context.Cause(ctx), &sig) {
+		// Whatever stopped the work once a signal came (a request, or the
+		// mirror's database, cancelled mid-way) is the signal's doing.
 		code = sig.exitCode()
 	}
 	var silent *exitcode.Silent
