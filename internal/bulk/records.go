@@ -11,8 +11,6 @@ import (
 	"io"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
@@ -57,7 +55,7 @@ func (r Record) Where() string {
 }
 
 // Each calls fn for every record, in order, reading the file as a stream
-// (a YAML file is read whole). A syntax error, a repeated key or column,
+// (see eachYAML for the YAML files read whole). A syntax error, a repeated key or column,
 // or a second YAML document stops the read with a usage error (exit 2)
 // naming the place; fn's error stops it too.
 func (in *Input) Each(fn func(Record) error) error {
@@ -73,7 +71,7 @@ func (in *Input) Each(fn func(Record) error) error {
 	case NDJSON:
 		err = eachNDJSON(rc, fn)
 	case YAML:
-		err = eachYAML(rc, noun, fn)
+		err = eachYAML(rc, in.open, noun, fn)
 	default:
 		err = eachCSV(rc, fn)
 	}
@@ -286,98 +284,4 @@ func recordOf(row, line int, v any) Record {
 		r.Problem = "a row must be an object of fields"
 	}
 	return r
-}
-
-// maxYAMLNodes bounds what aliases may expand to, so that a "billion
-// laughs" file cannot exhaust memory.
-const maxYAMLNodes = 1_000_000
-
-func eachYAML(r io.Reader, noun string, fn func(Record) error) error {
-	dec := yaml.NewDecoder(r)
-	var doc yaml.Node
-	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
-		return nil
-	} else if err != nil {
-		return formatErrorf("not a YAML list of %s: %v", noun, strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	var next yaml.Node
-	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		line := next.Line
-		if err != nil {
-			return formatErrorf("not a YAML list of %s: %v", noun, strings.TrimPrefix(err.Error(), "yaml: "))
-		}
-		return formatErrorf("a second YAML document starts at line %d: only the first would be read; keep one list", line)
-	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil
-	}
-	list := doc.Content[0]
-	if list.Kind == yaml.ScalarNode && list.Tag == "!!null" {
-		return nil
-	}
-	if list.Kind != yaml.SequenceNode {
-		return formatErrorf("not a YAML list of %s: the document is not a list (start each item with \"- \")", noun)
-	}
-	budget := yamlBudget{left: maxYAMLNodes}
-	for i, node := range list.Content {
-		v, err := budget.value(node, 0)
-		if err != nil {
-			return formatErrorf("%v", err)
-		}
-		if err := fn(recordOf(i+1, node.Line, v)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type yamlBudget struct{ left int }
-
-// value turns a node into the values the JSON reader gives. Every scalar
-// but null stays text: a YAML `name: 2026` is the name "2026".
-func (b *yamlBudget) value(n *yaml.Node, depth int) (any, error) {
-	b.left--
-	switch {
-	case b.left < 0:
-		return nil, fmt.Errorf("its aliases expand to more than %d values", maxYAMLNodes)
-	case depth > maxDepth:
-		return nil, fmt.Errorf("line %d: nested too deeply", n.Line)
-	}
-	switch n.Kind {
-	case yaml.AliasNode:
-		if n.Alias == nil {
-			return nil, nil
-		}
-		return b.value(n.Alias, depth+1)
-	case yaml.MappingNode:
-		obj := make(Object, 0, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i].Value
-			if _, dup := obj.Get(key); dup {
-				return nil, fmt.Errorf("line %d: key %q appears twice in one mapping", n.Content[i].Line, key)
-			}
-			v, err := b.value(n.Content[i+1], depth+1)
-			if err != nil {
-				return nil, err
-			}
-			obj = append(obj, Field{Key: key, Value: v})
-		}
-		return obj, nil
-	case yaml.SequenceNode:
-		items := make([]any, len(n.Content))
-		for i, c := range n.Content {
-			v, err := b.value(c, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			items[i] = v
-		}
-		return items, nil
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return nil, nil
-		}
-		return n.Value, nil
-	}
-	return nil, nil
 }

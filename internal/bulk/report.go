@@ -63,8 +63,8 @@ type Report struct {
 	path    string
 	file    *os.File
 	csv     *output.CSVWriter
-	done    map[int]string // row → key of rows finished earlier
-	pending map[int]Entry  // rows whose last line is Pending
+	done    doneRows      // rows finished earlier, with their keys
+	pending map[int]Entry // rows whose last line is Pending
 	// pendingKeys are the keys whose last line is Pending, for items known
 	// by their key alone (Runner.Replanned).
 	pendingKeys map[string]Entry
@@ -89,7 +89,7 @@ type JournalOptions struct {
 // created and the next --resume would create those items again; only an
 // automatic journal of a run that finished is silently replaced.
 func OpenJournal(o JournalOptions) (*Report, error) {
-	r := &Report{path: o.Path, done: map[int]string{}, pending: map[int]Entry{}, pendingKeys: map[string]Entry{}}
+	r := &Report{path: o.Path, pending: map[int]Entry{}, pendingKeys: map[string]Entry{}}
 	if err := os.MkdirAll(filepath.Dir(o.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot write the journal %s: %w", o.Path, err)
 	}
@@ -119,7 +119,7 @@ func OpenJournal(o JournalOptions) (*Report, error) {
 			"add --resume to continue from it, --force to start over, or name a new report file")
 	}
 	if !o.Resume {
-		r.done, r.pending, r.pendingKeys = map[int]string{}, map[int]Entry{}, map[string]Entry{}
+		r.done, r.pending, r.pendingKeys = doneRows{}, map[int]Entry{}, map[string]Entry{}
 	}
 	r.truncate = !o.Resume
 	return r, nil
@@ -157,6 +157,7 @@ func (r *Report) load() error {
 		return fmt.Errorf("cannot read the journal to resume from: %w", err)
 	}
 	defer f.Close()
+	defer r.done.seal()
 	rd := csv.NewReader(f)
 	rd.FieldsPerRecord = -1
 	for line := 1; ; line++ {
@@ -183,7 +184,7 @@ func (r *Report) load() error {
 		}
 		switch outcome := Outcome(rec[2]); {
 		case outcome.finished():
-			r.done[row] = rec[1]
+			r.done.add(row, rec[1])
 			delete(r.pending, row)
 			delete(r.pendingKeys, rec[1])
 		case outcome == Pending:
@@ -200,11 +201,11 @@ func (r *Report) load() error {
 // whose input changed since is an error: redoing it could create a
 // duplicate, skipping it could lose the edit.
 func (r *Report) Done(row int, key string) (bool, error) {
-	k, ok := r.done[row]
+	k, ok := r.done.key(row)
 	if !ok {
 		return false, nil
 	}
-	if k != key {
+	if k != keyHash(key) {
 		return false, exitcode.WithHint(exitcode.Usage,
 			fmt.Errorf("row %d changed since %s recorded it as done", row, r.path),
 			"restore the input, or start over with --force (what was done is then forgotten)")

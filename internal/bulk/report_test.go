@@ -1,8 +1,10 @@
 package bulk
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -92,7 +94,7 @@ func TestResumeToleratesCutLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if done, _ := r.Done(1, "k"); !done || len(r.done) != 1 {
+	if done, _ := r.Done(1, "k"); !done || r.done.count() != 1 {
 		t.Fatalf("done = %v", r.done)
 	}
 }
@@ -154,4 +156,78 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A resume finds every finished row, whatever order the journal has them
+// in; a row's last finished line counts.
+func TestResumeFindsDoneRowsInAnyOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.csv")
+	r, err := OpenJournal(JournalOptions{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []Entry{
+		{Row: 3, Key: "c", Outcome: Created}, {Row: 1, Key: "a", Outcome: Updated}, {Row: 2, Key: "b", Outcome: Created},
+		{Row: 7, Key: "g", Outcome: Deleted}, {Row: 5, Key: "e", Outcome: Pending}, {Row: 5, Key: "e", Outcome: Created},
+		{Row: 4, Key: "d", Outcome: Failed}, {Row: 2, Key: "b2", Outcome: Created}, {Row: 9, Key: "i", Outcome: Pending},
+	} {
+		must(t, r.Record(e))
+	}
+	must(t, r.Close())
+	r, err = OpenJournal(JournalOptions{Path: path, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for row, key := range map[int]string{1: "a", 2: "b2", 3: "c", 5: "e", 7: "g"} {
+		if done, err := r.Done(row, key); !done || err != nil {
+			t.Errorf("row %d: done %v, %v", row, done, err)
+		}
+	}
+	for _, row := range []int{0, 4, 6, 8, 9, 10} {
+		if done, err := r.Done(row, "x"); done || err != nil {
+			t.Errorf("row %d counts as done: %v", row, err)
+		}
+	}
+	if _, err := r.Done(2, "b"); err == nil || !strings.Contains(err.Error(), "row 2 changed") {
+		t.Errorf("row 2 with its first key: %v", err)
+	}
+	if r.done.count() != 5 || len(r.done.spans) != 3 {
+		t.Errorf("%d rows done in %d spans, want 5 in 3 (1-3, 5, 7)", r.done.count(), len(r.done.spans))
+	}
+}
+
+// BenchmarkResumeOverAMillionDoneRows: the memory a resume keeps for a
+// journal of 1,000,000 finished rows (heap-MB), and how long reading it
+// takes: go test -run '^$' -bench ResumeOver -benchtime 3x ./internal/bulk/
+func BenchmarkResumeOverAMillionDoneRows(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "r.csv")
+	var text strings.Builder
+	text.WriteString("row,key,outcome,id,message\n")
+	for row := 1; row <= 1_000_000; row++ {
+		key := RowKey(row)
+		fmt.Fprintf(&text, "%d,%s,pending,,sent at 2026-11-02T09:00:00Z\n%d,%s,created,%d,\n", row, key, row, key, 7_000_000+row)
+	}
+	if err := os.WriteFile(path, []byte(text.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	text.Reset()
+	var held float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r, err := OpenJournal(JournalOptions{Path: path, Resume: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held = float64(after.HeapAlloc-before.HeapAlloc) / 1e6
+		if done, err := r.Done(1_000_000, RowKey(1_000_000)); !done || err != nil {
+			b.Fatalf("last row: %v %v", done, err)
+		}
+		r.Close()
+	}
+	b.ReportMetric(held, "heap-MB")
 }

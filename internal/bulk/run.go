@@ -104,7 +104,7 @@ func (r *Runner) Run(ctx context.Context, total int, each func(yield func(*Item)
 	if r.Now == nil {
 		r.Now = time.Now
 	}
-	todo := max(total-len(r.Journal.done), 0)
+	todo := max(total-r.Journal.done.count(), 0)
 	if r.Replanned {
 		todo = total
 	}
