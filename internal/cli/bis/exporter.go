@@ -37,21 +37,8 @@ type exporter struct {
 // --offline.
 func (ex *exporter) open(ctx context.Context) error {
 	if ex.settings.Offline {
-		db, err := ex.opts.Mirror.Mirror(ctx, mirror.ReadOnly)
-		if err != nil {
-			return err
-		}
-		ex.db = db
-		missing, err := db.NeedsSync(ctx, []string{"bis"})
-		if err == nil && len(missing) > 0 {
-			err = cmdutil.MirrorNotSynced(missing)
-		}
-		if err == nil {
-			ex.age, err = db.Age(ctx, []string{"bis"})
-		}
-		if err != nil {
-			db.Close()
-		}
+		var err error
+		ex.db, ex.age, err = cmdutil.OfflineMirror(ctx, ex.opts.Mirror, "bis")
 		return err
 	}
 	c, err := ex.opts.ShopClient()

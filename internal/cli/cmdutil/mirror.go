@@ -70,20 +70,8 @@ func ReadMirror(ctx context.Context, d MirrorDeps, groups ...string) (*mirror.DB
 }
 
 func readOffline(ctx context.Context, d MirrorDeps, s *config.Settings, groups []string) (*mirror.DB, error) {
-	db, err := d.Mirror(ctx, mirror.ReadOnly)
+	db, age, err := OfflineMirror(ctx, d, groups...)
 	if err != nil {
-		return nil, err
-	}
-	missing, err := db.NeedsSync(ctx, groups)
-	if err == nil && len(missing) > 0 {
-		err = MirrorNotSynced(missing)
-	}
-	var age time.Time
-	if err == nil {
-		age, err = db.Age(ctx, groups)
-	}
-	if err != nil {
-		db.Close()
 		return nil, err
 	}
 	if !s.Quiet {
@@ -92,8 +80,31 @@ func readOffline(ctx context.Context, d MirrorDeps, s *config.Settings, groups [
 	return db, nil
 }
 
-// MirrorNotSynced is an offline read of groups the mirror never had.
-func MirrorNotSynced(groups []string) error {
+// OfflineMirror opens the mirror read-only for an answer about groups,
+// refusing one that never held them, and says when it was last brought up
+// to date. Close the DB.
+func OfflineMirror(ctx context.Context, d MirrorDeps, groups ...string) (*mirror.DB, time.Time, error) {
+	db, err := d.Mirror(ctx, mirror.ReadOnly)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	missing, err := db.NeedsSync(ctx, groups)
+	if err == nil && len(missing) > 0 {
+		err = mirrorNotSynced(missing)
+	}
+	var age time.Time
+	if err == nil {
+		age, err = db.Age(ctx, groups)
+	}
+	if err != nil {
+		db.Close()
+		return nil, time.Time{}, err
+	}
+	return db, age, nil
+}
+
+// mirrorNotSynced is an offline read of groups the mirror never had.
+func mirrorNotSynced(groups []string) error {
 	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("the mirror has no copy of %s yet, and --offline sends nothing", strings.Join(groups, ", ")),
 		fmt.Sprintf("run `storectl mirror sync %s` first, or drop --offline", strings.Join(groups, " ")))
 }
