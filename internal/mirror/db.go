@@ -181,9 +181,6 @@ func (db *DB) Close() error {
 	return err
 }
 
-// FilePath is the database file.
-func (db *DB) FilePath() string { return db.path }
-
 // claim records which store a new mirror is of (a writable open), and
 // refuses one made for another: a profile pointed at a new base URL must
 // not mix two stores, nor answer offline with the old one's data.

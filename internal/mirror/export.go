@@ -213,10 +213,3 @@ func (ex *exporter) detail(ctx context.Context, id string) (json.RawMessage, err
 	}
 	return raw, nil
 }
-
-// StaleDetails counts the mirrored submissions whose detail an export with
-// --details would fetch (for its estimate of the time it takes).
-func (db *DB) StaleDetails(ctx context.Context) (int, error) {
-	todo, err := db.staleDetails(ctx, submissions)
-	return len(todo), err
-}
