@@ -110,7 +110,7 @@ func newRunner(c *cobra.Command, profiles []string, f *cmdutil.Factory) (*runner
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{Profiles: profiles, IO: f.IOStreams, Quiet: s.Quiet}
+	r := &runner{Profiles: profiles, IO: f.IOStreams, Quiet: s.Quiet, JQ: s.JQ != ""}
 	r.What, _ = reads(c)
 	format := output.Format("")
 	if name := fileFlag(c); name != "" {

@@ -23,10 +23,14 @@ type runner struct {
 	// Printer prints the merged result in the format the user chose.
 	Printer *output.Printer
 	// File, when set, receives the merged result (written atomically,
-	// mode 0600) instead of stdout; What is the noun of its items.
-	File  string
+	// mode 0600) instead of stdout.
+	File string
+	// What, when set, is the noun of the items of a command that writes
+	// them out (bis export: "submission"); the run says once how many each
+	// store gave, unless Quiet. JQ says --jq reshaped them.
 	What  string
 	Quiet bool
+	JQ    bool
 	// Run runs the command for one profile in format, printing to ios and
 	// handing its results to collect.
 	Run func(ctx context.Context, profile string, format output.Format, ios *iostreams.IOStreams, collect *output.Collector) error
@@ -114,7 +118,11 @@ func outcome(ctx context.Context, stderr io.Writer, err error) string {
 // print writes the merged result to stdout or the file.
 func (r *runner) print(stores []output.StoreResults) error {
 	if r.File == "" {
-		return r.Printer.MergeStores(stores)
+		if err := r.Printer.MergeStores(stores); err != nil {
+			return err
+		}
+		r.sayWritten(stores)
+		return nil
 	}
 	f, err := fsutil.CreateOutput(r.File, 0o600)
 	if err != nil {
@@ -131,9 +139,10 @@ func (r *runner) print(stores []output.StoreResults) error {
 	return nil
 }
 
-// sayWritten names the file once, with the total and each store's count.
+// sayWritten names the destination once, with the total and each store's
+// count.
 func (r *runner) sayWritten(stores []output.StoreResults) {
-	if r.Quiet {
+	if r.Quiet || r.What == "" {
 		return
 	}
 	total := 0
@@ -146,11 +155,15 @@ func (r *runner) sayWritten(stores []output.StoreResults) {
 		total += n
 		counts[i] = fmt.Sprintf("%s %d", s.Profile, n)
 	}
-	what := r.What
-	if what == "" {
-		what = "item"
+	where := r.File
+	if where == "" {
+		where = "stdout"
 	}
-	fmt.Fprintf(r.IO.ErrOut, "✓ Wrote %s to %s (%s)\n", output.Plural(total, what), r.File, strings.Join(counts, ", "))
+	if r.JQ {
+		fmt.Fprintf(r.IO.ErrOut, "✓ Read %s (%s); wrote what --jq made of them to %s\n", output.Plural(total, r.What), strings.Join(counts, ", "), where)
+		return
+	}
+	fmt.Fprintf(r.IO.ErrOut, "✓ Exported %s to %s (%s)\n", output.Plural(total, r.What), where, strings.Join(counts, ", "))
 }
 
 // sayFailure prints a store's error as main would, on the store's stderr.
