@@ -61,7 +61,7 @@ func Open(path string, stdin io.Reader, accept Formats) (*Input, error) {
 		in.path, in.spool = spooled, true
 	}
 	if info, err := os.Stat(in.path); err != nil {
-		return nil, exitcode.WithHint(exitcode.Usage, fmt.Errorf("cannot read %s: %w", in.Name, err), "check the path given to --from-file")
+		return nil, exitcode.UsageHint(fmt.Errorf("cannot read %s: %w", in.Name, err), "check the path given to --from-file")
 	} else if info.IsDir() {
 		return nil, exitcode.Usagef("%s is a directory: name the file to read", in.Name)
 	}
@@ -160,8 +160,7 @@ func (in *Input) scan() (head []byte, hash string, err error) {
 			return nil, "", exitcode.Usagef("%s: line %d holds a NUL byte: is it a text file?", in.Name, line)
 		}
 		if !utf8.Valid(text) {
-			return nil, "", exitcode.WithHint(exitcode.Usage,
-				fmt.Errorf("%s: line %d is not valid UTF-8", in.Name, line),
+			return nil, "", exitcode.UsageHint(fmt.Errorf("%s: line %d is not valid UTF-8", in.Name, line),
 				"save the file as UTF-8 (in Excel: Save As, CSV UTF-8)")
 		}
 		if readErr == io.EOF {

@@ -77,7 +77,7 @@ func (in *Input) Each(fn func(Record) error) error {
 	}
 	var fe *formatError
 	if errors.As(err, &fe) {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("%s: %s", in.Name, fe.msg), fe.hint(in.Format))
+		return exitcode.UsageHint(fmt.Errorf("%s: %s", in.Name, fe.msg), fe.hint(in.Format))
 	}
 	return err
 }

@@ -110,12 +110,10 @@ func OpenJournal(o JournalOptions) (*Report, error) {
 	case o.Resume:
 	case o.Auto && r.complete:
 	case o.Auto:
-		return nil, exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("an earlier run of this input was interrupted (its journal is %s); nothing was sent", o.Path),
+		return nil, exitcode.UsageHint(fmt.Errorf("an earlier run of this input was interrupted (its journal is %s); nothing was sent", o.Path),
 			"add --resume to continue it without repeating what it did, or --force to start over")
 	default:
-		return nil, exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("the report %s already exists; nothing was sent", o.Path),
+		return nil, exitcode.UsageHint(fmt.Errorf("the report %s already exists; nothing was sent", o.Path),
 			"add --resume to continue from it, --force to start over, or name a new report file")
 	}
 	if !o.Resume {
@@ -206,8 +204,7 @@ func (r *Report) Done(row int, key string) (bool, error) {
 		return false, nil
 	}
 	if k != keyHash(key) {
-		return false, exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("row %d changed since %s recorded it as done", row, r.path),
+		return false, exitcode.UsageHint(fmt.Errorf("row %d changed since %s recorded it as done", row, r.path),
 			"restore the input, or start over with --force (what was done is then forgotten)")
 	}
 	return true, nil

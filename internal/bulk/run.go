@@ -221,7 +221,7 @@ func (r *Runner) stopped(err error, total int) error {
 	done := r.tally[Created] + r.tally[Updated] + r.tally[Deleted] + r.tally[Skipped]
 	fmt.Fprintf(r.ErrOut, "stopped after %d of %d %s: %s\n", done+r.tally[Failed], total, r.noun(), r.tally)
 	if len(r.created) > 0 {
-		fmt.Fprintf(r.ErrOut, "created: %s\n", listIDs(r.created, r.tally[Created]))
+		fmt.Fprintf(r.ErrOut, "created: %s\n", createdIDs(r.created, r.tally[Created]))
 	}
 	fmt.Fprintf(r.ErrOut, "journal: %s\n", r.Journal.Path())
 	if r.ResumeCommand != "" {
@@ -237,13 +237,13 @@ func (r *Runner) noun() string {
 	return r.Noun
 }
 
-// listIDs lists the ids kept (the first of them), then how many more of
-// total were not kept.
-func listIDs(kept []string, total int) string {
+// createdIDs lists the ids kept (the first of them), then how many more
+// of total the journal names.
+func createdIDs(kept []string, total int) string {
 	if total <= len(kept) {
-		return strings.Join(kept, ", ")
+		return output.FirstAndMore(kept, total)
 	}
-	return fmt.Sprintf("%s and %d more (see the journal)", strings.Join(kept, ", "), total-len(kept))
+	return output.FirstAndMore(kept, total) + " (see the journal)"
 }
 
 // sentAt reads the time from a pending line's message ("sent at
@@ -329,6 +329,5 @@ func (p *ProblemList) Err(what, file, hint string) error {
 	if p.Problems > len(p.Lines) {
 		more = fmt.Sprintf("\n  … and %d more problems", p.Problems-len(p.Lines))
 	}
-	return exitcode.WithHint(exitcode.Usage,
-		fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(p.Lines, "\n  "), more), hint)
+	return exitcode.UsageHint(fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(p.Lines, "\n  "), more), hint)
 }

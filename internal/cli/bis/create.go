@@ -102,7 +102,7 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	for _, arg := range opts.FieldArgs {
 		p, err := bisform.ParsePair(arg)
 		if err != nil {
-			return exitcode.WithHint(exitcode.Usage, err, `quote it whole: --field "Size you wear=M"`)
+			return exitcode.UsageHint(err, `quote it whole: --field "Size you wear=M"`)
 		}
 		in.Fields = append(in.Fields, p)
 	}
@@ -127,7 +127,7 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		failure := localFailure(err)
 		if opts.IO.CanPrompt() && !opts.Interactive && !givesSingle(opts) {
-			failure = exitcode.WithHint(exitcode.Usage, failure, "pass the values as flags, or answer the form's questions with --interactive")
+			failure = exitcode.UsageHint(failure, "pass the values as flags, or answer the form's questions with --interactive")
 		}
 		return failure
 	}
@@ -149,7 +149,7 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 func checkCreateFlags(opts *CreateOptions) error {
 	switch {
 	case opts.FromFile != "" && (givesSingle(opts) || opts.Interactive):
-		return exitcode.WithHint(exitcode.Usage, errors.New("--from-file cannot be combined with the values of a single submission"),
+		return exitcode.UsageHint(errors.New("--from-file cannot be combined with the values of a single submission"),
 			"put those values in the file's columns")
 	case opts.FromFile == "" && opts.Bulk != (cmdutil.BulkFlags{}):
 		return exitcode.Usagef("--report, --resume and --force go with --from-file")
@@ -183,7 +183,7 @@ func localFailure(err error) error {
 	if h := ve.Hint(); h != "" {
 		hint = h + "\n      " + hint
 	}
-	return exitcode.WithHint(exitcode.Usage, errors.New(msg), hint)
+	return exitcode.UsageHint(errors.New(msg), hint)
 }
 
 func printDryRun(ios *iostreams.IOStreams, quiet bool, req *shop.BISCreateRequest) error {

@@ -162,7 +162,7 @@ func (r *Results) Close() error {
 
 // errNoInput is the usage error of an empty bulk file.
 func errNoInput(name, noun string) error {
-	return exitcode.WithHint(exitcode.Usage, errors.New(name+" holds no "+noun+": nothing to do"), "check the file: a CSV needs a header row and one row per item")
+	return exitcode.UsageHint(errors.New(name+" holds no "+noun+": nothing to do"), "check the file: a CSV needs a header row and one row per item")
 }
 
 // CheckInput reads every record of in once, before anything is sent: check

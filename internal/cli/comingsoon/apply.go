@@ -95,7 +95,7 @@ matches the file, 5 when some changes failed, 2 on a bad file.`,
 
 func runApply(ctx context.Context, opts *ApplyOptions) error {
 	if opts.File == "" {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("no file given"),
+		return exitcode.UsageHint(fmt.Errorf("no file given"),
 			"name the rules that should exist with --file FILE (the columns of `comingsoon create --from-file`)")
 	}
 	if err := opts.Bulk.Check(); err != nil {

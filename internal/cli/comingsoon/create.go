@@ -116,7 +116,7 @@ rows failed.`,
 func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if opts.FromFile != "" {
 		if len(opts.ruleFlags) > 0 {
-			return cmdutil.FlagErrorf("%s cannot be used with --from-file: the file gives each rule's fields", strings.Join(opts.ruleFlags, ", "))
+			return exitcode.Usagef("%s cannot be used with --from-file: the file gives each rule's fields", strings.Join(opts.ruleFlags, ", "))
 		}
 		return runBulkCreate(ctx, opts)
 	}
@@ -177,8 +177,7 @@ func invalidRule(problems []ruleform.Problem) error {
 	for i, p := range problems {
 		lines[i] = "  " + p.Message
 	}
-	return exitcode.WithHint(exitcode.Usage,
-		fmt.Errorf("the rule is not valid; nothing was sent:\n%s", strings.Join(lines, "\n")),
+	return exitcode.UsageHint(fmt.Errorf("the rule is not valid; nothing was sent:\n%s", strings.Join(lines, "\n")),
 		"fix the flags named above (`storectl comingsoon create --help` describes them)")
 }
 

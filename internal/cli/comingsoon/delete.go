@@ -357,7 +357,7 @@ func collectIDs(opts *DeleteOptions) ([]json.Number, error) {
 		if opts.Expired || opts.NamePrefix != "" {
 			return nil, nil
 		}
-		return nil, exitcode.WithHint(exitcode.Usage, errors.New("no rule IDs given"),
+		return nil, exitcode.UsageHint(errors.New("no rule IDs given"),
 			"pass IDs as arguments, --from-file FILE, - to read them from stdin, or select rules with --expired or --name-prefix")
 	}
 
@@ -388,12 +388,11 @@ func collectIDs(opts *DeleteOptions) ([]json.Number, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("some rule IDs are not valid; nothing was deleted:\n%s", strings.Join(bad, "\n")),
+		return nil, exitcode.UsageHint(fmt.Errorf("some rule IDs are not valid; nothing was deleted:\n%s", strings.Join(bad, "\n")),
 			"rule IDs are whole numbers; `storectl comingsoon list` shows them")
 	}
 	if len(ruleIDs) == 0 && !opts.Expired && opts.NamePrefix == "" {
-		return nil, exitcode.WithHint(exitcode.Usage, errors.New("no rule IDs given: the input was empty"),
+		return nil, exitcode.UsageHint(errors.New("no rule IDs given: the input was empty"),
 			"pass IDs as arguments, --from-file FILE, or - to read them from stdin")
 	}
 	return ruleIDs, nil
