@@ -375,4 +375,3 @@ func (r *Runner) Verdict(allFailedCode int) error {
 	}
 	return exitcode.WithHint(code, errors.New(msg), where)
 }
-
