@@ -44,7 +44,7 @@ type applier struct {
 }
 
 func (a *applier) shown() planShown {
-	return planShown{p: a.env.Printer, ios: a.opts.IO, progress: a.env.Progress, plan: a.plan, quiet: a.env.Quiet}
+	return planShown{p: a.env.Printer, ios: a.opts.IO, progress: a.env.Progress, plan: a.plan, quiet: a.env.Quiet, loc: a.opts.Loc}
 }
 
 // run sends the plan's requests: every create, then the deletes.
