@@ -22,6 +22,8 @@ import (
 	"github.com/gofrs/flock"
 	sqlite "modernc.org/sqlite" // the pure-Go driver: CGO_ENABLED=0 cross-builds keep working
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/storectl/storectl/internal/fsutil"
 )
 
 // DB is one store's mirror.
@@ -144,7 +146,7 @@ func create(ctx context.Context, path string) error {
 	removeWithLog(tmp)
 	// Created 0600 before SQLite opens it (its -wal and -shm files take
 	// the same mode): the mirror holds customers' e-mails and phones.
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := fsutil.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot create the mirror: %w", err)
 	}
