@@ -159,7 +159,7 @@ func create(ctx context.Context, path string) error {
 		}
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = fsutil.PlaceFile(tmp, path)
 	}
 	if err != nil {
 		removeWithLog(tmp)

@@ -23,6 +23,11 @@ func inspect(path string) (missing bool, err error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		if to, linkErr := os.Readlink(path); linkErr == nil {
+			// Creating the mirror through it would make a file wherever it
+			// points; replacing it would undo what the user linked.
+			return false, &DamagedError{Path: path, Cause: fmt.Sprintf("it is a symbolic link to %s, which does not exist", to)}
+		}
 		return true, fileInPlaceOfDir(filepath.Dir(path))
 	case err != nil:
 		return false, err

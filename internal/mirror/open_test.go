@@ -58,6 +58,13 @@ var damage = []struct {
 		}
 		return p, p
 	}},
+	{"a dangling symlink", "it is a symbolic link to", func(t *testing.T) (string, string) {
+		p := filepath.Join(t.TempDir(), "default.db")
+		if err := os.Symlink(filepath.Join(t.TempDir(), "nowhere.db"), p); err != nil {
+			t.Skip(err)
+		}
+		return p, p
+	}},
 	{"its directory is a file", "it is a file, where the mirror's directory should be", func(t *testing.T) (string, string) {
 		dir := filepath.Join(t.TempDir(), "mirror")
 		writeFile(t, dir, []byte("x"))
