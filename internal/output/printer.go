@@ -103,6 +103,10 @@ func (p *Printer) To(w io.Writer) *Printer {
 // Format is the chosen output format.
 func (p *Printer) Format() Format { return p.format }
 
+// HasJQ reports --jq: it runs on the whole list that List prints, and on
+// each item of a Stream.
+func (p *Printer) HasJQ() bool { return p.jq != nil }
+
 // IsTable reports table output without --jq: the case where a command adds
 // things for people, such as page footers and notes on stderr.
 func (p *Printer) IsTable() bool { return p.format == Table && p.jq == nil }

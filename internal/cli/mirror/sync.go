@@ -101,7 +101,7 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 	results, err := db.Sync(ctx, c, groups, mirror.SyncOptions{Full: opts.Full, Details: opts.Details, Report: rep})
 	opts.Progress().Stop()
 	if err != nil {
-		return stopped(opts.IO.ErrOut, results, err)
+		return stopped(opts.IO.ErrOut, results, cmdutil.MirrorError(err))
 	}
 	if !p.IsTable() {
 		return p.List(resultItems(results), nil)
@@ -130,7 +130,7 @@ func summary(r mirror.PassResult) string {
 	}
 	line := r.Noun + ": " + strings.Join(parts, ", ")
 	if w := r.Walk; w.Changed() && r.Kind == mirror.Full {
-		line += fmt.Sprintf(" (the list changed while it was read: %d at the start, %d at the end; each row stored once)", w.FirstTotal, w.LastTotal)
+		line += " (" + output.ListChanged(w.FirstTotal, w.LastTotal, "", "row stored", 0) + ")"
 	}
 	return line
 }
@@ -147,7 +147,7 @@ func detailFailures(results []mirror.PassResult, s *config.Settings) error {
 		return nil
 	}
 	return exitcode.WithHint(exitcode.Partial,
-		fmt.Errorf("the server refused the detail of %s: %s", output.Plural(len(failed), "row"), listFirst(failed, 20)),
+		fmt.Errorf("the server refused the detail of %s: %s", output.Plural(len(failed), "row"), output.FirstAndMore(failed[:min(len(failed), 20)], len(failed))),
 		"they were probably deleted since the list was read; `storectl mirror sync --full` marks deleted rows gone")
 }
 
@@ -160,11 +160,4 @@ func stopped(w io.Writer, results []mirror.PassResult, err error) error {
 		}
 	}
 	return err
-}
-
-func listFirst(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
