@@ -168,23 +168,32 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err != nil {
 			return err
 		}
-		if cols, err = columnsFor(p.fields, cols, objects); err != nil {
-			return err
-		}
-		if p.format == CSV {
-			err = p.writeCSV(&out, cols, objects)
-		} else {
-			err = p.writeTable(&out, cols, objects)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if p.format == Table {
-		return p.page(out.Bytes())
+		return p.printRows(objects, cols)
 	}
 	_, err = p.ios.Out.Write(out.Bytes())
 	return err
+}
+
+// printRows prints objects in a format of rows (csv, table), for List and
+// for the merge of several stores' rows (MergeStores): a new format that
+// prints rows is added here.
+func (p *Printer) printRows(objects []Object, cols []Column) error {
+	cols, err := columnsFor(p.fields, cols, objects)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	if p.format == CSV {
+		if err := p.writeCSV(&out, cols, objects); err != nil {
+			return err
+		}
+		_, err = p.ios.Out.Write(out.Bytes())
+		return err
+	}
+	if err := p.writeTable(&out, cols, objects); err != nil {
+		return err
+	}
+	return p.page(out.Bytes())
 }
 
 // page writes table text to stdout, through the pager when it is longer
