@@ -20,18 +20,20 @@ type ExportOptions struct {
 	Settings func() (*config.Settings, error)
 	// Printer takes the command's default format, used unless the user
 	// chose one.
-	Printer    func(commandDefault output.Format) (*output.Printer, error)
-	ShopClient func() (*shop.Client, error)
-	Progress   func() *output.Progress
-	Mirror     cmdutil.MirrorDeps
-	Forms      *formStore
-	File       string
-	Details    bool
-	Resume     bool
+	Printer func(commandDefault output.Format) (*output.Printer, error)
+	// FilePrinter prints into --file.
+	FilePrinter func(format output.Format) (*output.Printer, error)
+	ShopClient  func() (*shop.Client, error)
+	Progress    func() *output.Progress
+	Mirror      cmdutil.MirrorDeps
+	Forms       *formStore
+	File        string
+	Details     bool
+	Resume      bool
 }
 
 func newExport(f *cmdutil.Factory, forms *formStore, runF func(*ExportOptions) error) *cobra.Command {
-	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, ShopClient: f.ShopClient,
+	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, FilePrinter: f.FilePrinter, ShopClient: f.ShopClient,
 		Progress: f.Progress, Mirror: f.MirrorDeps(), Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -93,7 +95,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := opts.Printer(format)
+	p, err := exportPrinter(opts, format)
 	if err != nil {
 		return err
 	}

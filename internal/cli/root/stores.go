@@ -183,22 +183,15 @@ func runManyStores(c *cobra.Command, args, profiles []string, fileFlag string, f
 	return m.Execute(c.Context())
 }
 
-// mergedFormat is the format the user chose: -o, else for a command that
-// writes a file (bis export) the file's extension or CSV, else the
+// mergedFormat is the format the user chose: for a command that writes a
+// file (bis export) -o, else the file's extension, else CSV; else the
 // settings' output.
 func mergedFormat(s *config.Settings, fileFlag, file string) (output.Format, error) {
 	if fileFlag == "" {
 		return "", nil
 	}
-	byExt, named := output.FormatOfFile(file)
-	flag, given := s.OutputFlag()
-	switch {
-	case given && named && output.Format(flag) != byExt:
-		return "", exitcode.Usagef("-o %s contradicts the extension of %s (%s): drop -o, or name the file for its format", flag, file, byExt)
-	case named:
-		return byExt, nil
-	}
-	return output.CSV, nil
+	flag, _ := s.OutputFlag()
+	return output.FileFormat(file, flag, output.CSV)
 }
 
 // storeFlags are the flags every store's run takes from the command line:
