@@ -46,6 +46,7 @@ func TestScripts(t *testing.T) {
 			"waitfile":    cmdWaitFile,
 			"httpget":     cmdHTTPGet,
 			"sandboxgrow": cmdSandboxGrow,
+			"xlsxcells":   cmdXLSXCells,
 		},
 	})
 }

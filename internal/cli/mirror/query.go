@@ -58,7 +58,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	for i, c := range cols {
 		columns[i] = output.Column{Key: c, Header: c}
 	}
-	if err := p.List(items, columns); err != nil {
+	if err := p.Sheet("query").List(items, columns); err != nil {
 		return err
 	}
 	if p.IsTable() && len(items) == 0 {
