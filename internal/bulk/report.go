@@ -19,6 +19,7 @@ import (
 	"strconv"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -132,7 +133,7 @@ func (r *Report) start() error {
 	if r.truncate {
 		flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
 	}
-	f, err := os.OpenFile(r.path, flags, 0o600)
+	f, err := fsutil.OpenFile(r.path, flags, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot write the journal: %w", err)
 	}

@@ -27,7 +27,13 @@ type AtomicFile struct {
 // CreateAtomic starts writing path with mode perm; its directory must
 // exist. The temp file's name carries this process's id, so that a later
 // run can tell a dead run's leftover from a file another run is writing.
+// When path is a symlink the file it points to is written, so the link
+// stays a link; a dangling link is refused (a usage error).
 func CreateAtomic(path string, perm os.FileMode) (*AtomicFile, error) {
+	path, err := resolveLink(path)
+	if err != nil {
+		return nil, err
+	}
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	removed := removeStaleTemps(dir, base)
 	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%s.%d-*.tmp", base, os.Getpid()))
@@ -79,21 +85,23 @@ func (a *AtomicFile) Abort() {
 	os.Remove(a.tmp.Name())
 }
 
-// WriteFileAtomic writes data to path as an AtomicFile, creating the
-// directory (mode 0700) when needed.
+// WriteFileAtomic writes data to path whole, creating the directory (mode
+// 0700) when needed, by the rules of CreateOutput: a regular file (or a
+// link to one) atomically, a pipe, device or descriptor path directly, a
+// dangling link refused.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	a, err := CreateAtomic(path, perm)
+	out, err := CreateOutput(path, perm)
 	if err != nil {
 		return err
 	}
-	defer a.Abort()
-	if _, err := a.Write(data); err != nil {
+	defer out.Abort()
+	if _, err := out.Write(data); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
-	return a.Commit()
+	return out.Commit()
 }
 
 // removeStaleTemps deletes the temp files for base in dir left by runs

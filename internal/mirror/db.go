@@ -23,6 +23,7 @@ import (
 	_ "modernc.org/sqlite" // the pure-Go driver: CGO_ENABLED=0 cross-builds keep working
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/fsutil"
 )
 
 // DB is one store's mirror.
@@ -91,7 +92,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		}
 		// Created 0600 before SQLite opens it (its -wal and -shm files take
 		// the same mode): the mirror holds customers' e-mails and phones.
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		f, err := fsutil.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
 			db.unlock()
 			return nil, fmt.Errorf("cannot open the mirror: %w", err)

@@ -93,7 +93,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // bulk reports.
 type CSVOptions struct {
 	// NoGuard leaves formula-like cells as they are, for machine
-	// consumers (--csv-guard=off); cells are still sanitised.
+	// consumers (--csv-guard=off); controls are still written visibly.
 	NoGuard bool
 	// Excel starts the file with a UTF-8 byte-order mark and ends lines
 	// with CRLF, so Excel on Windows reads Zoë rather than ZoÃ«.
@@ -119,11 +119,12 @@ func NewCSVWriter(w io.Writer, opts CSVOptions) *CSVWriter {
 	return &CSVWriter{out: w, w: cw, opts: opts}
 }
 
-// Cell is what one value becomes in a cell: sanitised of terminal escapes
-// (a CSV is often read with cat or less), then guarded against formula
+// Cell is what one value becomes in a cell: its controls written visibly
+// (VisibleCell: nothing a terminal acts on when the CSV is read with cat or
+// less, and nothing dropped silently), then guarded against formula
 // injection unless the guard is off. Newlines stay: the CSV quotes them.
 func (c *CSVWriter) Cell(s string) string {
-	s = Sanitize(s)
+	s = VisibleCell(s)
 	if c.opts.NoGuard {
 		return s
 	}

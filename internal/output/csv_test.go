@@ -2,8 +2,11 @@ package output
 
 import (
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestNeutraliseCSVCell(t *testing.T) {
@@ -43,17 +46,85 @@ func TestNeutraliseCSVCell(t *testing.T) {
 	}
 }
 
-func TestCSVCellSanitisesBeforeGuarding(t *testing.T) {
-	// An escape sequence hiding a leading "=" must not shield it.
+func TestCSVCellEscapesBeforeGuarding(t *testing.T) {
+	// An escape sequence before a leading "=" is written visibly, so the
+	// cell no longer starts with "=".
 	w := NewCSVWriter(io.Discard, CSVOptions{})
-	if got := w.Cell("\u001b[0m=cmd|' /C calc'!A0"); got != "'=cmd|' /C calc'!A0" {
+	if got := w.Cell("\u001b[0m=cmd|' /C calc'!A0"); got != "<U+001B>[0m=cmd|' /C calc'!A0" {
+		t.Errorf("Cell = %q", got)
+	}
+	if got := w.Cell("\r=1+1"); got != "<U+000D>=1+1" {
+		t.Errorf("Cell = %q", got)
+	}
+	if got := w.Cell("=1+1\u202e"); got != "'=1+1<U+202E>" {
 		t.Errorf("Cell = %q", got)
 	}
 	off := NewCSVWriter(io.Discard, CSVOptions{NoGuard: true})
-	if got := off.Cell("\u001b[0m=1+1"); got != "=1+1" {
-		t.Errorf("guard off: Cell = %q, want sanitised but not quoted", got)
+	if got := off.Cell("\u001b[0m=1+1"); got != "<U+001B>[0m=1+1" {
+		t.Errorf("guard off: Cell = %q, want escaped but not quoted", got)
 	}
 }
+
+// A cell keeps every printable character: what was stripped before (a
+// bidi override, a zero-width mark, a control) could turn one e-mail
+// address into another without a trace.
+func TestCSVCellsKeepEveryCharacterVisibly(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"zoe@example.com", "zoe@example.com"},
+		{"zo\u202ee@example.com", "zo<U+202E>e@example.com"},
+		{"zoe\u200f@example.com", "zoe<U+200F>@example.com"},
+		{"a\u2066b\u2069c\u061c", "a<U+2066>b<U+2069>c<U+061C>"},
+		{"a\x00b\x7fc\u0085d\u009be", "a<U+0000>b<U+007F>c<U+0085>d<U+009B>e"},
+		{"bad \xff\xfe byte", "bad <0xFF><0xFE> byte"},
+		{"line one\r\nline two\tend", "line one<U+000D>\nline two\tend"},
+		{"Zoë 🙂 李", "Zoë 🙂 李"},
+		{"\x1b]0;title\x07x", "<U+001B>]0;title<U+0007>x"},
+	}
+	for _, tt := range tests {
+		if got := VisibleCell(tt.in); got != tt.want {
+			t.Errorf("VisibleCell(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	var b strings.Builder
+	w := NewCSVWriter(&b, CSVOptions{})
+	if err := w.Write([]string{"7", "zo\u202ee@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	if got := b.String(); got != "7,zo<U+202E>e@example.com\n" {
+		t.Errorf("row = %q", got)
+	}
+}
+
+func FuzzVisibleCell(f *testing.F) {
+	for _, seed := range []string{"plain", "zo\u202ee", "\x1b[31m", "\xff", "a\r\nb", "<U+0041>", ""} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := VisibleCell(s)
+		if !utf8.ValidString(out) || !terminalSafe(out) || Sanitize(out) != out {
+			t.Fatalf("VisibleCell(%q) = %q: not clean", s, out)
+		}
+		// Nothing is lost: reading the escapes back gives s (unless s
+		// already held text of their form).
+		if !visibleForm.MatchString(s) && unescapeVisible(out) != s {
+			t.Fatalf("VisibleCell(%q) = %q does not read back", s, out)
+		}
+	})
+}
+
+// unescapeVisible reads the <U+…> and <0x…> forms back.
+func unescapeVisible(s string) string {
+	return visibleForm.ReplaceAllStringFunc(s, func(m string) string {
+		n, _ := strconv.ParseUint(m[3:len(m)-1], 16, 32)
+		if m[1] == '0' {
+			return string([]byte{byte(n)})
+		}
+		return string(rune(n))
+	})
+}
+
+var visibleForm = regexp.MustCompile(`<(U\+[0-9A-F]{4,6}|0x[0-9A-F]{2})>`)
 
 func TestCSVWriterForExcel(t *testing.T) {
 	var b strings.Builder

@@ -140,10 +140,10 @@ func TestListFormats(t *testing.T) {
 		// CSV is data: the status as sent, not the table's words.
 		{"csv", Options{Format: CSV}, "" +
 			"id,customer_email,product_title,status\n" +
-			"9007199254740993,a@example.com,Blue Shirt,0\n" +
+			"9007199254740993,a@example.com,Blue <U+001B>]0;pwned<U+0007>Shirt,0\n" +
 			"2,'=cmd@example.com,\"Two\nlines\",1\n"},
 		{"csv no headers", Options{Format: CSV, NoHeaders: true}, "" +
-			"9007199254740993,a@example.com,Blue Shirt,0\n" +
+			"9007199254740993,a@example.com,Blue <U+001B>]0;pwned<U+0007>Shirt,0\n" +
 			"2,'=cmd@example.com,\"Two\nlines\",1\n"},
 		{"csv fields", Options{Format: CSV, Fields: []string{"customer_phone", "big", "zzz_unknown"}}, "" +
 			"customer_phone,big,zzz_unknown\n" +
@@ -246,7 +246,7 @@ func TestObjectFormats(t *testing.T) {
 			"end_date: null\nproducts:\n  - product_id: 1\n    variant_id: 2\n    limit: null\nzz: \"+1\"\n"},
 		{"csv scalar keys", Options{Format: CSV}, human, "" +
 			"id,offer_name,start_date,end_date,status,collection_id,zz\n" +
-			"12,Spring drop,2024-03-01 00:00:00,,1,9007199254740993,+1\n"},
+			"12,Spring <U+001B>[31mdrop,2024-03-01 00:00:00,,1,9007199254740993,+1\n"},
 		{"csv fields", Options{Format: CSV, Fields: []string{"products.0.product_id", "zz"}, NoHeaders: true}, human, "1,+1\n"},
 		{"jq", Options{JQ: ".collection_id + 1, .offer_name"}, human, "9007199254740994\nSpring \x1b[31mdrop\n"},
 	}

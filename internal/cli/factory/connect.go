@@ -17,6 +17,7 @@ import (
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox"
@@ -216,7 +217,7 @@ func startSandbox() (http.RoundTripper, error) {
 	}
 	if p := os.Getenv("STORECTL_SANDBOX_LOG"); p != "" {
 		// Left open for the life of the process: the log takes every request.
-		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		f, err := fsutil.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("STORECTL_SANDBOX_LOG: %w", err)
 		}

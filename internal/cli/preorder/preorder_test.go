@@ -137,33 +137,59 @@ func TestProductsBothIDFormsInEveryFormat(t *testing.T) {
 }
 
 func TestWhy(t *testing.T) {
-	row := func(kind string, manual bool, ids ...string) shop.PriorityRow {
-		r := shop.PriorityRow{PriorityProfileID: "3104", PriorityType: kind, IsManualAssign: flex.Bool{Value: manual, Valid: true}}
+	row := func(winner, kind string, manual bool, ids ...string) shop.PriorityRow {
+		r := shop.PriorityRow{PriorityProfileID: flex.ID(winner), PriorityType: kind, IsManualAssign: flex.Bool{Value: manual, Valid: true}}
 		for _, id := range ids {
 			r.AllProfileIDs = append(r.AllProfileIDs, flex.ID(id))
 		}
 		return r
 	}
-	for want, r := range map[string]shop.PriorityRow{
-		"manual assignment (collection offer) · beat 3101, 3106":          row("collection", true, "3101", "3104", "3106"),
-		"collection offer (no product offer) · its only offer":            row("collection", false, "3104"),
-		"all-products offer (no product or collection offer) · beat 3105": row("all", false, "3104", "3105"),
-		"bundle offer · its only offer":                                   row("bundle", false),
+	// The offer list, newest updated_at first (order), as the API sends it.
+	listed := map[flex.ID]offerInfo{
+		"3107": {name: "Spring", applyTo: "collection", order: 0},
+		"3104": {name: "Fall", applyTo: "collection", order: 1},
+		"3101": {name: "Parka", applyTo: "product", order: 2},
+		"3105": {name: "Store-wide", applyTo: "all", order: 3},
+		"3109": {name: "Old", applyTo: "collection", draft: true, order: 4},
+		"806":  {name: "Everything", applyTo: "all", order: 5},
+		"808":  {name: "Boots", applyTo: "collection", order: 6},
+		"805":  {name: "Old everything", applyTo: "all", order: 7},
+	}
+	mirrored := map[flex.ID]offerInfo{}
+	for id, o := range listed {
+		o.order = -1
+		mirrored[id] = o
+	}
+	for _, c := range []struct {
+		row    shop.PriorityRow
+		offers map[flex.ID]offerInfo
+		want   string
+	}{
+		// The row alone: its facts and nothing more.
+		{row("3104", "collection", true, "3101", "3104", "3106"), nil, "manual assignment (collection offer) · beat 3101, 3106"},
+		{row("3104", "collection", false, "3104"), nil, "collection offer · its only offer"},
+		{row("3104", "all", false, "3104", "3105"), nil, "all-products offer · beat 3105"},
+		{row("3104", "bundle", false), listed, "bundle offer · its only offer"},
+		// Facts that agree with the documented order.
+		{row("3101", "product", false, "3101", "3104", "3105"), listed, "product offer (most specific) · beat 3104, 3105"},
+		{row("3104", "collection", false, "3104", "3105"), listed, "collection offer (no product offer) · beat 3105"},
+		{row("3107", "collection", false, "3104", "3107", "3105"), listed, "newest collection offer (latest updated_at) · beat 3104, 3105"},
+		{row("3105", "all", false, "3105", "3109"), listed, "all-products offer (no active product or collection offer; 3109 is a draft) · beat 3109"},
+		// Facts that contradict it: said plainly, no invented reason.
+		{row("806", "all", false, "805", "806", "808"), listed,
+			"the server chose all-products offer 806 although collection offer 808 covers this variant · beat 805, 808"},
+		{row("3104", "collection", false, "3104", "3107"), listed,
+			"the server chose collection offer 3104 although collection offer 3107 was updated more recently · beat 3107"},
+		// Facts that cannot decide: said to be unknown.
+		{row("3104", "collection", false, "3104", "777"), listed, "collection offer (777 not in the offer list) · beat 777"},
+		{row("3107", "collection", false, "3104", "3107"), mirrored,
+			"collection offer (tied on kind with 3104: the newer updated_at wins, not known here) · beat 3104"},
 	} {
-		if got := why(r, nil); got != want {
-			t.Errorf("got %q want %q", got, want)
+		if got := why(c.row, c.offers); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
 	}
-	// Two offers of the same kind: the third rule (newest updated_at) decided.
-	offers := map[flex.ID]offerInfo{"3104": {name: "Fall", applyTo: "collection"}, "3107": {name: "Spring", applyTo: "collection"},
-		"3105": {name: "Store-wide", applyTo: "all"}}
-	if got, want := why(row("collection", false, "3104", "3107", "3105"), offers), "newest collection offer (latest updated_at) · beat 3107, 3105"; got != want {
-		t.Errorf("tie: got %q want %q", got, want)
-	}
-	if got, want := why(row("collection", false, "3104", "3105"), offers), "collection offer (no product offer) · beat 3105"; got != want {
-		t.Errorf("no tie: got %q want %q", got, want)
-	}
-	if got := offerName("3104", offers); got != "3104 Fall" {
+	if got := offerName("3104", listed); got != "3104 Fall" {
 		t.Errorf("offerName = %q", got)
 	}
 	if got := sold(shop.PriorityRow{UnitsSold: flex.Int{Value: 3, Valid: true}}); got != "3 / unlimited" {

@@ -3,7 +3,6 @@ package preorder
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,11 +29,15 @@ func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.C
 		Use:   "products",
 		Short: "Show which offer each variant gets, and why",
 		Long: `List variants in pre-order offers (10 a page) with the offer each one gets.
-The OFFER column names the winning offer; WHY explains the choice: a manual
-assignment, the most specific offer (product, then collection, then all), or,
-between offers of the same kind, the most recently updated one; then the other
-offers holding the variant that it beat. SOLD shows units sold against the
-limit. In a table the offer list is read once for the names.
+The OFFER column names the winning offer; WHY explains the choice from what
+the row and the offer list show: a manual assignment, the most specific offer
+(product, then collection, then all), or, between offers of the same kind, the
+most recently updated one; then the other offers holding the variant that it
+beat. When the server's choice does not follow that order, WHY says so ("the
+server chose all-products offer 806 although collection offer 808 covers this
+variant"); what the offers cannot show (an offer missing from the list) is
+named as unknown. SOLD shows units sold against the limit. In a table or CSV
+the offer list is read once for the names and kinds.
 
 --keyword searches product titles, SKUs and similar.
 
@@ -66,9 +69,10 @@ pre-order lists; --offline sends nothing and says how old the answer is.`,
 
 func runProducts(ctx context.Context, opts *ProductsOptions) error {
 	cols := priorityColumns(nil)
-	if p, err := opts.Printer(); err == nil && p.IsTable() {
-		// People read offer names, not ids: one look at the offer list (50
-		// a page, usually one request) names them and orders them by age.
+	if p, err := opts.Printer(); err == nil && (p.IsTable() || p.Format() == output.CSV) {
+		// WHY states only what the offers show: one look at the offer list
+		// (50 a page, usually one request) gives their names, kinds and
+		// order by age. JSON prints the rows as sent and needs none of it.
 		offers, err := loadOffers(ctx, opts.ShopDeps)
 		if err != nil {
 			return err
@@ -80,12 +84,6 @@ func runProducts(ctx context.Context, opts *ProductsOptions) error {
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListPriorityProducts(ctx, page, opts.Keyword)
 		}})
-}
-
-// offerInfo is what the table needs of an offer: its name and apply type.
-type offerInfo struct {
-	name    string
-	applyTo string
 }
 
 func loadOffers(ctx context.Context, d cmdutil.ShopDeps) (map[flex.ID]offerInfo, error) {
@@ -103,7 +101,7 @@ func loadOffers(ctx context.Context, d cmdutil.ShopDeps) (map[flex.ID]offerInfo,
 			return err
 		}
 		for _, o := range list {
-			offers[o.ID] = offerInfo{name: o.Name, applyTo: o.ApplyTo}
+			offers[o.ID] = newOfferInfo(o, len(offers))
 		}
 		return nil
 	})
@@ -143,45 +141,6 @@ func rowColumn(key, header string, text func(shop.PriorityRow) string) output.Co
 		}
 		return text(r)
 	}}
-}
-
-// winReasons say why an offer of each apply type wins when nobody assigned
-// one by hand: product beats collection beats all.
-var winReasons = map[string]string{
-	"product":    "product offer (most specific)",
-	"collection": "collection offer (no product offer)",
-	"all":        "all-products offer (no product or collection offer)",
-}
-
-// why explains the winner in words: the rule that picked it and the other
-// offers (from all_profile_ids) it beat. When a beaten offer has the same
-// apply type, the third rule decided: the most recently updated offer wins.
-func why(r shop.PriorityRow, offers map[flex.ID]offerInfo) string {
-	reason := r.PriorityType + " offer"
-	if known, ok := winReasons[r.PriorityType]; ok {
-		reason = known
-	}
-	var beaten []string
-	tie := false
-	for _, id := range r.AllProfileIDs {
-		if id == r.Winner() {
-			continue
-		}
-		beaten = append(beaten, string(id))
-		if o, ok := offers[id]; ok && o.applyTo == r.PriorityType {
-			tie = true
-		}
-	}
-	switch {
-	case r.IsManualAssign.Value:
-		reason = "manual assignment (" + orNone(r.PriorityType) + " offer)"
-	case tie:
-		reason = "newest " + orNone(r.PriorityType) + " offer (latest updated_at)"
-	}
-	if len(beaten) == 0 {
-		return reason + " · its only offer"
-	}
-	return reason + " · beat " + strings.Join(beaten, ", ")
 }
 
 // sold is units sold against the limit: "12 / 25", "3 / unlimited".

@@ -48,7 +48,7 @@ func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
 			rows, offerItems, err := db.Priority(ctx, mirror.PriorityFilter{VariantID: opts.VariantID, ProductID: opts.ProductID})
 			for _, raw := range offerItems {
 				if o, err := shop.DecodeOffer(raw); err == nil {
-					offers[o.ID] = offerInfo{name: o.Name, applyTo: o.ApplyTo}
+					offers[o.ID] = newOfferInfo(o, -1) // the mirror keeps no list order
 				}
 			}
 			return rows, err

@@ -154,7 +154,7 @@ func serverOptions(opts *ServeOptions) (sandbox.Options, func(), error) {
 	case "-":
 		s.Log = os.Stderr
 	default:
-		f, err := os.OpenFile(opts.LogPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		f, err := fsutil.OpenFile(opts.LogPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
 			return s, noop, fmt.Errorf("--log: %w", err)
 		}
