@@ -186,6 +186,7 @@ func (p *Printer) location() *time.Location {
 }
 
 // sheetText is the one rule for the text of a workbook cell: the rule of
-// every CSV cell, less the formula guard, which a text cell does not need
+// every CSV cell (VisibleCell: controls and bidi controls written visibly,
+// never dropped), less the formula guard, which a text cell does not need
 // (it is never evaluated).
-func (p *Printer) sheetText(s string) string { return Sanitize(s) }
+func (p *Printer) sheetText(s string) string { return VisibleCell(s) }

@@ -256,3 +256,17 @@ func TestZoneName(t *testing.T) {
 		t.Errorf("Local with TZ=America/Phoenix: %q", got)
 	}
 }
+
+// A cell keeps every printable character; controls and bidi controls are
+// written visibly, as in CSV, never dropped (issue 20's rule).
+func TestXLSXWritesControlsVisibly(t *testing.T) {
+	p, out, _ := xlsxPrinter(t, Options{})
+	item := `{"title":"Summit\u001b]0;pwned\u0007 Pack","email":"zoe\u202emoc.elpmaxe@x","bad":"a\u0000b"}`
+	if err := p.List([]json.RawMessage{json.RawMessage(item)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := excelize.CellTypeInlineString
+	assertCells(t, openWorkbook(t, out.Bytes()), "rows", map[string]cellWant{
+		"A2": {s, "Summit<U+001B>]0;pwned<U+0007> Pack"}, "B2": {s, "zoe<U+202E>moc.elpmaxe@x"}, "C2": {s, "a<U+0000>b"},
+	})
+}
