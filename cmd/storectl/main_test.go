@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,6 +41,12 @@ func TestScripts(t *testing.T) {
 			env.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(env.WorkDir, "no-dbus"))
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "office" {
+				return officeCondition(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":       cmdExits,
 			"fakeapi":     cmdFakeAPI,
@@ -47,6 +54,7 @@ func TestScripts(t *testing.T) {
 			"httpget":     cmdHTTPGet,
 			"sandboxgrow": cmdSandboxGrow,
 			"xlsxcells":   cmdXLSXCells,
+			"odscheck":    cmdODSCheck,
 		},
 	})
 }

@@ -67,7 +67,7 @@ func isTerminal(path string) bool {
 	if err != nil || info.Mode()&os.ModeCharDevice == 0 {
 		return false
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := fsutil.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return false
 	}

@@ -23,7 +23,7 @@ func newQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cobra.Command
 		Use:   "query SQL",
 		Short: "Run a read-only SQL query on the mirror",
 		Long: `Run SQL on the profile's mirror and print the rows in any output format
-(table, json, ndjson, csv, yaml; --fields and --jq apply). The database is
+(table, json, ndjson, csv, yaml, xlsx; --fields and --jq apply). The database is
 opened read-only: any statement that would write is refused and nothing
 changes. Sends nothing; run mirror sync first for fresh data.
 
