@@ -37,6 +37,16 @@ func HumanTimeColumn(key, header string, loc *time.Location) Column {
 	return Column{Key: key, Header: header, Value: func(o Object) string { return HumanTime(o.String(key), loc) }}
 }
 
+// ZoneName names loc for a person: its IANA name, or, for the process's
+// local zone (which Go calls "Local", whatever TZ says), its abbreviation
+// at t, as HumanTime shows it ("CET", "UTC").
+func ZoneName(loc *time.Location, t time.Time) string {
+	if loc != time.Local && loc.String() != "Local" {
+		return loc.String()
+	}
+	return t.In(loc).Format("MST")
+}
+
 // Ago says how old data from t is, for a person: "3m ago (2026-11-25 10:02
 // UTC)"; "never" for the zero time.
 func Ago(t, now time.Time) string {

@@ -2,6 +2,8 @@ package ruleform
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,25 +21,70 @@ var localLayouts = []string{
 	"2006-01-02T15:04",
 	time.DateTime,
 	"2006-01-02 15:04",
-	time.DateOnly,
 }
 
-// ParseTime reads the date forms the CLI accepts: ISO 8601 with a Z or an
-// offset, ISO 8601 without one, "YYYY-MM-DD HH:MM:SS" and "YYYY-MM-DD"; the
-// last three in loc. local reports that loc was used.
-func ParseTime(s string, loc *time.Location) (t time.Time, local bool, err error) {
+// DateForms lists the forms ParseTime reads, for messages that refuse a
+// date.
+const DateForms = `YYYY-MM-DD, "YYYY-MM-DD HH:MM[:SS]" (both in your time zone) or ISO 8601 with a zone (2026-10-01T09:00:00+02:00 or 2026-10-01T07:00:00Z)`
+
+// readTime is a date as read: the instant, whether it was read in the
+// user's zone (it named none), and whether it was a day without a time.
+type readTime struct {
+	t        time.Time
+	local    bool
+	dateOnly bool
+}
+
+func parseTime(s string, loc *time.Location) (readTime, error) {
 	s = strings.TrimSpace(s)
 	for _, layout := range zonedLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t, false, nil
+			return readTime{t: t}, nil
 		}
 	}
 	for _, layout := range localLayouts {
 		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t, true, nil
+			return readTime{t: t, local: true}, nil
 		}
 	}
-	return time.Time{}, false, fmt.Errorf("%q is not a date: use ISO 8601 (2026-10-01T09:00:00+02:00), YYYY-MM-DD HH:MM:SS or YYYY-MM-DD", s)
+	if t, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
+		return readTime{t: t, local: true, dateOnly: true}, nil
+	}
+	return readTime{}, fmt.Errorf("%q is not a date: use %s%s", s, DateForms, ambiguity(s))
+}
+
+// ParseTime reads the date forms the CLI accepts: ISO 8601 with a Z or an
+// offset, ISO 8601 without one, "YYYY-MM-DD HH:MM:SS" and "YYYY-MM-DD"; the
+// last three in loc (a day alone is its first second). local reports that
+// loc was used.
+func ParseTime(s string, loc *time.Location) (t time.Time, local bool, err error) {
+	rt, err := parseTime(s, loc)
+	return rt.t, rt.local, err
+}
+
+// dayMonth matches the dates a spreadsheet writes in a country's own order
+// (01/12/2026, 1.12.2026, 12-01-2026).
+var dayMonth = regexp.MustCompile(`^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$`)
+
+// ambiguity helps with a date in a day/month order: it names the
+// YYYY-MM-DD it must mean, or both when either order reads.
+func ambiguity(s string) string {
+	m := dayMonth.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return ""
+	}
+	a, _ := strconv.Atoi(m[1])
+	b, _ := strconv.Atoi(m[2])
+	iso := func(month, day int) string { return fmt.Sprintf("%s-%02d-%02d", m[3], month, day) }
+	switch {
+	case a == 0 || b == 0 || a > 12 && b > 12:
+		return ""
+	case a > 12:
+		return "; write it as " + iso(b, a)
+	case b > 12 || a == b:
+		return "; write it as " + iso(a, b)
+	}
+	return fmt.Sprintf("; %s could be %s or %s: write the one you mean", strings.TrimSpace(s), iso(b, a), iso(a, b))
 }
 
 // apiTime is the form sent: UTC with a Z, which the contract names as
@@ -46,28 +93,52 @@ func apiTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-// date checks one date field; required fields report a blank value.
-func (c *checker) date(field, label, value string, required bool, loc *time.Location, notes *[]string) (time.Time, bool) {
-	if c.shape(field) {
+// dateField is one date of a rule to check: the start, or the end, which,
+// given as a day without a time, runs to the end of that day.
+type dateField struct {
+	field, label string
+	required     bool
+	endOfDay     bool
+}
+
+// date checks one date field; required fields report a blank value. A
+// date it cannot read is refused naming where it came from, repeating it
+// and listing the forms accepted, after the server's own words.
+func (c *checker) date(f dateField, value string, loc *time.Location, notes *[]string) (time.Time, bool) {
+	if c.shape(f.field) {
 		return time.Time{}, false
 	}
 	if strings.TrimSpace(value) == "" {
-		if required {
-			c.add(field, "The "+label+" field is required.")
+		if f.required {
+			c.add(f.field, "The "+f.label+" field is required.")
 		}
 		return time.Time{}, false
 	}
-	t, local, err := ParseTime(value, loc)
+	rt, err := parseTime(value, loc)
 	if err != nil {
-		c.add(field, "The "+label+" is not a valid date.")
+		c.add(f.field, fmt.Sprintf("The %s is not a valid date: %s %q; use %s%s", f.label, c.in.nameOf(f.field),
+			strings.TrimSpace(value), DateForms, ambiguity(value)))
 		return time.Time{}, false
 	}
-	if local {
-		c.localDates = true
-		*notes = append(*notes, fmt.Sprintf("%s %q is local time (%s, UTC%s): sent as %s",
-			field, strings.TrimSpace(value), loc, t.Format("-07:00"), apiTime(t)))
-	} else if _, offset := t.Zone(); offset != 0 {
-		*notes = append(*notes, fmt.Sprintf("%s %q sent in UTC as %s", field, strings.TrimSpace(value), apiTime(t)))
+	if rt.dateOnly && f.endOfDay {
+		y, m, d := rt.t.Date()
+		rt.t = time.Date(y, m, d, 23, 59, 59, 0, loc)
+		c.endOfDay = true
 	}
-	return t, true
+	c.localDates = c.localDates || rt.local
+	*notes = append(*notes, dateNote(f, strings.TrimSpace(value), rt, loc))
+	return rt.t, true
+}
+
+// dateNote tells how a date was read, as the instant in the user's zone
+// (zone named) and as sent.
+func dateNote(f dateField, value string, rt readTime, loc *time.Location) string {
+	shown := rt.t.In(loc).Format("2006-01-02 15:04 MST")
+	switch {
+	case rt.dateOnly && f.endOfDay:
+		shown = "the end of that day, " + rt.t.In(loc).Format("2006-01-02 15:04:05 MST")
+	case rt.local:
+		shown += " (your time zone)"
+	}
+	return fmt.Sprintf("%s %q is %s: sent as %s", f.field, value, shown, apiTime(rt.t))
 }

@@ -54,6 +54,14 @@ func FromRecord(rec bulk.Record, csv bool) (Input, []Problem) {
 		setBy[field] = f.Key
 		setValue(&in, field, f.Value)
 	}
+	in.Names = make(map[string]string, len(setBy))
+	for field, key := range setBy {
+		if csv {
+			in.Names[field] = "column " + key
+		} else {
+			in.Names[field] = "key " + key
+		}
+	}
 	return in, problems
 }
 

@@ -55,6 +55,19 @@ type Input struct {
 	// where a string belongs), keyed by API field; Build reports them in
 	// place of checking that field.
 	Invalid map[string]string
+
+	// Names say where each API field came from, for messages about its
+	// value: "--start" for a flag, `column "start"` for a file. Unnamed
+	// fields are called by their API name.
+	Names map[string]string
+}
+
+// nameOf says where a field's value came from.
+func (in Input) nameOf(field string) string {
+	if n, ok := in.Names[field]; ok {
+		return n
+	}
+	return field
 }
 
 // Text is one translated text: the language key ("default" or a locale
@@ -80,6 +93,9 @@ type Rule struct {
 	Notes []string
 	// LocalDates reports a date without a zone, read in Build's loc.
 	LocalDates bool
+	// EndOfDay reports an end date given as a day without a time, read as
+	// the last second of that day.
+	EndOfDay bool
 	// KeepTranslations is a rule whose file row says nothing of its texts:
 	// comingsoon apply neither compares them nor drops them (a rule it
 	// replaces keeps the store's translations).
@@ -105,11 +121,11 @@ func Build(in Input, loc *time.Location) (Rule, []Problem) {
 
 	r.Request.Status = c.status()
 
-	start, startOK := c.date("start_date", "start date", in.Start, true, loc, &r.Notes)
+	start, startOK := c.date(dateField{field: "start_date", label: "start date", required: true}, in.Start, loc, &r.Notes)
 	if startOK {
 		r.Start, r.Request.StartDate = start, apiTime(start)
 	}
-	if end, ok := c.date("end_date", "end date", in.End, false, loc, &r.Notes); ok {
+	if end, ok := c.date(dateField{field: "end_date", label: "end date", endOfDay: true}, in.End, loc, &r.Notes); ok {
 		if startOK && !end.After(start) {
 			c.add("end_date", "The end date must be a date after start date.")
 		} else {
@@ -139,6 +155,7 @@ func Build(in Input, loc *time.Location) (Rule, []Problem) {
 		return Rule{}, c.problems
 	}
 	r.LocalDates = c.localDates
+	r.EndOfDay = c.endOfDay
 	r.KeepTranslations = in.NoTranslations
 	return r, nil
 }
@@ -148,6 +165,7 @@ type checker struct {
 	in         Input
 	problems   []Problem
 	localDates bool
+	endOfDay   bool
 }
 
 func (c *checker) add(field, message string) {

@@ -30,13 +30,44 @@ func TestBuildRequest(t *testing.T) {
 		t.Fatal(problems)
 	}
 	body, _ := r.Request.Body()
-	want := `{"name":"Drop","status":1,"start_date":"2026-10-01T07:00:00Z","end_date":"2026-10-01T22:00:00Z",` +
+	// A day without a time ends the rule at the end of that day.
+	want := `{"name":"Drop","status":1,"start_date":"2026-10-01T07:00:00Z","end_date":"2026-10-02T21:59:59Z",` +
 		`"apply_to":"product","product_ids":[1,2,3],"show_countdown":true,` +
 		`"translations":{"default":{"comingSoonAddToCartText":"Notify"},"fr":{"comingSoonAboveMessage":"Bientôt"}}}`
 	if string(body) != want {
 		t.Errorf("body\n got %s\nwant %s", body, want)
 	}
-	if !r.LocalDates || len(r.Notes) != 2 || !strings.Contains(r.Notes[0], `start_date "2026-10-01 09:00:00" is local time (Europe/Berlin, UTC+02:00): sent as 2026-10-01T07:00:00Z`) {
+	if !r.LocalDates || !r.EndOfDay || len(r.Notes) != 2 ||
+		r.Notes[0] != `start_date "2026-10-01 09:00:00" is 2026-10-01 09:00 CEST (your time zone): sent as 2026-10-01T07:00:00Z` ||
+		r.Notes[1] != `end_date "2026-10-02" is the end of that day, 2026-10-02 23:59:59 CEST: sent as 2026-10-02T21:59:59Z` {
+		t.Errorf("notes: %q", r.Notes)
+	}
+}
+
+// TestDatesNameTheirSource: a date that cannot be read names the flag or
+// column it came from, repeats it, lists the forms accepted, and says why a
+// day/month date cannot be guessed.
+func TestDatesNameTheirSource(t *testing.T) {
+	in := valid()
+	in.Start = "01/12/2026"
+	in.Names = map[string]string{"start_date": "--start"}
+	_, problems := Build(in, berlin)
+	want := `The start date is not a valid date: --start "01/12/2026"; use YYYY-MM-DD, "YYYY-MM-DD HH:MM[:SS]" (both in your time zone) ` +
+		`or ISO 8601 with a zone (2026-10-01T09:00:00+02:00 or 2026-10-01T07:00:00Z); ` +
+		`01/12/2026 could be 2026-12-01 or 2026-01-12: write the one you mean`
+	if len(problems) != 1 || problems[0].Message != want {
+		t.Errorf("got %q\nwant %q", problems, want)
+	}
+	for value, want := range map[string]string{"13.12.2026": "; write it as 2026-12-13", "12/31/2026": "; write it as 2026-12-31",
+		"2026/12/01": "", "05/05/2026": "; write it as 2026-05-05"} {
+		if got := ambiguity(value); got != want {
+			t.Errorf("%s: %q, want %q", value, got, want)
+		}
+	}
+	// A zoned date is shown in the user's zone too.
+	in.Start = "2026-12-01T08:00:00Z"
+	r, _ := Build(in, berlin)
+	if len(r.Notes) != 1 || r.Notes[0] != `start_date "2026-12-01T08:00:00Z" is 2026-12-01 09:00 CET: sent as 2026-12-01T08:00:00Z` {
 		t.Errorf("notes: %q", r.Notes)
 	}
 }
@@ -77,8 +108,8 @@ func TestServerMessages(t *testing.T) {
 		{func(in *Input) { in.Status, in.StatusSet = "", true }, "The status field is required."},
 		{func(in *Input) { in.Status, in.StatusSet = "2", true }, "The selected status is invalid."},
 		{func(in *Input) { in.Start = "" }, "The start date field is required."},
-		{func(in *Input) { in.Start = "tomorrow" }, "The start date is not a valid date."},
-		{func(in *Input) { in.End = "2026-13-01" }, "The end date is not a valid date."},
+		{func(in *Input) { in.Start = "tomorrow" }, `The start date is not a valid date: start_date "tomorrow"; use YYYY-MM-DD, "YYYY-MM-DD HH:MM[:SS]"`},
+		{func(in *Input) { in.End = "2026-13-01" }, `The end date is not a valid date: end_date "2026-13-01"; use YYYY-MM-DD`},
 		{func(in *Input) { in.End = in.Start }, "The end date must be a date after start date."},
 		{func(in *Input) { in.ShowCountdown = "maybe" }, "The show countdown field must be true or false."},
 		{func(in *Input) { in.ApplyTo = "" }, "The apply to field is required."},

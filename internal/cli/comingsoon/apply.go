@@ -142,7 +142,7 @@ func runApply(ctx context.Context, opts *ApplyOptions) error {
 		return err
 	}
 	plan := ruleform.MakePlan(file.wanted, store, opts.Prune)
-	shown := planShown{p: p, ios: opts.IO, progress: opts.Progress(), plan: plan, quiet: s.Quiet}
+	shown := planShown{p: p, ios: opts.IO, progress: opts.Progress(), plan: plan, quiet: s.Quiet, loc: opts.Loc}
 	if opts.DryRun {
 		return shown.dryRun(file, in.Name)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -28,12 +29,16 @@ type planLine struct {
 	DeleteBatch int `json:"delete_batch,omitempty"`
 }
 
-var planColumns = []output.Column{{Key: "action"}, {Key: "row"}, {Key: "name"}, {Key: "id"},
-	{Key: "changes", Header: "CHANGES", Value: changesText, Data: changedFields}}
+// planColumns are the plan's columns, dates shown in loc.
+func planColumns(loc *time.Location) []output.Column {
+	return []output.Column{{Key: "action"}, {Key: "row"}, {Key: "name"}, {Key: "id"},
+		{Key: "changes", Header: "CHANGES", Value: func(o output.Object) string { return changesText(o, loc) }, Data: changedFields}}
+}
 
 // changesText tells a person what a step changes: the values of a
-// replaced rule's plain fields, the names of its lists, a delete's reason.
-func changesText(o output.Object) string {
+// replaced rule's plain fields (dates in loc, as every view shows them),
+// the names of its lists, a delete's reason.
+func changesText(o output.Object, loc *time.Location) string {
 	if reason := o.String("reason"); reason != "" {
 		return reason
 	}
@@ -42,11 +47,24 @@ func changesText(o output.Object) string {
 		switch d.Field {
 		case "product_ids", "variant_ids", "translations":
 			parts = append(parts, d.Field)
+		case "start_date", "end_date":
+			store, file := dateOrNone(d.Store, loc), dateOrNone(d.File, loc)
+			if store == file { // a change of seconds: the minutes hide it
+				store, file = orNone(d.Store), orNone(d.File)
+			}
+			parts = append(parts, fmt.Sprintf("%s: %s → %s", d.Field, store, file))
 		default:
 			parts = append(parts, fmt.Sprintf("%s: %s → %s", d.Field, orNone(d.Store), orNone(d.File)))
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+func dateOrNone(s string, loc *time.Location) string {
+	if s == "" {
+		return "none"
+	}
+	return displayTime(s, loc)
 }
 
 // changedFields is the CSV cell: the fields that differ, or the reason.
@@ -101,6 +119,7 @@ type planShown struct {
 	progress *output.Progress
 	plan     ruleform.Plan
 	quiet    bool
+	loc      *time.Location
 }
 
 func (s planShown) lines(file *fileRules, withRequests bool) []planLine {
@@ -132,7 +151,7 @@ func (s planShown) table() error {
 		return nil
 	}
 	if s.p.IsTable() && s.plan.Changes() {
-		stream, err := s.p.Stream(s.progress.Above(s.ios.Out), planColumns)
+		stream, err := s.p.Stream(s.progress.Above(s.ios.Out), planColumns(s.loc))
 		if err != nil {
 			return err
 		}
@@ -174,7 +193,7 @@ func (s planShown) dryRun(file *fileRules, fileName string) error {
 		}
 		items = append(items, raw)
 	}
-	if err := s.p.List(items, planColumns); err != nil {
+	if err := s.p.List(items, planColumns(s.loc)); err != nil {
 		return err
 	}
 	requests := s.requests(file)
@@ -189,7 +208,7 @@ func (s planShown) dryRun(file *fileRules, fileName string) error {
 	}
 	fmt.Fprintln(s.ios.ErrOut, "plan: "+s.plan.Summary())
 	if file.localZone != "" {
-		fmt.Fprintf(s.ios.ErrOut, "note: dates without a zone were read as local time (%s) and are compared and sent in UTC\n", file.localZone)
+		fmt.Fprintf(s.ios.ErrOut, "note: dates without a zone were read in your time zone (%s) and are compared and sent in UTC; an end date without a time ends at the end of that day\n", file.localZone)
 	}
 	if !s.plan.Changes() {
 		fmt.Fprintf(s.ios.ErrOut, "dry run: nothing to do, the store matches %s; nothing was sent\n", fileName)

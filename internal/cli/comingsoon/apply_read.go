@@ -42,7 +42,7 @@ func readFileRules(in *bulk.Input, loc *time.Location) (*fileRules, error) {
 		f.wanted = append(f.wanted, ruleform.Wanted{Row: rec.Row, Rule: pr.rule})
 		f.planned[rec.Row] = pr
 		if pr.rule.LocalDates {
-			f.localZone = loc.String()
+			f.localZone = output.ZoneName(loc, pr.rule.Start)
 		}
 		return nil, nil
 	})

@@ -18,6 +18,8 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/ruleform"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -311,4 +313,23 @@ func TestApplyArgvToOptions(t *testing.T) {
 	}
 	e := clitest.New(t)
 	clitest.WantExit(t, runApply(context.Background(), applyOpts(e, "")), exitcode.Usage)
+}
+
+func TestChangesTextShowsDatesInTheUsersZone(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip(err)
+	}
+	line := func(store, file string) output.Object {
+		raw, _ := marshalLine(planLine{Action: ruleform.Replace, Changes: []ruleform.Difference{{Field: "start_date", Store: store, File: file}}})
+		o, _ := output.ParseObject(raw)
+		return o
+	}
+	if got := changesText(line("2026-12-01T08:00:00Z", "2026-12-02T08:00:00Z"), paris); got != "start_date: 2026-12-01 09:00 CET → 2026-12-02 09:00 CET" {
+		t.Errorf("got %q", got)
+	}
+	// Seconds apart: the minutes would read the same, so the instants are shown.
+	if got := changesText(line("2026-12-01T08:00:00Z", "2026-12-01T08:00:30Z"), paris); got != "start_date: 2026-12-01T08:00:00Z → 2026-12-01T08:00:30Z" {
+		t.Errorf("got %q", got)
+	}
 }

@@ -184,7 +184,8 @@ func printBulkDryRun(opts *CreateOptions, in *bulk.Input, total int, local bool)
 		return err
 	}
 	if local {
-		fmt.Fprintf(opts.IO.ErrOut, "note: dates without a zone were read as local time (%s) and are sent in UTC\n", opts.Loc)
+		fmt.Fprintf(opts.IO.ErrOut, "note: dates without a zone were read in your time zone (%s) and are sent in UTC; an end date without a time ends at the end of that day\n",
+			output.ZoneName(opts.Loc, opts.Now()))
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "dry run: %d rules are valid; nothing was sent\n", total)
 	return nil

@@ -40,7 +40,7 @@ func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 	opts.FromFile = rulesCSV(t, 60, 42)
 	err := runCreate(context.Background(), opts)
 	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "1 of 60 rules") ||
-		!strings.Contains(err.Error(), "row 42 (line 43): The start date is not a valid date.") {
+		!strings.Contains(err.Error(), `row 42 (line 43): The start date is not a valid date: column start_date "2026-11-31"; use YYYY-MM-DD`) {
 		t.Fatalf("err = %v", err)
 	}
 	if n := len(e.Requests.Lines()); n != 0 {

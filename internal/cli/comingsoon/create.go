@@ -41,6 +41,11 @@ type CreateOptions struct {
 	ruleFlags []string
 }
 
+// flagNames are the flags that give each API field, for messages.
+var flagNames = map[string]string{"name": "--name", "start_date": "--start", "end_date": "--end", "apply_to": "--apply-to",
+	"product_ids": "--product-id", "variant_ids": "--variant-id", "collection_id": "--collection-id", "status": "--status",
+	"show_countdown": "--show-countdown"}
+
 // singleRuleFlags describe one rule; a file describes its rules itself.
 var singleRuleFlags = []string{"name", "start", "end", "apply-to", "product-id", "variant-id", "collection-id", "status", "show-countdown", "translation"}
 
@@ -54,8 +59,11 @@ func newCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Comma
 		Long: `Create one rule from flags, or many from a file with --from-file.
 
 Dates accept ISO 8601 (2026-10-01T09:00:00+02:00 or …Z), "YYYY-MM-DD HH:MM:SS"
-and "YYYY-MM-DD". Dates without a zone are your local time; every date is sent
-in UTC with a Z, and --dry-run shows the conversion.
+and "YYYY-MM-DD". Dates without a zone are your local time; an end date without
+a time (--end 2026-12-15) ends the rule at the end of that day, 23:59:59. Every
+date is sent in UTC with a Z; --dry-run shows each as the instant in your time
+zone and as sent, and the created rule is shown in your time zone, as
+"comingsoon list" shows it.
 
 Every rule the server checks is checked first, with the server's messages: on
 a failure nothing is sent and the exit code is 2.
@@ -96,7 +104,7 @@ rows failed.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Input.Name, "name", "", "rule `name` (at most 255 characters)")
 	fl.StringVar(&opts.Input.Start, "start", "", "start `date`: ISO 8601, YYYY-MM-DD HH:MM:SS or YYYY-MM-DD")
-	fl.StringVar(&opts.Input.End, "end", "", "end `date`, after the start (default: no end)")
+	fl.StringVar(&opts.Input.End, "end", "", "end `date`, after the start; a day alone ends at its end (default: no end)")
 	fl.StringVar(&opts.Input.ApplyTo, "apply-to", "", "`target` the rule covers: "+strings.Join(ruleform.ApplyValues, ", "))
 	fl.StringArrayVar(&opts.Input.ProductIDs, "product-id", nil, "product `ID`s for --apply-to product (repeat or comma-separate; 1 to 50)")
 	fl.StringArrayVar(&opts.Input.VariantIDs, "variant-id", nil, "variant `ID`s for --apply-to variant (repeat or comma-separate; 1 to 50)")
@@ -124,6 +132,7 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 		return exitcode.Usagef("--report, --resume and --force go with --from-file")
 	}
 	in := opts.Input
+	in.Names = flagNames
 	var problems []ruleform.Problem
 	for _, spec := range opts.Translations {
 		t, err := ruleform.ParseTranslation(spec)

@@ -25,7 +25,7 @@ func TestCreateDryRunSendsNothing(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, e.Out)
 		}
 	}
-	if !strings.Contains(e.ErrOut.String(), "(Europe/Berlin, UTC+02:00): sent as 2026-10-01T07:00:00Z") {
+	if !strings.Contains(e.ErrOut.String(), `start_date "2026-10-01 09:00:00" is 2026-10-01 09:00 CEST (your time zone): sent as 2026-10-01T07:00:00Z`) {
 		t.Errorf("stderr: %s", e.ErrOut)
 	}
 	if n := len(e.Requests.Lines()); n != 0 {

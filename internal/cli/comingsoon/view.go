@@ -16,8 +16,16 @@ import (
 
 const none = "—"
 
-// displayTime shows an API datetime to a person (see output.HumanTime).
-func displayTime(s string, loc *time.Location) string { return output.HumanTime(s, loc) }
+// displayTime shows a rule's datetime to a person as every view does (see
+// output.HumanTime): in loc, zone named. The create answer's zone-less
+// "YYYY-MM-DD HH:MM:SS" is UTC, the instant list and get send with a Z, so
+// it is converted like theirs rather than shown as the shop's own time.
+func displayTime(s string, loc *time.Location) string {
+	if t, err := time.ParseInLocation(time.DateTime, strings.TrimSpace(s), time.UTC); err == nil {
+		return output.HumanTime(t.Format(time.RFC3339), loc)
+	}
+	return output.HumanTime(s, loc)
+}
 
 func activeText(b flex.Bool) string {
 	switch {
