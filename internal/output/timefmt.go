@@ -1,7 +1,6 @@
 package output
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -66,34 +65,4 @@ func Ago(t, now time.Time) string {
 		rel = strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
 	}
 	return rel + " (" + t.In(time.Local).Format("2006-01-02 15:04 MST") + ")"
-}
-
-// ZoneName names loc for a person, as the header of a column of its times
-// says it: "UTC", "Europe/Berlin". The user's own zone (time.Local, which
-// Go names "Local") is named by TZ, else by the system's zone file, else
-// by its abbreviation at now ("CET").
-func ZoneName(loc *time.Location, now time.Time) string {
-	abbrev, offset := now.In(loc).Zone()
-	if offset == 0 && (abbrev == "UTC" || abbrev == "GMT") && !hasDST(loc, now) {
-		return "UTC"
-	}
-	if name := loc.String(); name != "Local" {
-		return name
-	}
-	if tz, ok := os.LookupEnv("TZ"); ok && tz != "" {
-		return strings.TrimPrefix(tz, ":")
-	}
-	if target, err := os.Readlink("/etc/localtime"); err == nil {
-		if _, name, ok := strings.Cut(target, "zoneinfo/"); ok && name != "" {
-			return name
-		}
-	}
-	return abbrev
-}
-
-// hasDST reports loc changing its offset within the year around now.
-func hasDST(loc *time.Location, now time.Time) bool {
-	_, jan := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc).Zone()
-	_, jul := time.Date(now.Year(), 7, 1, 0, 0, 0, 0, loc).Zone()
-	return jan != jul
 }

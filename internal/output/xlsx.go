@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -69,7 +70,7 @@ func (s *xlsxStream) begin(cols []Column) {
 	s.cols = cols
 	opts := s.p.workbookOptions()
 	if !s.p.noHeaders && len(s.cols) > 0 {
-		zone := ZoneName(s.p.location(), opts.Properties.Created)
+		zone := sheetZone(s.p.location(), opts.Properties.Created)
 		opts.Header = make([]string, len(s.cols))
 		for i, c := range s.cols {
 			opts.Header[i] = s.p.sheetText(c.sheetHeader(zone))
@@ -190,3 +191,30 @@ func (p *Printer) location() *time.Location {
 // never dropped), less the formula guard, which a text cell does not need
 // (it is never evaluated).
 func (p *Printer) sheetText(s string) string { return VisibleCell(s) }
+
+// sheetZone names the zone of a workbook's date-time columns, as ZoneName
+// does, except that the user's own zone with summer time is named by its
+// IANA name where the system says it (Europe/Berlin): one abbreviation
+// (CET) would be wrong for the summer's rows.
+func sheetZone(loc *time.Location, now time.Time) string {
+	name := ZoneName(loc, now)
+	if loc.String() != "Local" || !hasSummerTime(loc, now) {
+		return name
+	}
+	if tz, ok := os.LookupEnv("TZ"); ok && tz != "" {
+		return strings.TrimPrefix(tz, ":")
+	}
+	if target, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, iana, ok := strings.Cut(target, "zoneinfo/"); ok && iana != "" {
+			return iana
+		}
+	}
+	return name
+}
+
+// hasSummerTime reports loc changing its offset within now's year.
+func hasSummerTime(loc *time.Location, now time.Time) bool {
+	_, jan := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc).Zone()
+	_, jul := time.Date(now.Year(), 7, 1, 0, 0, 0, 0, loc).Zone()
+	return jan != jul
+}
