@@ -89,6 +89,9 @@ func (c Column) cellValue(o Object) json.RawMessage {
 // sheetCell types the column's value for o; text goes through clean (the
 // rule every cell's text obeys).
 func (c Column) sheetCell(o Object, loc *time.Location, clean func(string) string) xlsx.Cell {
+	if c.sheet != nil {
+		return c.sheet(o, loc, clean)
+	}
 	v := c.cellValue(o)
 	if len(v) == 0 || v[0] == 'n' {
 		return xlsx.Cell{}

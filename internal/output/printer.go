@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/xlsx"
 )
 
 // Options are the global output flags: -o, --fields, --jq, --no-headers.
@@ -74,6 +75,9 @@ type Column struct {
 	Aliases []string
 	// Kind types the column's cells in a workbook (see CellKind).
 	Kind CellKind
+	// sheet, when set, types the column's workbook cell itself (a merged
+	// column: its own store's column's cell).
+	sheet func(o Object, loc *time.Location, clean func(string) string) xlsx.Cell
 	// Data, when set, is the column's CSV value. Without it, CSV holds the
 	// server's value at Key when the item has one, and Value's text only
 	// for a computed column: CSV is data (it must round-trip into a bulk

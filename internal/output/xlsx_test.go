@@ -272,3 +272,35 @@ func TestXLSXWritesControlsVisibly(t *testing.T) {
 		"A2": {s, "Summit<U+001B>]0;pwned<U+0007> Pack"}, "B2": {s, "zoe<U+202E>moc.elpmaxe@x"}, "C2": {s, "a<U+0000>b"},
 	})
 }
+
+// A read over several stores as a workbook: a profile column, and each
+// store's cells typed as its own columns type them.
+func TestXLSXMergesStoresWithTypedCells(t *testing.T) {
+	cols := []Column{{Key: "id"}, {Key: "status", Kind: KindNumber}, {Key: "unsubscribe", Kind: KindBool}, {Key: "created_at"}}
+	collect := func(store, item string) StoreResults {
+		var c Collector
+		p, _, _ := xlsxPrinter(t, Options{Store: store})
+		if err := p.Sheet("submissions").CollectInto(&c).List([]json.RawMessage{json.RawMessage(item)}, cols); err != nil {
+			t.Fatal(err)
+		}
+		return StoreResults{Parts: c.Parts()}
+	}
+	eu := collect("https://eu.example.com", `{"id":9007199254740993,"status":1,"unsubscribe":0,"created_at":"2026-11-15T17:18:27Z"}`)
+	us := collect("https://us.example.com", `{"id":12,"status":0,"unsubscribe":1,"created_at":"2026-01-01T00:00:00Z"}`)
+	eu.Profile, us.Profile = "eu", "us"
+	p, out, _ := xlsxPrinter(t, Options{})
+	if err := p.MergeStores([]StoreResults{eu, us}); err != nil {
+		t.Fatal(err)
+	}
+	f := openWorkbook(t, out.Bytes())
+	s, n, b := excelize.CellTypeInlineString, excelize.CellTypeUnset, excelize.CellTypeBool
+	assertCells(t, f, "submissions", map[string]cellWant{
+		"A1": {s, "profile"}, "E1": {s, "created_at (Europe/Berlin)"},
+		"A2": {s, "eu"}, "B2": {s, "9007199254740993"}, "C2": {n, "1"}, "D2": {b, "FALSE"}, "E2": {n, "2026-11-15 18:18"},
+		"A3": {s, "us"}, "B3": {s, "12"}, "C3": {n, "0"}, "D3": {b, "TRUE"}, "E3": {n, "2026-01-01 01:00"},
+	})
+	custom, _ := f.GetCustomProps()
+	if len(custom) == 0 || custom[0].Value != "eu=https://eu.example.com, us=https://us.example.com" {
+		t.Errorf("custom properties %+v, want each profile's store", custom)
+	}
+}
