@@ -3,6 +3,9 @@ package output
 import (
 	"bytes"
 	"fmt"
+	"time"
+
+	"github.com/storectl/storectl/internal/xlsx"
 )
 
 // mergedRows make the stores' row results one list of rows that every row
@@ -11,7 +14,7 @@ import (
 // cell comes from its own store's column of that key (a store's columns
 // can be its own: a form's custom fields), empty where the store has none.
 func mergedRows(stores []StoreResults) ([]Object, []Column, error) {
-	m := &rowMerge{byStore: map[string]map[string]Column{}, headers: map[string]string{}}
+	m := &rowMerge{byStore: map[string]map[string]Column{}, headers: map[string]string{}, kinds: map[string]CellKind{}}
 	n := 0
 	for _, s := range stores {
 		for _, part := range s.Parts {
@@ -47,6 +50,7 @@ type rowMerge struct {
 	byStore map[string]map[string]Column // each store's columns by key
 	keys    []string                     // every key, in first-seen order
 	headers map[string]string
+	kinds   map[string]CellKind
 }
 
 func (m *rowMerge) addColumns(own map[string]Column, cols []Column) {
@@ -58,18 +62,28 @@ func (m *rowMerge) addColumns(own map[string]Column, cols []Column) {
 		if _, seen := m.headers[c.Key]; !seen {
 			m.keys = append(m.keys, c.Key)
 			m.headers[c.Key] = c.header()
+			m.kinds[c.Key] = c.kind()
 		}
 	}
 }
 
-// columns are the merged list's: profile, then one per key.
+// columns are the merged list's: profile, then one per key. In a
+// workbook a cell is typed as its own store's column types it, and the
+// header is the first store's (the zone of its times).
 func (m *rowMerge) columns() []Column {
 	profile := func(o Object) string { return o.profile }
-	cols := []Column{{Key: "profile", Header: "PROFILE", Value: profile, Data: profile}}
+	cols := []Column{{Key: "profile", Header: "PROFILE", Kind: KindText, Value: profile, Data: profile}}
 	for _, key := range m.keys {
-		cols = append(cols, Column{Key: key, Header: m.headers[key],
+		cols = append(cols, Column{Key: key, Header: m.headers[key], Kind: m.kinds[key],
 			Value: func(o Object) string { return m.cell(o, key, Column.text) },
-			Data:  func(o Object) string { return m.cell(o, key, Column.data) }})
+			Data:  func(o Object) string { return m.cell(o, key, Column.data) },
+			sheet: func(o Object, loc *time.Location, clean func(string) string) xlsx.Cell {
+				c, ok := m.byStore[o.profile][key]
+				if !ok {
+					return xlsx.Cell{}
+				}
+				return c.sheetCell(o, loc, clean)
+			}})
 	}
 	return cols
 }
