@@ -16,13 +16,19 @@ import (
 // terminal of rows lines and returns what the terminal showed.
 func storectlAt(t *testing.T, rows uint16, env []string, args ...string) string {
 	t.Helper()
+	return storectlSized(t, rows, 100, t.TempDir(), env, args...)
+}
+
+// storectlSized is storectlAt on a terminal of rows and cols, with HOME at
+// home (several runs may share one sandbox store).
+func storectlSized(t *testing.T, rows, cols uint16, home string, env []string, args ...string) string {
+	t.Helper()
 	master, tty := ptytest.Open(t)
-	ptytest.SetSize(t, tty, rows, 100)
+	ptytest.SetSize(t, tty, rows, cols)
 	var scr ptytest.Screen
 	done := make(chan struct{})
 	go func() { scr.Read(master); close(done) }()
 
-	home := t.TempDir()
 	cmd := exec.Command("storectl", args...)
 	cmd.Stdout, cmd.Stderr = tty, tty
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=xterm",

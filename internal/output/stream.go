@@ -270,7 +270,7 @@ type tableStream struct {
 	cols    []Column
 	style   tableStyle
 	rows    [][]string
-	widths  []int
+	fitted  fitState
 	started bool
 	headed  bool // the header has been written
 }
@@ -311,8 +311,7 @@ func (s *tableStream) flush() error {
 		s.rows = s.rows[:0]
 		return err
 	}
-	widths, err := renderTable(s.w, s.style, header, s.rows, s.widths, ranks(s.cols))
-	s.widths = widths
+	err := renderTable(s.w, s.style, header, s.rows, &s.fitted, s.p.fits(s.cols))
 	clear(s.rows)
 	s.rows = s.rows[:0]
 	return err
@@ -325,7 +324,11 @@ func (s *tableStream) Close() error {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	return s.finish()
+	if err := s.finish(); err != nil {
+		return err
+	}
+	s.p.noteDropped(s.cols, &s.fitted)
+	return nil
 }
 
 type jqStream struct{ streamBase }
