@@ -16,17 +16,23 @@ import (
 
 // cmdFakeAPI starts a scripted HTTP server for the rest of the script:
 //
-//	fakeapi ROUTES
+//	fakeapi ROUTES [NAME]
 //
 // ROUTES has one response per line: METHOD PATH STATUS [Header:value]... BODY,
 // where BODY is inline text or @file. Lines with the same METHOD and PATH are
 // served in turn and the last one repeats. The server's URL is $FAKEAPI;
 // every request is appended to $WORK/fakeapi.log as
 // "METHOD /path?query auth=<Authorization header> body" so scripts can
-// assert what was sent, or that nothing was.
+// assert what was sent, or that nothing was. A script that needs several
+// servers names each: the URL of "fakeapi routes.txt beta" is
+// $FAKEAPI_BETA and its log $WORK/beta.log.
 func cmdFakeAPI(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: fakeapi ROUTES")
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: fakeapi ROUTES [NAME]")
+	}
+	urlVar, logName := "FAKEAPI", "fakeapi.log"
+	if len(args) == 2 {
+		urlVar, logName = "FAKEAPI_"+strings.ToUpper(args[1]), args[1]+".log"
 	}
 	routes := map[string][]fakeResponse{}
 	sc := bufio.NewScanner(strings.NewReader(ts.ReadFile(args[0])))
@@ -38,7 +44,7 @@ func cmdFakeAPI(ts *testscript.TestScript, neg bool, args []string) {
 		key, resp := parseFakeRoute(ts, line)
 		routes[key] = append(routes[key], resp)
 	}
-	log, err := os.OpenFile(ts.MkAbs("fakeapi.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	log, err := os.OpenFile(ts.MkAbs(logName), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	ts.Check(err)
 	var mu sync.Mutex
 	served := map[string]int{}
@@ -67,7 +73,7 @@ func cmdFakeAPI(ts *testscript.TestScript, neg bool, args []string) {
 		io.WriteString(w, resp.body)
 	}))
 	ts.Defer(func() { srv.Close(); log.Close() })
-	ts.Setenv("FAKEAPI", srv.URL)
+	ts.Setenv(urlVar, srv.URL)
 }
 
 type fakeResponse struct {

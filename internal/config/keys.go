@@ -18,7 +18,11 @@ type Key struct {
 	Flag    string // the global flag that overrides it, "" when none
 	Default string
 	Help    string
-	check   func(string) error
+	// NamesStore marks a key that says which store a profile is (its
+	// URLs): from the environment it would name one store for every
+	// profile, so a read over several profiles refuses it.
+	NamesStore bool
+	check      func(string) error
 }
 
 // Env is the environment variable that overrides the key.
@@ -34,8 +38,8 @@ func (k Key) Check(v string) error {
 
 // Keys are all settings, in the order `config list` shows them.
 var Keys = []Key{
-	{Name: "base_url", Help: "shop API base URL (https://…; http:// only for loopback)", check: checkBaseURL},
-	{Name: "catalog_url", Help: "catalog API base URL, ending in /sfs/v1", check: checkCatalogURL},
+	{Name: "base_url", Help: "shop API base URL (https://…; http:// only for loopback)", NamesStore: true, check: checkBaseURL},
+	{Name: "catalog_url", Help: "catalog API base URL, ending in /sfs/v1", NamesStore: true, check: checkCatalogURL},
 	{Name: "rate_limit", Default: "30/1m", Help: "shop API pacing as N/DURATION; 0 or off turns pacing off", check: checkRateLimit},
 	{Name: "credential_store", Default: "keyring", Help: "where auth login keeps tokens: keyring, or file (a mode-0600 file, for hosts without a keyring)", check: oneOf("keyring", "file")},
 	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml", check: oneOf("table", "json", "ndjson", "csv", "yaml")},

@@ -20,6 +20,9 @@ const (
 	Catalog Kind = "catalog"
 )
 
+// Kinds are every kind of token, in the order commands show them.
+var Kinds = []Kind{Shop, Catalog}
+
 // Env is the variable that overrides the stored token of this kind.
 func (k Kind) Env() string {
 	if k == Catalog {
@@ -77,6 +80,13 @@ func (s *Store) Get(profile string, kind Kind) (Token, error) {
 	if v := s.getenv(kind.Env()); v != "" {
 		return Token{Value: v, Source: FromEnv}, nil
 	}
+	return s.Stored(profile, kind)
+}
+
+// Stored finds the token kept for the profile, in the file or the keyring,
+// ignoring the environment: the token of a profile other than the one a
+// variable was set for (auth status checks every profile).
+func (s *Store) Stored(profile string, kind Kind) (Token, error) {
 	if v, err := s.file.Get(profile, kind); err != nil {
 		return Token{}, err
 	} else if v != "" {

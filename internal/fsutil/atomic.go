@@ -3,7 +3,9 @@
 package fsutil
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -126,4 +128,40 @@ func removeStaleTemps(dir, base string) []string {
 // escapeGlob quotes the characters filepath.Match treats specially.
 func escapeGlob(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
+}
+
+// CreateOnce puts a file holding data at path unless one is there already,
+// whole from its first appearance (written beside it, then linked into
+// place), so that processes racing to create it all end up reading the
+// same content. It reports whether this call created it.
+func CreateOnce(path string, data []byte, perm os.FileMode) (bool, error) {
+	if _, err := resolveLink(path); err != nil {
+		return false, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), fmt.Sprintf(".%s.%d-*.tmp", filepath.Base(path), os.Getpid()))
+	if err != nil {
+		return false, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	err = tmp.Chmod(perm)
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if closeErr := tmp.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Link(tmp.Name(), path)
+	}
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	syncDir(filepath.Dir(path))
+	return true, nil
 }

@@ -243,12 +243,13 @@ type result struct {
 }
 
 func (c *Client) attempt(ctx context.Context, method string, u *url.URL, r Request, n int) (*result, error) {
+	var answered http.Header // the answer's headers, for the budget it announces
 	if c.pacer != nil {
 		id, err := c.pacer.acquire(ctx, c.timeout)
 		if err != nil {
 			return nil, err
 		}
-		defer c.pacer.finish(id)
+		defer func() { c.pacer.finish(id, budgetOf(answered)) }()
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -282,6 +283,7 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, r Reque
 		return nil, err
 	}
 	defer resp.Body.Close()
+	answered = resp.Header
 	res := &result{status: resp.StatusCode, proto: resp.Proto, statusText: resp.Status, header: resp.Header}
 	res.body, res.truncated, res.tooLarge, err = c.readBody(resp)
 	if err != nil {

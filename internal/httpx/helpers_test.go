@@ -130,3 +130,17 @@ func newTestClient(t *testing.T, cfg Config, steps ...http.HandlerFunc) (*Client
 	fc.install(c)
 	return c, s, fc
 }
+
+// noBudget is an answer without X-RateLimit headers.
+var noBudget = serverBudget{limit: -1, remaining: -1}
+
+// stateFile is the path of token's state file in dir, creating the
+// install's key when needed.
+func stateFile(t *testing.T, dir, token string) string {
+	t.Helper()
+	fs, err := newFileStore(dir, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs.path
+}

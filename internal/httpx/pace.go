@@ -48,6 +48,15 @@ type paceState struct {
 	BlockedUntil int64 `json:"blocked_until,omitempty"`
 	BlockedAt    int64 `json:"blocked_at,omitempty"`
 	BlockedBy    int   `json:"blocked_by,omitempty"`
+	// ServerLimit is the X-RateLimit-Limit the server last announced, at
+	// ServerLimitSeen: pacing keeps to it when it is below rate_limit.
+	ServerLimit     int   `json:"server_limit,omitempty"`
+	ServerLimitSeen int64 `json:"server_limit_seen,omitempty"`
+	// Foreign counts requests the server counted that no slot accounts
+	// for (X-RateLimit-Remaining lower than this state explains); they
+	// hold the window until ForeignUntil.
+	Foreign      int   `json:"foreign,omitempty"`
+	ForeignUntil int64 `json:"foreign_until,omitempty"`
 }
 
 // prune drops slots the server can no longer count in a window that holds
@@ -68,6 +77,7 @@ func (st *paceState) prune(now int64, span time.Duration) {
 		}
 	}
 	st.Slots = kept
+	st.pruneLearnt(now, span)
 	if st.BlockedUntil > now && (st.BlockedAt <= 0 || st.BlockedAt > now ||
 		st.BlockedUntil-st.BlockedAt > int64(maxRetryAfter)) {
 		st.BlockedUntil, st.BlockedAt, st.BlockedBy = 0, 0, 0
@@ -86,18 +96,15 @@ func (st *paceState) othersHold(n, pid int) bool {
 	return own < n
 }
 
-// waitFor is how long until enough slots expire to leave one free for a
-// budget of n.
+// waitFor is how long until enough requests leave the window to leave
+// room for one more in a budget of n.
 func (st *paceState) waitFor(n int, now int64, span time.Duration) time.Duration {
-	if len(st.Slots) < n {
+	expiries := st.expiries(now, span)
+	if len(expiries) < n {
 		return 0
 	}
-	expiries := make([]int64, len(st.Slots))
-	for i, s := range st.Slots {
-		expiries[i] = s.countedAt(now) + int64(span)
-	}
 	slices.Sort(expiries)
-	return time.Duration(expiries[len(st.Slots)-n] - now)
+	return max(0, time.Duration(expiries[len(expiries)-n]-now))
 }
 
 // paceStore keeps the window of one token. update runs fn on the current
@@ -153,6 +160,7 @@ type pacer struct {
 	store    paceStore
 	fallback paceStore // in-process window once the shared file fails
 	noticed  bool      // the wait for other processes was told once
+	learnt   int       // the smaller budget the server announced, once told
 }
 
 func newPacer(limit ratelimit.Limit, store, fallback paceStore, clk *clock, trace *tracer, status, notice func(string)) *pacer {
@@ -182,18 +190,19 @@ func (p *pacer) acquire(ctx context.Context, flight time.Duration) (uint64, erro
 	for {
 		var id uint64
 		var wait time.Duration
-		var blockedBy int
+		var blockedBy, n int
 		var others bool
 		err := p.update(ctx, func(st *paceState) {
 			id, wait, blockedBy, others = 0, 0, 0, false
 			now := p.clock.now().UnixNano()
 			st.prune(now, p.span())
+			n = st.budget(p.limit.N)
 			if st.BlockedUntil > now {
 				wait, blockedBy = time.Duration(st.BlockedUntil-now), st.BlockedBy
 				return
 			}
-			if wait = st.waitFor(p.limit.N, now, p.span()); wait > 0 {
-				others = st.othersHold(p.limit.N, p.pid)
+			if wait = st.waitFor(n, now, p.span()); wait > 0 {
+				others = st.othersHold(n, p.pid)
 				return
 			}
 			id = rand.Uint64() | 1
@@ -206,7 +215,7 @@ func (p *pacer) acquire(ctx context.Context, flight time.Duration) (uint64, erro
 			return id, nil
 		}
 		render := func(left time.Duration) string {
-			return fmt.Sprintf("pacing to %d requests per %s: next request in %s", p.limit.N, p.limit.Per, humanWait(left))
+			return fmt.Sprintf("pacing to %d requests per %s%s: next request in %s", n, p.limit.Per, p.learntNote(n), humanWait(left))
 		}
 		if blockedBy != 0 {
 			render = func(left time.Duration) string {
@@ -243,19 +252,28 @@ func (p *pacer) tellShared(wait time.Duration, blockedBy int, others bool) {
 	}
 }
 
-// finish moves a slot to the time its answer arrived. It runs after the
-// caller's context may have ended, so it must not depend on it.
-func (p *pacer) finish(id uint64) {
+// finish moves a slot to the time its answer arrived and records the
+// budget the answer announced (b; the zero value when there was no
+// answer). It runs after the caller's context may have ended, so it must
+// not depend on it.
+func (p *pacer) finish(id uint64, b serverBudget) {
+	var before, after int
 	_ = p.update(context.Background(), func(st *paceState) {
 		now := p.clock.now().UnixNano()
 		for i := range st.Slots {
 			if st.Slots[i].ID == id {
 				st.Slots[i].Done = max(now, st.Slots[i].Sent)
 				st.Slots[i].Until = 0
-				return
+				break
 			}
 		}
+		before = st.budget(p.limit.N)
+		st.observe(b, now, p.span())
+		after = st.budget(p.limit.N)
 	})
+	if after < before {
+		p.tellLearnt(after)
+	}
 }
 
 // block makes every user of the token wait until t (after a 429).
@@ -275,25 +293,26 @@ func (p *pacer) timeFor(n int) time.Duration {
 	if n <= 0 {
 		return 0
 	}
+	// A copy is pruned, not the store's state: a look leaves the file as
+	// it was, so it is not rewritten.
 	var st paceState
 	if err := p.update(context.Background(), func(s *paceState) {
-		s.prune(p.clock.now().UnixNano(), p.span())
-		st = paceState{Slots: append([]slot(nil), s.Slots...), BlockedUntil: s.BlockedUntil}
+		st = *s
+		st.Slots = slices.Clone(s.Slots)
 	}); err != nil {
 		return p.limit.MinDuration(n)
 	}
 	now := p.clock.now().UnixNano()
+	st.prune(now, p.span())
+	budget := st.budget(p.limit.N)
 	span := int64(p.span())
 	t := max(now, st.BlockedUntil)
-	expiries := make([]int64, 0, len(st.Slots)+n)
-	for _, s := range st.Slots {
-		expiries = append(expiries, s.countedAt(now)+span)
-	}
+	expiries := st.expiries(now, p.span())
 	slices.Sort(expiries)
-	walked := min(n, 2*p.limit.N)
+	walked := min(n, 2*budget)
 	for range walked {
-		if len(expiries) >= p.limit.N {
-			t = max(t, expiries[len(expiries)-p.limit.N])
+		if len(expiries) >= budget {
+			t = max(t, expiries[len(expiries)-budget])
 		}
 		for len(expiries) > 0 && expiries[0] <= t {
 			expiries = expiries[1:]
@@ -301,7 +320,7 @@ func (p *pacer) timeFor(n int) time.Duration {
 		expiries = append(expiries, t+span)
 	}
 	rest := int64(n - walked)
-	t += (rest + int64(p.limit.N) - 1) / int64(p.limit.N) * span
+	t += (rest + int64(budget) - 1) / int64(budget) * span
 	return time.Duration(t - now)
 }
 

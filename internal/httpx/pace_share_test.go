@@ -41,7 +41,7 @@ func sharedClient(t *testing.T, limit ratelimit.Limit, state paceState) (*Client
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pace-"+tokenKey(token)+".json"), data, 0o600); err != nil {
+	if err := os.WriteFile(stateFile(t, dir, token), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(reply(200, `{}`))
@@ -167,7 +167,7 @@ func TestPaceLeft(t *testing.T) {
 	}
 	for range 2 {
 		id, _ := p.acquire(context.Background(), time.Second)
-		p.finish(id)
+		p.finish(id, noBudget)
 	}
 	fc.advance(20 * time.Second)
 	if got, want := p.timeFor(1), span-20*time.Second; got != want {

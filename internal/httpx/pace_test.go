@@ -22,9 +22,9 @@ func TestPaceStateWaitUsesArrivalTime(t *testing.T) {
 	ctx := context.Background()
 	first, _ := p.acquire(ctx, 30*time.Second)
 	fc.advance(10 * time.Second) // the first answer takes 10s to arrive
-	p.finish(first)
+	p.finish(first, noBudget)
 	second, _ := p.acquire(ctx, 30*time.Second)
-	p.finish(second)
+	p.finish(second, noBudget)
 	if _, err := p.acquire(ctx, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestPacingSharedBetweenStores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.finish(id)
+		p.finish(id, noBudget)
 	}
 	if len(fc.waits()) != 1 {
 		t.Errorf("waits = %v, want one", fc.waits())
@@ -182,7 +182,7 @@ func TestPacingSurvivesCorruptStateFile(t *testing.T) {
 	dir := t.TempDir()
 	token := uniqueToken(t)
 	clients, _, _ := pacedClients(t, ratelimit.Limit{N: 50, Per: time.Minute}, dir, token)
-	state := filepath.Join(dir, "pace-"+tokenKey(token)+".json")
+	state := stateFile(t, dir, token)
 	for _, garbage := range []string{"{not json", `{"slots":"x"}`, "\x00\x01", `{"slots":[{"id":1,"sent":99999999999999999999}]}`, strings.Repeat("[", maxStateSize+10)} {
 		if err := os.WriteFile(state, []byte(garbage), 0o600); err != nil {
 			t.Fatal(err)

@@ -1,7 +1,10 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -23,12 +26,63 @@ const (
 	lockWait     = 10 * time.Second
 	lockRetry    = 5 * time.Millisecond
 	maxStateSize = 4 << 20
+	// keyFile holds the install's random key that names the state files.
+	keyFile = "key"
 )
 
-// tokenKey names a token's shared state without revealing the token.
+// tokenKey names a token's state within this process (the in-memory
+// window), never on disk.
 func tokenKey(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
+}
+
+// stateName names a token's state file: an HMAC of the token under the
+// install's random key. A bare hash would let anyone who can list the
+// directory test a guessed token offline; without the key (mode 0600) the
+// name says nothing.
+func stateName(key []byte, token string) string {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(token))
+	return "token-" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// installKey returns the key in dir, creating it on first use. The first
+// process to create it also removes the state files named by the bare
+// SHA-256 of earlier versions (pace-*.json, pace-*.lock): they are
+// abandoned, and their names give a token away to a guess.
+func installKey(dir string) ([]byte, error) {
+	path := filepath.Join(dir, keyFile)
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	created, err := fsutil.CreateOnce(path, []byte(hex.EncodeToString(key)+"\n"), 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		removeUnkeyedState(dir)
+		return key, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	key, err = hex.DecodeString(string(bytes.TrimSpace(data)))
+	if err != nil || len(key) < 16 {
+		return nil, fmt.Errorf("%s is not a pacing key: remove it and run again", path)
+	}
+	return key, nil
+}
+
+func removeUnkeyedState(dir string) {
+	for _, pattern := range []string{"pace-*.json", "pace-*.lock"} {
+		old, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, name := range old {
+			_ = os.Remove(name)
+		}
+	}
 }
 
 // fileStore keeps a token's window in a small JSON file that every storectl
@@ -45,10 +99,17 @@ func newFileStore(dir, token string) (*fileStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create pacing directory: %w", err)
 	}
-	base := filepath.Join(dir, "pace-"+tokenKey(token))
+	key, err := installKey(dir)
+	if err != nil {
+		return nil, fmt.Errorf("pacing key: %w", err)
+	}
+	base := filepath.Join(dir, stateName(key, token))
 	return &fileStore{path: base + ".json", flock: flock.New(base + ".lock")}, nil
 }
 
+// update runs fn on the stored state under the lock, and writes the state
+// back only when fn changed it: a look at the window (an ETA, a wait that
+// found no room) costs a read, not a write and its fsyncs.
 func (s *fileStore) update(ctx context.Context, fn func(*paceState)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -65,34 +126,30 @@ func (s *fileStore) update(ctx context.Context, fn func(*paceState)) error {
 		return fmt.Errorf("lock %s: %w", s.flock.Path(), err)
 	}
 	defer func() { _ = s.flock.Unlock() }()
-	state := s.read()
+	state, stored := s.read()
 	fn(&state)
-	return s.write(state)
+	data, err := json.Marshal(state)
+	if err != nil || bytes.Equal(data, stored) {
+		return err
+	}
+	// Replaced atomically (fsutil), so that a crash mid-write leaves the
+	// old state rather than half a file.
+	return fsutil.WriteFileAtomic(s.path, data, 0o600)
 }
 
-// read returns the stored state; a missing, unreadable, oversized or
-// corrupt file yields an empty window rather than an error, since pacing
-// must never stop requests.
-func (s *fileStore) read() paceState {
+// read returns the stored state and the bytes it was read from; a missing,
+// unreadable, oversized or corrupt file yields an empty window rather than
+// an error, since pacing must never stop requests.
+func (s *fileStore) read() (paceState, []byte) {
 	var state paceState
 	f, err := os.Open(s.path)
 	if err != nil {
-		return state
+		return state, nil
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxStateSize+1))
 	if err != nil || len(data) > maxStateSize || json.Unmarshal(data, &state) != nil {
-		return paceState{}
+		return paceState{}, nil
 	}
-	return state
-}
-
-// write replaces the file atomically (fsutil), so that a crash mid-write
-// leaves the old state rather than half a file.
-func (s *fileStore) write(state paceState) error {
-	data, err := json.Marshal(state)
-	if err != nil {
-		return err
-	}
-	return fsutil.WriteFileAtomic(s.path, data, 0o600)
+	return state, data
 }

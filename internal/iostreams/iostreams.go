@@ -33,10 +33,6 @@ type IOStreams struct {
 	TermWidth  int
 	TermHeight int
 
-	// TableRows makes printers write a table's header and rows as data
-	// (output.ReadRowRecords reads them back) rather than aligned text: a
-	// read run over several stores merges them under a PROFILE column.
-	TableRows bool
 	// Status, when set, receives the text a spinner would show: a read run
 	// over several stores shows one progress line per store.
 	Status func(text string)

@@ -22,7 +22,8 @@ type FindFilter struct {
 
 // Find returns the mirrored submissions (not gone) matching f, newest
 // first, as the list sent them.
-func (db *DB) Find(ctx context.Context, f FindFilter) ([]json.RawMessage, error) {
+func (db *DB) Find(ctx context.Context, f FindFilter) (_ []json.RawMessage, err error) {
+	defer db.explain(&err)
 	q, args := findQuery(f)
 	return db.jsonColumn(ctx, q, args...)
 }
@@ -87,7 +88,8 @@ type DemandFilter struct {
 // sent requests and the newest and oldest, most pending first. Each item
 // is a JSON object with product_id, product_title (and variant_id,
 // variant_title, sku), pending, sent, newest, oldest.
-func (db *DB) Demand(ctx context.Context, f DemandFilter) ([]json.RawMessage, error) {
+func (db *DB) Demand(ctx context.Context, f DemandFilter) (_ []json.RawMessage, err error) {
+	defer db.explain(&err)
 	rows, err := db.sql.QueryContext(ctx, demandQuery(f))
 	if err != nil {
 		return nil, err
@@ -156,6 +158,7 @@ type PriorityFilter struct {
 // variant or product, as the list sent them, and every mirrored offer, for
 // the names and apply types that explain which offer wins.
 func (db *DB) Priority(ctx context.Context, f PriorityFilter) (rows, offerItems []json.RawMessage, err error) {
+	defer db.explain(&err)
 	q := "SELECT list_json FROM priority_rows WHERE gone_at IS NULL"
 	var args []any
 	if f.VariantID != "" {
@@ -180,6 +183,7 @@ func (db *DB) Priority(ctx context.Context, f PriorityFilter) (rows, offerItems 
 // memory stays flat however many there are. missing counts the rows
 // written without a detail.
 func (db *DB) EachSubmission(ctx context.Context, details bool, fn func(raw json.RawMessage) error) (rowsSeen, missing int, err error) {
+	defer db.explain(&err)
 	col := "list_json, NULL"
 	if details {
 		col = fmt.Sprintf("list_json, CASE WHEN detail_for IS %s THEN detail_json END", versionExpr)

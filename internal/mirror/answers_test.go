@@ -153,13 +153,13 @@ func TestQueryIsReadOnly(t *testing.T) {
 	w := newWorld(t, 20)
 	w.sync(SyncOptions{}, "bis")
 	ro := w.readOnly()
-	cols, items, err := ro.Query(context.Background(), "SELECT id, product_id, customer_email FROM submissions ORDER BY id LIMIT 2")
+	cols, items, err := queryAll(ro, "SELECT id, product_id, customer_email FROM submissions ORDER BY id LIMIT 2")
 	if err != nil || len(cols) != 3 || len(items) != 2 {
 		t.Fatalf("%v %v %d", err, cols, len(items))
 	}
 	for _, q := range []string{"DELETE FROM submissions", "UPDATE submissions SET status = 1", "DROP TABLE submissions",
 		"PRAGMA query_only = 0; DELETE FROM submissions", "CREATE TABLE x (y)"} {
-		_, _, err := ro.Query(context.Background(), q)
+		_, _, err := queryAll(ro, q)
 		if exitcode.Of(err) != exitcode.Usage {
 			t.Fatalf("%s: %v, want a usage error", q, err)
 		}
@@ -167,7 +167,7 @@ func TestQueryIsReadOnly(t *testing.T) {
 	if n := w.count("SELECT count(*) FROM submissions"); n != 20 {
 		t.Fatalf("%d rows left", n)
 	}
-	_, _, err = ro.Query(context.Background(), "SELECT nope FROM submissions")
+	_, _, err = queryAll(ro, "SELECT nope FROM submissions")
 	if exitcode.Of(err) != exitcode.Usage || err.Error() != "mirror query: no such column: nope" {
 		t.Fatalf("unknown column: %q, want SQLite's message alone, exit 2", err)
 	}
@@ -192,7 +192,7 @@ func TestPriorityFromTheMirror(t *testing.T) {
 func TestQueryErrorsAreTheUsers(t *testing.T) {
 	w := newWorld(t, 1)
 	w.sync(SyncOptions{}, "bis")
-	_, _, err := w.readOnly().Query(context.Background(), "SELECT nope FROM submissions")
+	_, _, err := queryAll(w.readOnly(), "SELECT nope FROM submissions")
 	if exitcode.Of(err) != exitcode.Usage || err.Error() != "mirror query: no such column: nope" {
 		t.Fatalf("%v", err)
 	}

@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	_ "modernc.org/sqlite" // the pure-Go driver: CGO_ENABLED=0 cross-builds keep working
+	sqlite "modernc.org/sqlite" // the pure-Go driver: CGO_ENABLED=0 cross-builds keep working
+	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
 )
 
@@ -59,9 +59,6 @@ const (
 	WriteIfFree
 )
 
-// ErrBusy is a mirror another storectl is writing.
-var ErrBusy = errors.New("another storectl is writing the mirror")
-
 // Options say how to open a mirror.
 type Options struct {
 	Mode Mode
@@ -69,56 +66,112 @@ type Options struct {
 	// open refuses a mirror made for another store: a sync would mix two
 	// stores, an offline answer would be another store's.
 	Store string
-	// Waiting is told, once, when another storectl is writing the mirror
-	// and this one waits for it.
+	// Waiting is told, once, when another storectl (or another program
+	// holding SQLite's write lock) is writing the mirror and this one waits
+	// for it.
 	Waiting func(msg string)
 }
 
 // Open opens (a writable open creates) the mirror at path. A writable open
 // takes the mirror's lock for as long as it stays open: one writer at a
-// time; readers are never blocked (WAL).
-func Open(ctx context.Context, path string, opts Options) (*DB, error) {
-	db := &DB{path: path, readOnly: opts.Mode == ReadOnly, Now: time.Now}
-	if db.readOnly {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, &NoMirrorError{Path: path}
-		}
-	} else {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return nil, fmt.Errorf("cannot create the mirror's directory: %w", err)
-		}
-		if err := db.takeLock(ctx, opts.Mode == Write, opts.Waiting); err != nil {
+// time; readers are never blocked (WAL). A file that cannot be a mirror is
+// a DamagedError, whatever the mode.
+func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
+	defer func() { err = explainSQLite(path, err) }()
+	db = &DB{path: path, readOnly: opts.Mode == ReadOnly, Now: time.Now}
+	missing, err := inspect(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case missing && db.readOnly:
+		return nil, &NoMirrorError{Path: path}
+	case !db.readOnly:
+		if err := db.prepareToWrite(ctx, opts); err != nil {
 			return nil, err
 		}
-		// Created 0600 before SQLite opens it (its -wal and -shm files take
-		// the same mode): the mirror holds customers' e-mails and phones.
-		f, err := fsutil.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-		if err != nil {
-			db.unlock()
-			return nil, fmt.Errorf("cannot open the mirror: %w", err)
-		}
-		f.Close()
 	}
-	conn, err := sql.Open("sqlite", dsn(path, db.readOnly))
-	if err != nil {
-		db.unlock()
+	if err := db.connect(ctx, opts); err != nil {
+		db.Close()
 		return nil, err
+	}
+	return db, nil
+}
+
+// connect opens SQLite on the file, brings its schema up to date and
+// checks which store it holds.
+func (db *DB) connect(ctx context.Context, opts Options) error {
+	conn, err := sql.Open("sqlite", dsn(db.path, db.readOnly))
+	if err != nil {
+		return err
 	}
 	db.sql = conn
 	if !db.readOnly {
 		// One connection: every write goes through one transaction at a
 		// time, and the pragmas above apply to it.
 		conn.SetMaxOpenConns(1)
+		if err := db.waitForWriteLock(ctx, opts.Waiting); err != nil {
+			return err
+		}
 	}
-	if err := migrate(ctx, conn, path, db.readOnly); err != nil {
-		db.Close()
-		return nil, err
+	if err := migrate(ctx, conn, db.path, db.readOnly); err != nil {
+		return err
 	}
-	if err := db.claim(ctx, opts.Store); err != nil {
-		db.Close()
-		return nil, err
+	return db.claim(ctx, opts.Store)
+}
+
+// prepareToWrite takes the writers' lock and, when there is no mirror yet,
+// creates one: built and migrated under a temporary name and renamed into
+// place, so that a crash never leaves an empty file at path.
+func (db *DB) prepareToWrite(ctx context.Context, opts Options) error {
+	if err := os.MkdirAll(filepath.Dir(db.path), 0o700); err != nil {
+		return fmt.Errorf("cannot create the mirror's directory: %w", err)
 	}
-	return db, nil
+	if err := db.takeLock(ctx, opts.Mode == Write, opts.Waiting); err != nil {
+		return err
+	}
+	// Another storectl may have made it while this one waited.
+	missing, err := inspect(db.path)
+	if err == nil && missing {
+		err = create(ctx, db.path)
+	}
+	if err != nil {
+		db.unlock()
+	}
+	return err
+}
+
+// create makes a new, migrated mirror at path.
+func create(ctx context.Context, path string) error {
+	tmp := path + ".new"
+	removeWithLog(tmp)
+	// Created 0600 before SQLite opens it (its -wal and -shm files take
+	// the same mode): the mirror holds customers' e-mails and phones.
+	f, err := fsutil.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot create the mirror: %w", err)
+	}
+	f.Close()
+	conn, err := sql.Open("sqlite", dsn(tmp, false))
+	if err == nil {
+		err = migrate(ctx, conn, tmp, false)
+		if closeErr := conn.Close(); err == nil {
+			err = closeErr
+		}
+	}
+	if err == nil {
+		err = fsutil.PlaceFile(tmp, path)
+	}
+	if err != nil {
+		removeWithLog(tmp)
+	}
+	return err
+}
+
+// removeWithLog deletes a database file and its write-ahead log.
+func removeWithLog(path string) {
+	for _, suffix := range []string{"-wal", "-shm", ""} {
+		_ = os.Remove(path + suffix)
+	}
 }
 
 // dsn opens the file with WAL (readers never wait for the writer) and
@@ -127,7 +180,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 // fetches again.
 func dsn(path string, readOnly bool) string {
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
 	if readOnly {
 		q.Set("mode", "ro")
@@ -172,6 +225,55 @@ func (db *DB) unlock() {
 	}
 }
 
+// waitForWriteLock checks that no other program (a sqlite3 shell, a
+// browser of the file) holds SQLite's write lock before a writer starts;
+// when one does, it says so once and waits for it, up to lockWait.
+func (db *DB) waitForWriteLock(ctx context.Context, waiting func(string)) error {
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	try := func(wait time.Duration) error {
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", wait.Milliseconds())); err != nil {
+			return err
+		}
+		_, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+		if err == nil {
+			_, err = conn.ExecContext(ctx, "ROLLBACK")
+		}
+		return err
+	}
+	err = try(0)
+	if isBusy(err) {
+		if waiting != nil {
+			waiting(fmt.Sprintf("the mirror at %s is locked by another program that holds a write transaction on it; waiting up to %s for it",
+				db.path, lockWait.Round(time.Second)))
+		}
+		if err = try(lockWait); isBusy(err) {
+			return &LockedError{Path: db.path, Waited: lockWait}
+		}
+	}
+	if err != nil {
+		return cancelled(ctx, err)
+	}
+	_, err = conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyTimeout.Milliseconds()))
+	return err
+}
+
+// How long a writer waits for SQLite's lock held by another program: at
+// the start (saying so), and for any one statement later. Variables so
+// that tests need not wait.
+var (
+	lockWait    = 30 * time.Second
+	busyTimeout = 10 * time.Second
+)
+
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
 // Close closes the database and releases the lock.
 func (db *DB) Close() error {
 	var err error
@@ -199,23 +301,25 @@ func (db *DB) claim(ctx context.Context, store string) error {
 		return err
 	case err != nil:
 		return err
-	case have != store:
-		return exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("the mirror at %s holds the store at %s, but this profile now points to %s", db.path, have, store),
-			"start it over for the new store with `storectl mirror reset`, or use another profile")
+	case sameStore(have, store):
+		return nil
 	}
-	return nil
+	return &OtherStoreError{Path: db.path, Have: have, Want: store}
 }
 
-// NoMirrorError is a read of a mirror that was never synced.
-type NoMirrorError struct{ Path string }
+// sameStore compares two base URLs as the same address: scheme and host in
+// any case, with or without a trailing slash.
+func sameStore(a, b string) bool { return storeKey(a) == storeKey(b) }
 
-func (e *NoMirrorError) Error() string {
-	return fmt.Sprintf("there is no mirror yet (%s): run `storectl mirror sync` first, or drop --offline", e.Path)
+func storeKey(base string) string {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil || u.Host == "" {
+		return strings.TrimRight(base, "/")
+	}
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	u.Path = strings.TrimRight(u.Path, "/")
+	return u.String()
 }
-
-// ExitCode makes a missing mirror a usage problem: nothing was sent.
-func (e *NoMirrorError) ExitCode() int { return exitcode.Usage }
 
 // stamp is how the mirror writes times: UTC with microseconds, fixed
 // width, so that text order is time order in SQL.
@@ -226,24 +330,34 @@ func parseStamp(s string) time.Time {
 	return t
 }
 
-// Exists reports whether a mirror file is at path.
+// Exists reports whether something stands at path, or in place of its
+// directory: a mirror, or what `mirror reset` removes.
 func Exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+	missing, err := inspect(path)
+	return !missing || err != nil
 }
 
 // Remove deletes the mirror at path with its write-ahead log, once no
-// other storectl is writing it.
+// other storectl is writing it; also whatever stands in its place (a
+// directory, a file where the mirror's directory should be), which
+// inspect names as damaged.
 func Remove(ctx context.Context, path string) error {
+	var damaged *DamagedError
+	if _, err := inspect(path); errors.As(err, &damaged) && damaged.Path != path {
+		return os.Remove(damaged.Path)
+	}
 	lock := flock.New(path+".lock", flock.SetPermissions(0o600))
 	ok, err := lock.TryLock()
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return exitcode.New(exitcode.Failure, "another storectl is writing this mirror: try again when it is done")
+		return ErrBusy
 	}
 	defer lock.Unlock()
+	if info, err := os.Lstat(path); err == nil && info.IsDir() {
+		return os.RemoveAll(path)
+	}
 	for _, suffix := range []string{"-wal", "-shm", ""} {
 		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err

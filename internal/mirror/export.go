@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"github.com/storectl/storectl/internal/api/shop"
-	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // ExportOptions say how to export the submissions.
@@ -45,7 +44,8 @@ type ExportResult struct {
 // page in the mirror (rows and the export's order) before writing its rows,
 // so that an interrupted export resumes and writes the same rows in the
 // same order as one that was never interrupted.
-func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (ExportResult, error) {
+func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_ ExportResult, err error) {
+	defer db.explain(&err)
 	var out ExportResult
 	report := orSilent(opts.Report)
 	p, err := db.openPass(ctx, submissions, purposeExport)
@@ -54,8 +54,7 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (E
 	}
 	switch {
 	case p != nil && opts.Resume && p.details != opts.Details:
-		return out, exitcode.UsageError(fmt.Sprintf("the interrupted export was run %s --details: run it the same way to resume, or without --resume to start over",
-			map[bool]string{true: "with", false: "without"}[p.details]))
+		return out, &ResumeMismatchError{Details: p.details}
 	case p != nil && !opts.Resume:
 		if err := p.abandon(ctx, "a new export started"); err != nil {
 			return out, err

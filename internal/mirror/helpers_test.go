@@ -3,6 +3,7 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -131,3 +132,12 @@ func (b *logBuffer) reset() {
 }
 
 const listPath = "GET /shop-api/back-in-stock/list"
+
+// queryAll runs a mirror query and collects its result.
+func queryAll(db *DB, q string) (cols []string, items []json.RawMessage, err error) {
+	err = db.Query(context.Background(), q, QueryRows{
+		Columns: func(c []string) error { cols = c; return nil },
+		Row:     func(item json.RawMessage) error { items = append(items, item); return nil },
+	})
+	return cols, items, err
+}

@@ -3,6 +3,7 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -11,23 +12,114 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
-// Query runs the user's SQL on a read-only mirror and returns the rows as
-// JSON objects, keys in the result's column order: integers keep every
-// digit, NULL is null, text that is not UTF-8 comes base64-encoded.
-func (db *DB) Query(ctx context.Context, query string) (cols []string, items []json.RawMessage, err error) {
+// QueryRows receives a query's result as it is read: its columns once,
+// then each row as a JSON object, so a result of any size streams through.
+type QueryRows struct {
+	Columns func(cols []string) error
+	Row     func(item json.RawMessage) error
+}
+
+// Query runs the user's SQL, which must be one statement that only reads,
+// on a read-only mirror. Anything else is refused (QueryRefusedError)
+// before it runs. Each row comes as a JSON object, keys in the result's
+// column order: integers keep every digit, NULL is null, text that is not
+// UTF-8 comes base64-encoded. Cancelling ctx stops the query.
+func (db *DB) Query(ctx context.Context, query string, out QueryRows) (err error) {
+	defer db.explain(&err)
 	if !db.readOnly {
-		return nil, nil, errors.New("mirror: Query needs a read-only mirror")
+		return errors.New("mirror: Query needs a read-only mirror")
 	}
-	rows, err := db.sql.QueryContext(ctx, query)
+	stmt, err := oneReadingStatement(query)
 	if err != nil {
-		return nil, nil, queryError(query, err)
+		return err
+	}
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var refused string
+	if err := guard(ctx, conn, &refused); err != nil {
+		return err
+	}
+	defer unguard(conn)
+	rows, err := conn.QueryContext(ctx, stmt)
+	if refused != "" {
+		return &QueryRefusedError{Verb: refused}
+	}
+	if err != nil {
+		return queryError(ctx, err)
 	}
 	defer rows.Close()
-	if cols, err = rows.Columns(); err != nil {
-		return nil, nil, err
+	return streamRows(ctx, rows, out)
+}
+
+// oneReadingStatement is the query's one statement, refused when there is
+// another or when its verb does not read.
+func oneReadingStatement(query string) (string, error) {
+	stmts := splitStatements(query)
+	switch {
+	case len(stmts) == 0:
+		return "", &QuerySQLError{Msg: "there is no statement to run"}
+	case len(stmts) > 1:
+		return "", &QueryRefusedError{Extra: stmts[1]}
+	}
+	if verb := leadingWord(stmts[0]); !readingVerbs[verb] {
+		if verb == "" {
+			verb = "this statement"
+		}
+		return "", &QueryRefusedError{Verb: verb}
+	}
+	return stmts[0], nil
+}
+
+// guard makes conn refuse, while the statement is compiled, whatever does
+// not read (recording it in refused), and attach no database.
+func guard(ctx context.Context, conn *sql.Conn, refused *string) error {
+	if _, err := sqlite.Limit(conn, sqlite3.SQLITE_LIMIT_ATTACHED, 0); err != nil {
+		return err
+	}
+	return conn.Raw(func(dc any) error {
+		reg, ok := dc.(sqlite.AuthorizerRegisterer)
+		if !ok {
+			return errors.New("mirror: the SQLite driver has no authorizer")
+		}
+		return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
+			if what := readOnlyPolicy(action, arg1, arg2); what != "" {
+				if *refused == "" {
+					*refused = what
+				}
+				return sqlite.AuthorizerDeny
+			}
+			return sqlite.AuthorizerOK
+		})
+	})
+}
+
+// unguard lifts the authorizer before the connection goes back to the
+// pool, for the mirror's own queries.
+func unguard(conn *sql.Conn) {
+	_ = conn.Raw(func(dc any) error {
+		if reg, ok := dc.(sqlite.AuthorizerRegisterer); ok {
+			return reg.RegisterAuthorizer(nil)
+		}
+		return nil
+	})
+}
+
+func streamRows(ctx context.Context, rows *sql.Rows, out QueryRows) error {
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	if err := out.Columns(cols); err != nil {
+		return err
 	}
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
@@ -36,29 +128,59 @@ func (db *DB) Query(ctx context.Context, query string) (cols []string, items []j
 	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, nil, err
+			return err
 		}
-		items = append(items, jsonObject(cols, vals))
+		if err := out.Row(jsonObject(cols, vals)); err != nil {
+			return err
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, queryError(query, err)
+		return queryError(ctx, err)
 	}
-	return cols, items, nil
+	return nil
 }
 
-// queryError says what was wrong with the user's SQL: a write on the
-// read-only mirror, or SQLite's own message. Either is the user's to fix
-// (exit 2); nothing was changed.
-func queryError(query string, err error) error {
-	msg := err.Error()
-	if strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only") || strings.Contains(msg, "query_only") {
-		verb := strings.ToUpper(strings.Fields(query + " ?")[0])
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("mirror query only reads: %s is refused (the mirror is opened read-only; nothing was changed)", verb),
-			"`storectl mirror sync` updates the mirror; `storectl mirror reset` starts it over")
+// queryError is SQLite's refusal of the user's SQL (the user's to fix;
+// nothing was changed), or the interruption it is.
+func queryError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("mirror query: %s", sqliteMessage(msg)),
-		"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
+	var se *sqlite.Error
+	if errors.As(err, &se) && !damagedCode(se.Code()) && se.Code()&0xff != sqlite3.SQLITE_BUSY {
+		return &QuerySQLError{Msg: sqliteMessage(se.Error())}
+	}
+	return err
 }
+
+// QueryRefusedError is SQL that mirror query does not run: refused before
+// anything ran, so the mirror and the files around it are unchanged.
+type QueryRefusedError struct {
+	// Verb is what was refused: "DELETE", "ATTACH", "VACUUM",
+	// "PRAGMA query_only = 0", "load_extension()".
+	Verb string
+	// Extra, when Verb is empty, is the statement after the first: the
+	// query holds more than one.
+	Extra string
+}
+
+func (e *QueryRefusedError) Error() string {
+	if e.Verb == "" {
+		return fmt.Sprintf("mirror query runs one statement, and this holds another: %q is refused (nothing ran)", e.Extra)
+	}
+	return fmt.Sprintf("mirror query only reads: %s is refused (nothing ran; the mirror is unchanged)", e.Verb)
+}
+
+// ExitCode makes a refused query the user's to fix.
+func (e *QueryRefusedError) ExitCode() int { return exitcode.Usage }
+
+// QuerySQLError is SQLite's own refusal of the user's SQL.
+type QuerySQLError struct{ Msg string }
+
+func (e *QuerySQLError) Error() string { return "mirror query: " + e.Msg }
+
+// ExitCode makes SQL that does not run the user's to fix.
+func (e *QuerySQLError) ExitCode() int { return exitcode.Usage }
 
 // jsonObject writes one result row as a JSON object.
 func jsonObject(cols []string, vals []any) json.RawMessage {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-
-	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // migrations build the schema: migrations[i] takes a database from
@@ -223,11 +221,7 @@ func migrate(ctx context.Context, db *sql.DB, path string, readOnly bool) error 
 		return nil
 	}
 	if readOnly {
-		// Nothing was sent, and the user can fix it: exit 2, like a mirror
-		// never synced.
-		return exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("the mirror at %s has an older schema (version %d; this storectl reads version %d): run `storectl mirror sync` once to upgrade it", path, version, SchemaVersion),
-			"the upgrade keeps every row; that sync reads only what changed")
+		return &OlderSchemaError{Path: path, Version: version}
 	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -243,19 +237,4 @@ func migrate(ctx context.Context, db *sql.DB, path string, readOnly bool) error 
 		return err
 	}
 	return tx.Commit()
-}
-
-// NewerSchemaError is a mirror written by a newer storectl.
-type NewerSchemaError struct {
-	Path    string
-	Version int
-}
-
-// ExitCode makes a newer mirror a usage problem: nothing was sent, and
-// upgrading storectl (or a reset) fixes it.
-func (e *NewerSchemaError) ExitCode() int { return exitcode.Usage }
-
-func (e *NewerSchemaError) Error() string {
-	return fmt.Sprintf("the mirror at %s was written by a newer storectl (schema version %d; this one knows up to %d): upgrade storectl, or start the mirror over with `storectl mirror reset`",
-		e.Path, e.Version, SchemaVersion)
 }

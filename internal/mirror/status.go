@@ -43,7 +43,8 @@ type Unfinished struct {
 }
 
 // Status reads the mirror's state.
-func (db *DB) Status(ctx context.Context) (*Status, error) {
+func (db *DB) Status(ctx context.Context) (_ *Status, err error) {
+	defer db.explain(&err)
 	st := &Status{Path: db.path}
 	for _, suffix := range []string{"", "-wal"} {
 		if info, err := os.Stat(db.path + suffix); err == nil {

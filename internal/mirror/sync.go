@@ -65,7 +65,8 @@ type DetailResult struct {
 // Sync brings the groups' resources up to date, in order. A resource's
 // pass that fails stops the sync; what was stored stays, and the next sync
 // continues from there.
-func (db *DB) Sync(ctx context.Context, c *shop.Client, groups []string, opts SyncOptions) ([]PassResult, error) {
+func (db *DB) Sync(ctx context.Context, c *shop.Client, groups []string, opts SyncOptions) (_ []PassResult, err error) {
+	defer db.explain(&err)
 	var results []PassResult
 	for _, g := range groups {
 		for _, res := range resourcesOf(g) {
@@ -275,7 +276,8 @@ func (db *DB) storeDetail(ctx context.Context, res *resource, id string, raw []b
 
 // NeedsSync lists the groups among want whose resources were never
 // synced: an answer from the mirror needs at least one pass.
-func (db *DB) NeedsSync(ctx context.Context, want []string) ([]string, error) {
+func (db *DB) NeedsSync(ctx context.Context, want []string) (_ []string, err error) {
+	defer db.explain(&err)
 	var out []string
 	for _, g := range want {
 		for _, res := range resourcesOf(g) {
@@ -291,7 +293,8 @@ func (db *DB) NeedsSync(ctx context.Context, want []string) ([]string, error) {
 
 // Age is when the least recently refreshed of the groups' resources was
 // last brought up to date (a pass finished); zero when one never was.
-func (db *DB) Age(ctx context.Context, groups []string) (time.Time, error) {
+func (db *DB) Age(ctx context.Context, groups []string) (_ time.Time, err error) {
+	defer db.explain(&err)
 	var oldest time.Time
 	for _, g := range groups {
 		for _, res := range resourcesOf(g) {
@@ -384,7 +387,8 @@ func (db *DB) syncForm(ctx context.Context, c *shop.Client, full bool) error {
 
 // StoreForm replaces the mirrored form fields with the form's data array
 // as sent.
-func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) error {
+func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (err error) {
+	defer db.explain(&err)
 	var fields []json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return fmt.Errorf("the back-in-stock form: %w", err)
@@ -415,7 +419,8 @@ func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) error {
 
 // Form is the mirrored form's data array, as sent; nil when the mirror has
 // none.
-func (db *DB) Form(ctx context.Context) (json.RawMessage, error) {
+func (db *DB) Form(ctx context.Context) (_ json.RawMessage, err error) {
+	defer db.explain(&err)
 	items, err := db.jsonColumn(ctx, "SELECT field_json FROM form_fields ORDER BY position")
 	if err != nil || len(items) == 0 {
 		return nil, err

@@ -175,8 +175,9 @@ func TestOlderSchemaUpgraded(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	if _, err := Open(ctx, path, Options{Mode: ReadOnly}); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "run `storectl mirror sync` once to upgrade it") {
-		t.Fatalf("read-only open of an older schema: %v (exit %d), want exit 2 asking for a sync", err, exitcode.Of(err))
+	var older *OlderSchemaError
+	if _, err := Open(ctx, path, Options{Mode: ReadOnly}); exitcode.Of(err) != exitcode.Usage || !errors.As(err, &older) || older.Version != 1 {
+		t.Fatalf("read-only open of an older schema: %v (exit %d), want exit 2, an OlderSchemaError", err, exitcode.Of(err))
 	}
 	db, err := Open(ctx, path, Options{Mode: Write})
 	if err != nil {

@@ -2,23 +2,21 @@ package output
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 )
 
-// StoreOutput is what a read run printed for one store, in the format
-// CaptureFormat chose.
-type StoreOutput struct {
+// StoreResults is what one store's run of a read over several stores
+// printed (Collector.Parts), named by its profile.
+type StoreResults struct {
 	Profile string
-	Out     []byte
+	Parts   []Part
 }
 
-// CaptureFormat is the format in which each store's run of a read over
-// several stores prints, for MergeStores to combine into p's format: JSON
-// for json, yaml and --jq (which runs on the whole), else p's own.
+// CaptureFormat is the format each store's run of a read over several
+// stores uses, so that its Collector holds what MergeStores needs for p's
+// format: JSON for yaml and --jq (which runs on the whole), else p's own.
 func (p *Printer) CaptureFormat() Format {
 	if p.jq != nil || p.format == YAML {
 		return JSON
@@ -26,188 +24,167 @@ func (p *Printer) CaptureFormat() Format {
 	return p.format
 }
 
-// MergeStores prints the outputs of one read run over several stores, in
+// MergeStores prints the results of one read run over several stores, in
 // the order given, as one result:
 //   - json, yaml and --jq: an array of {"profile": NAME, "data": …}, where
-//     data is exactly what the store's run printed (its bytes unchanged);
-//   - ndjson: one {"profile": NAME, "item": …} per line the store printed;
-//   - csv and table: the stores' rows under one header led by a profile
-//     column; a command's own view (a get's sheet) under a heading per
-//     store instead.
+//     data is what the one-store command prints (a list's array, a single
+//     value; an array of them when the run printed several);
+//   - ndjson: one {"profile": NAME, "item": …} per line the one-store
+//     command prints;
+//   - table, csv, and any other format that prints rows: the stores' rows
+//     as one list led by a profile column (see mergedRows); in a table, a
+//     command's own view (a get's sheet) goes under a heading per store
+//     instead.
 //
 // --fields applied in each store's run already, so it is not applied again.
-func (p *Printer) MergeStores(outs []StoreOutput) error {
-	switch p.CaptureFormat() {
-	case JSON:
-		return p.mergeJSON(outs)
-	case NDJSON:
-		return mergeNDJSON(p.ios.Out, outs)
-	case CSV:
-		return p.mergeCSV(outs)
-	}
-	return p.mergeTables(outs)
-}
-
-func (p *Printer) mergeJSON(outs []StoreOutput) error {
-	items := make([]json.RawMessage, 0, len(outs))
-	for _, o := range outs {
-		data := bytes.TrimSpace(o.Out)
-		if len(data) == 0 {
-			data = []byte("null")
-		}
-		if !json.Valid(data) {
-			return fmt.Errorf("profile %s: the output is not JSON", o.Profile)
-		}
-		var b bytes.Buffer
-		name, _ := json.Marshal(o.Profile)
-		b.WriteString(`{"profile":`)
-		b.Write(name)
-		b.WriteString(`,"data":`)
-		b.Write(data)
-		b.WriteByte('}')
-		items = append(items, b.Bytes())
-	}
+func (p *Printer) MergeStores(stores []StoreResults) error {
 	whole := *p
 	whole.fields = nil
-	return whole.List(items, nil)
+	switch {
+	case p.jq != nil || p.format == JSON || p.format == YAML:
+		return whole.mergeJSON(stores)
+	case p.format == NDJSON:
+		return whole.mergeNDJSON(stores)
+	case p.format == Table && slices.ContainsFunc(stores, hasView):
+		return whole.mergeViews(stores)
+	}
+	items, cols, err := mergedRows(stores)
+	if err != nil || len(items) == 0 && len(cols) < 2 {
+		return err // nothing printed by any store prints nothing
+	}
+	return whole.List(items, cols)
 }
 
-func mergeNDJSON(w io.Writer, outs []StoreOutput) error {
-	var b bytes.Buffer
-	for _, o := range outs {
-		name, _ := json.Marshal(o.Profile)
-		for _, line := range bytes.Split(o.Out, []byte("\n")) {
-			if line = bytes.TrimSpace(line); len(line) == 0 {
+func (p *Printer) mergeJSON(stores []StoreResults) error {
+	items := make([]json.RawMessage, 0, len(stores))
+	for _, s := range stores {
+		data, err := p.storeData(s)
+		if err != nil {
+			return err
+		}
+		items = append(items, tagged(s.Profile, "data", data))
+	}
+	return p.List(items, nil)
+}
+
+// storeData is the JSON one store's run would have printed: null for
+// nothing, one value, or an array of the values it printed.
+func (p *Printer) storeData(s StoreResults) (json.RawMessage, error) {
+	var values []json.RawMessage
+	for _, part := range s.Parts {
+		switch {
+		case part.Text != nil:
+			text := bytes.TrimSpace(part.Text)
+			if len(text) == 0 {
 				continue
 			}
-			if !json.Valid(line) {
-				return fmt.Errorf("profile %s: a line of the output is not JSON", o.Profile)
+			if !json.Valid(text) {
+				return nil, fmt.Errorf("profile %s: the output is not JSON", s.Profile)
 			}
-			b.WriteString(`{"profile":`)
-			b.Write(name)
-			b.WriteString(`,"item":`)
-			b.Write(line)
-			b.WriteString("}\n")
+			values = append(values, text)
+		case part.Single:
+			values = append(values, part.Items[0])
+		default:
+			arr, err := p.array(part.Items, nil)
+			if err != nil {
+				return nil, fmt.Errorf("profile %s: %w", s.Profile, err)
+			}
+			values = append(values, arr)
 		}
 	}
-	_, err := w.Write(b.Bytes())
+	switch len(values) {
+	case 0:
+		return json.RawMessage("null"), nil
+	case 1:
+		return values[0], nil
+	}
+	return p.array(values, nil)
+}
+
+func (p *Printer) mergeNDJSON(stores []StoreResults) error {
+	var b bytes.Buffer
+	for _, s := range stores {
+		for _, part := range s.Parts {
+			lines := part.Items
+			if part.Text != nil {
+				lines = textLines(part.Text)
+			}
+			for _, line := range lines {
+				var item bytes.Buffer
+				if err := compactJSON(&item, line); err != nil {
+					return fmt.Errorf("profile %s: a line of the output is not JSON", s.Profile)
+				}
+				b.Write(tagged(s.Profile, "item", item.Bytes()))
+				b.WriteByte('\n')
+			}
+		}
+	}
+	_, err := p.ios.Out.Write(b.Bytes())
 	return err
 }
 
-// mergeCSV joins the stores' CSV (each with its header, unguarded) under one
-// header: profile, then every column any store had, in first-seen order.
-func (p *Printer) mergeCSV(outs []StoreOutput) error {
-	type table struct {
-		profile string
-		header  []string
-		rows    [][]string
-	}
-	var tables []table
-	var header []string
-	for _, o := range outs {
-		if len(bytes.TrimSpace(o.Out)) == 0 {
-			continue
-		}
-		recs, err := csv.NewReader(bytes.NewReader(o.Out)).ReadAll()
-		if err != nil {
-			return fmt.Errorf("profile %s: %w", o.Profile, err)
-		}
-		if len(recs) == 0 {
-			continue
-		}
-		t := table{profile: o.Profile, header: recs[0], rows: recs[1:]}
-		for _, h := range t.header {
-			if !slices.Contains(header, h) {
-				header = append(header, h)
-			}
-		}
-		tables = append(tables, t)
-	}
-	w := NewCSVWriter(p.ios.Out, p.csv)
-	if !p.noHeaders && header != nil {
-		if err := w.Write(append([]string{"profile"}, header...)); err != nil {
-			return err
+// textLines are the non-blank lines of text.
+func textLines(text []byte) []json.RawMessage {
+	var lines []json.RawMessage
+	for _, line := range bytes.Split(text, []byte("\n")) {
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			lines = append(lines, line)
 		}
 	}
-	for _, t := range tables {
-		for _, r := range t.rows {
-			if err := w.Write(append([]string{t.profile}, align(header, t.header, r)...)); err != nil {
-				return err
-			}
-		}
-	}
-	return w.Flush()
+	return lines
 }
 
-// align puts a row's cells, named by its own header, in the order of the
-// merged header.
-func align(merged, own, row []string) []string {
-	out := make([]string, len(merged))
-	for i, h := range own {
-		if j := slices.Index(merged, h); j >= 0 && i < len(row) {
-			out[j] = row[i]
-		}
-	}
-	return out
+// tagged is {"profile": NAME, key: value}.
+func tagged(profile, key string, value []byte) json.RawMessage {
+	name, _ := json.Marshal(profile) // a string: cannot fail
+	var b bytes.Buffer
+	b.WriteString(`{"profile":`)
+	b.Write(name)
+	b.WriteString(`,"` + key + `":`)
+	b.Write(value)
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
-// mergeTables joins the stores' tables under one header led by PROFILE;
-// when a store printed a view of its own rather than a table, each store's
-// output goes under a heading.
-func (p *Printer) mergeTables(outs []StoreOutput) error {
-	var header []string
-	var rows [][]string
-	for _, o := range outs {
-		if len(bytes.TrimSpace(o.Out)) == 0 {
-			continue
-		}
-		h, r, ok := ReadRowRecords(o.Out)
-		if !ok {
-			return p.mergeViews(outs)
-		}
-		for _, name := range h {
-			if !slices.Contains(header, name) {
-				header = append(header, name)
-			}
-		}
-		for _, cells := range r {
-			rows = append(rows, append([]string{o.Profile}, align(header, h, cells)...))
-		}
-	}
-	if len(rows) == 0 {
-		return nil
-	}
-	for i := range rows { // rows read before a later store widened the header
-		if n := len(header) + 1; len(rows[i]) < n {
-			rows[i] = append(rows[i], make([]string, n-len(rows[i]))...)
-		}
-	}
-	var h []string
-	if !p.noHeaders {
-		h = append([]string{"PROFILE"}, header...)
-	}
-	out := &pageBuffer{stdout: p.ios.Out}
-	if err := RenderTable(out, p.ios, h, rows); err != nil {
-		return err
-	}
-	return p.page(out.Bytes())
+// hasView reports a store whose run printed something other than rows: a
+// single value's own view, or text.
+func hasView(s StoreResults) bool {
+	return slices.ContainsFunc(s.Parts, func(p Part) bool {
+		return p.Single || len(bytes.TrimSpace(p.Text)) > 0
+	})
 }
 
-// mergeViews prints each store's own view under a heading.
-func (p *Printer) mergeViews(outs []StoreOutput) error {
+// mergeViews prints each store's results under a heading: its tables, its
+// own views and its text, in the order printed.
+func (p *Printer) mergeViews(stores []StoreResults) error {
 	b := &pageBuffer{stdout: p.ios.Out}
-	for i, o := range outs {
+	for i, s := range stores {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(b, "── %s ──\n", cellText(o.Profile))
-		if header, rows, ok := ReadRowRecords(o.Out); ok {
-			if err := RenderTable(b, p.ios, header, rows); err != nil {
-				return err
+		fmt.Fprintf(b, "── %s ──\n", cellText(s.Profile))
+		for _, part := range s.Parts {
+			if err := p.writeView(b, part); err != nil {
+				return fmt.Errorf("profile %s: %w", s.Profile, err)
 			}
-			continue
 		}
-		b.Write(o.Out)
 	}
 	return p.page(b.Bytes())
+}
+
+func (p *Printer) writeView(b *pageBuffer, part Part) error {
+	switch {
+	case part.Text != nil:
+		b.Write(part.Text)
+	case part.View != nil:
+		b.Write(part.View)
+	default:
+		objects, err := parseAll(part.Items)
+		if err != nil {
+			return err
+		}
+		_, err = p.writeTable(b, part.Cols, objects)
+		return err
+	}
+	return nil
 }

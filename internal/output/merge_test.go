@@ -9,20 +9,21 @@ import (
 	"github.com/storectl/storectl/internal/iostreams"
 )
 
-// storeRun prints items as one store's run would, capturing it the way a
-// read over several stores does.
-func storeRun(t *testing.T, format Format, items []json.RawMessage) []byte {
+// storeRun prints items as one store's run would, collecting them the way
+// a read over several stores does.
+func storeRun(t *testing.T, format Format, items []json.RawMessage) []Part {
 	t.Helper()
-	ios, _, out, _ := iostreams.Test()
-	ios.TableRows = format == Table
+	ios, _, _, _ := iostreams.Test()
+	c := &Collector{}
+	ios.Out = c
 	p, err := New(ios, Options{Format: format, CSV: CSVOptions{NoGuard: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.List(items, submissionCols); err != nil {
+	if err := p.CollectInto(c).List(items, submissionCols); err != nil {
 		t.Fatal(err)
 	}
-	return out.Bytes()
+	return c.Parts()
 }
 
 func TestMergeStores(t *testing.T) {
@@ -40,9 +41,9 @@ func TestMergeStores(t *testing.T) {
 	} {
 		p, out, _ := newPrinter(t, Options{Format: c.format, JQ: c.jq})
 		capture := p.CaptureFormat()
-		outs := []StoreOutput{
-			{Profile: "eu", Out: storeRun(t, capture, submissions[:1])},
-			{Profile: "us", Out: storeRun(t, capture, submissions[1:])},
+		outs := []StoreResults{
+			{Profile: "eu", Parts: storeRun(t, capture, submissions[:1])},
+			{Profile: "us", Parts: storeRun(t, capture, submissions[1:])},
 		}
 		if err := p.MergeStores(outs); err != nil {
 			t.Fatalf("%s: %v", c.format, err)
@@ -58,8 +59,8 @@ func TestMergeStores(t *testing.T) {
 // A store's data in JSON is its run's output, byte for byte.
 func TestMergeStoresKeepsEachStoresBytes(t *testing.T) {
 	p, out, _ := newPrinter(t, Options{Format: JSON})
-	one := storeRun(t, JSON, submissions)
-	if err := p.MergeStores([]StoreOutput{{Profile: "eu", Out: one}}); err != nil {
+	one := printed(t, JSON, submissions)
+	if err := p.MergeStores([]StoreResults{{Profile: "eu", Parts: storeRun(t, JSON, submissions)}}); err != nil {
 		t.Fatal(err)
 	}
 	var merged []struct {
@@ -79,7 +80,7 @@ func TestMergeStoresKeepsEachStoresBytes(t *testing.T) {
 
 func TestMergeStoresViewsUnderHeadings(t *testing.T) {
 	p, out, _ := newPrinter(t, Options{})
-	err := p.MergeStores([]StoreOutput{{Profile: "eu", Out: []byte("NAME  x\n")}, {Profile: "us", Out: []byte("NAME  y\n")}})
+	err := p.MergeStores([]StoreResults{{Profile: "eu", Parts: []Part{{Text: []byte("NAME  x\n")}}}, {Profile: "us", Parts: []Part{{Text: []byte("NAME  y\n")}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,17 +89,16 @@ func TestMergeStoresViewsUnderHeadings(t *testing.T) {
 	}
 }
 
-func TestRowRecordsRoundTrip(t *testing.T) {
-	var b bytes.Buffer
-	header, rows := []string{"A", "B"}, [][]string{{"1", "x\ty"}, {"", "é"}}
-	if err := writeRowRecords(&b, header, rows); err != nil {
+// printed is what the one-store command prints for items.
+func printed(t *testing.T, format Format, items []json.RawMessage) []byte {
+	t.Helper()
+	ios, _, out, _ := iostreams.Test()
+	p, err := New(ios, Options{Format: format})
+	if err != nil {
 		t.Fatal(err)
 	}
-	h, r, ok := ReadRowRecords(b.Bytes())
-	if !ok || strings.Join(h, "|") != "A|B" || len(r) != 2 || r[0][1] != "x\ty" || r[1][1] != "é" {
-		t.Fatalf("%v %v %v", h, r, ok)
+	if err := p.List(items, submissionCols); err != nil {
+		t.Fatal(err)
 	}
-	if _, _, ok := ReadRowRecords([]byte("ID  NAME\n")); ok {
-		t.Fatal("text read as row records")
-	}
+	return out.Bytes()
 }

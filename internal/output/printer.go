@@ -40,6 +40,8 @@ type Printer struct {
 	pager     string
 	// beforePaging clears the terminal for the pager (stops the spinner).
 	beforePaging func()
+	// collect, when set, takes the results instead (see CollectInto).
+	collect *Collector
 }
 
 // Column is one column of a table or CSV. Key names it for --fields and
@@ -114,6 +116,10 @@ func (p *Printer) To(w io.Writer) *Printer {
 // Format is the chosen output format.
 func (p *Printer) Format() Format { return p.format }
 
+// HasJQ reports --jq: it runs on the whole list that List prints, and on
+// each item of a Stream.
+func (p *Printer) HasJQ() bool { return p.jq != nil }
+
 // IsTable reports table output without --jq: the case where a command adds
 // things for people, such as page footers and notes on stderr.
 func (p *Printer) IsTable() bool { return p.format == Table && p.jq == nil }
@@ -127,6 +133,9 @@ func (p *Printer) IsTable() bool { return p.format == Table && p.jq == nil }
 // An empty list prints nothing in table mode (commands say "no results" on
 // stderr when IsTable), a header row in CSV, [] in JSON and YAML.
 func (p *Printer) List(items []json.RawMessage, cols []Column) error {
+	if p.collect != nil {
+		return p.collectList(items, cols)
+	}
 	keys, err := p.listKeys(items, cols)
 	if err != nil {
 		return err
@@ -237,6 +246,9 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 	o, err := ParseObject(raw)
 	if err != nil {
 		return err
+	}
+	if p.collect != nil {
+		return p.collectObject(o, human)
 	}
 	keys, err := keysFor(p.fields, nil, []Object{o})
 	if err != nil {
@@ -429,9 +441,6 @@ func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) (*fit
 	rows := make([][]string, len(objects))
 	for i, o := range objects {
 		rows[i] = tableRow(cols, o)
-	}
-	if p.ios.TableRows {
-		return nil, writeRowRecords(w, p.tableHeader(cols), rows)
 	}
 	state := &fitState{}
 	return state, renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, state, p.fits(cols))

@@ -44,6 +44,9 @@ func (p *Printer) Stream(w io.Writer, cols []Column) (Stream, error) {
 		return nil, errors.New("output: Stream needs a writer")
 	}
 	stdout := sameWriter(w, p.ios.Out)
+	if p.collect != nil && stdout {
+		return &collectStream{p: p, cols: cols}, nil
+	}
 	base := streamBase{p: p, w: bufio.NewWriterSize(w, 64<<10), tty: p.ios.OutTTY && stdout, color: p.ios.ColorEnabled && stdout, declared: cols}
 	if p.jq != nil {
 		return &jqStream{base}, nil
@@ -304,12 +307,6 @@ func (s *tableStream) flush() error {
 	if !s.headed {
 		s.headed = true
 		header = s.p.tableHeader(s.cols)
-	}
-	if s.p.ios.TableRows {
-		err := writeRowRecords(s.w, header, s.rows)
-		clear(s.rows)
-		s.rows = s.rows[:0]
-		return err
 	}
 	err := renderTable(s.w, s.style, header, s.rows, &s.fitted, s.p.fits(s.cols))
 	clear(s.rows)

@@ -5,6 +5,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/manystores"
 )
 
 // New returns `storectl auth` and its verbs.
@@ -14,6 +15,6 @@ func New(f *cmdutil.Factory) *cobra.Command {
 soon) and the catalog API token (filter, search, settings). They are kept in
 the OS keyring, one entry per profile and kind, or with --insecure-storage in a
 mode-0600 file. STORECTL_SHOP_TOKEN and STORECTL_CATALOG_TOKEN override both.`)
-	cmd.AddCommand(newLogin(f, nil), cmdutil.ReadsManyStores(newStatus(f, nil), ""), newLogout(f, nil), newToken(f, nil))
+	cmd.AddCommand(newLogin(f, nil), manystores.Read(newStatus(f, nil)), newLogout(f, nil), newToken(f, nil))
 	return cmd
 }

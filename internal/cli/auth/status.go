@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +52,10 @@ type tokenStatus struct {
 	Masked string           `json:"token"`
 	OK     bool             `json:"ok"`
 	Result string           `json:"result"`
-	err    error
+	// Note says which environment overrides were left to the current
+	// profile: they name one store, and must never reach another.
+	Note string `json:"note,omitempty"`
+	err  error
 }
 
 type profileStatus struct {
@@ -96,8 +101,14 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 			urls[credentials.Shop], urls[credentials.Catalog] = s.BaseURL, s.CatalogURL
 		}
 		ps := profileStatus{Profile: name, Active: name == s.Profile}
-		for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
-			ps.Tokens = append(ps.Tokens, checkToken(ctx, opts, store, name, kind, urls[kind]))
+		for _, kind := range credentials.Kinds {
+			if name == s.Profile {
+				ps.Tokens = append(ps.Tokens, checkToken(ctx, opts, store.Get, name, kind, urls[kind]))
+				continue
+			}
+			ts := checkToken(ctx, opts, store.Stored, name, kind, urls[kind])
+			ts.Note = overrideNote(kind, s.Profile)
+			ps.Tokens = append(ps.Tokens, ts)
 		}
 		if !slices.ContainsFunc(ps.Tokens, func(ts tokenStatus) bool { return ts.Masked != "" }) {
 			// A profile may hold either API, but not neither.
@@ -113,9 +124,32 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	return verdict(statuses)
 }
 
-func checkToken(ctx context.Context, opts *StatusOptions, store *credentials.Store, profile string, kind credentials.Kind, url string) tokenStatus {
+// overrideNote names the variables set for kind, which apply to the
+// current profile only: another profile is checked with its own URL and
+// stored token.
+func overrideNote(kind credentials.Kind, current string) string {
+	urlKey := "base_url"
+	if kind == credentials.Catalog {
+		urlKey = "catalog_url"
+	}
+	k, _ := config.LookupKey(urlKey)
+	var set []string
+	for _, name := range []string{k.Env(), kind.Env()} {
+		if os.Getenv(name) != "" {
+			set = append(set, name)
+		}
+	}
+	if set == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s applies to profile %q only: checked with this profile's own URL and stored token", strings.Join(set, " and "), current)
+}
+
+// checkToken checks the token lookup finds (the environment's for the
+// current profile, else the stored one) against url.
+func checkToken(ctx context.Context, opts *StatusOptions, lookup func(string, credentials.Kind) (credentials.Token, error), profile string, kind credentials.Kind, url string) tokenStatus {
 	ts := tokenStatus{Kind: kind, URL: url}
-	tok, err := store.Get(profile, kind)
+	tok, err := lookup(profile, kind)
 	switch {
 	case errors.Is(err, credentials.ErrNoToken):
 		ts.Result = "not configured"
@@ -176,6 +210,9 @@ func renderStatus(w io.Writer, statuses []profileStatus) error {
 				[2]string{"  " + string(ts.Kind) + " API", url},
 				[2]string{"  " + string(ts.Kind) + " token", token},
 				[2]string{"  " + string(ts.Kind) + " check", mark + " " + ts.Result})
+			if ts.Note != "" {
+				pairs = append(pairs, [2]string{"  " + string(ts.Kind) + " note", ts.Note})
+			}
 		}
 		if err := output.RenderSheet(w, nil, pairs); err != nil {
 			return err

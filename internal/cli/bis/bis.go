@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/manystores"
 )
 
 // New returns `storectl bis` and its verbs.
@@ -19,7 +20,7 @@ and list, read and export the submissions.
 The form definition is cached per profile and used to check every submission
 locally, with the server's own messages, before anything is sent.`)
 	forms := newFormStore(f)
-	cmd.AddCommand(newForm(f, forms, nil), newCreate(f, forms, nil), cmdutil.ReadsManyStores(newList(f, nil), ""), cmdutil.ReadsManyStores(newGet(f, forms, nil), ""),
-		cmdutil.ReadsManyStores(newExport(f, forms, nil), "file"), cmdutil.ReadsManyStores(newFind(f, nil), ""), cmdutil.ReadsManyStores(newDemand(f, nil), ""))
+	cmd.AddCommand(newForm(f, forms, nil), newCreate(f, forms, nil), manystores.Read(newList(f, nil)), manystores.Read(newGet(f, forms, nil)),
+		manystores.ReadToFile(newExport(f, forms, nil), "file", "submission"), manystores.Read(newFind(f, nil)), manystores.Read(newDemand(f, nil)))
 	return cmd
 }

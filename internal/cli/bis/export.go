@@ -97,7 +97,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	ex := &exporter{opts: opts, settings: s, progress: opts.Progress()}
+	ex := &exporter{opts: opts, settings: s, progress: opts.Progress(), merged: p.Collects()}
 	defer ex.progress.Stop()
 	if err := ex.open(ctx); err != nil {
 		return err

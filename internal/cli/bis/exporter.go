@@ -31,6 +31,9 @@ type exporter struct {
 	age      time.Time // --offline: when the mirror was last brought up to date
 	missing  int       // --offline --details: rows the mirror has no detail for
 	start    time.Time
+	// merged is one store's run of an export over several stores: the
+	// merge writes the file and names it once, with every store's count.
+	merged bool
 }
 
 // open opens the mirror: writable to record the walk, or read-only with
@@ -141,10 +144,12 @@ func (ex *exporter) done() {
 		where = ex.opts.File
 	}
 	verb := "Exported"
-	if ex.settings.JQ != "" {
+	switch {
+	case ex.merged: // the merge says it once, with every store's count
+	case ex.settings.JQ != "":
 		// --jq runs per row and may drop or reshape rows: count what was read.
 		fmt.Fprintf(w, "✓ Read %d submissions; wrote what --jq made of each to %s\n", ex.result.Rows, where)
-	} else {
+	default:
 		fmt.Fprintf(w, "✓ %s %d submissions to %s\n", verb, ex.result.Rows, where)
 	}
 	if ex.settings.Offline {
@@ -192,7 +197,10 @@ func (ex *exporter) noDetail() error {
 // on, unless going on would meet the same server that does not page.
 func (ex *exporter) stopped(err error) {
 	where := "the output above is incomplete"
-	if ex.opts.File != "" {
+	switch {
+	case ex.merged:
+		where = "its rows are left out of the merged output"
+	case ex.opts.File != "":
 		where = ex.opts.File + " was not written"
 	}
 	wk := ex.result.Walk

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/manystores"
 )
 
 // New returns the catalog noun command.
@@ -23,6 +24,6 @@ read:catalog scope, settings its read:config scope.
 its product array holds every page's products (the other keys, pagination
 included, are the first page's); --jq runs on that object. -o ndjson prints
 one product per line, -o csv one row per product.`)
-	cmd.AddCommand(cmdutil.ReadsManyStores(newFilter(f, nil), ""), cmdutil.ReadsManyStores(newSearch(f, nil), ""), cmdutil.ReadsManyStores(newSettings(f, nil), ""))
+	cmd.AddCommand(manystores.Read(newFilter(f, nil)), manystores.Read(newSearch(f, nil)), manystores.Read(newSettings(f, nil)))
 	return cmd
 }

@@ -127,7 +127,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		if err != nil {
 			return nil, err
 		}
-		return mirror.Open(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
+		return cmdutil.OpenMirror(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
 	}
 	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
 		base, token := "https://sandbox.test", o.shopToken

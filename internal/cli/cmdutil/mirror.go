@@ -64,7 +64,7 @@ func ReadMirror(ctx context.Context, d MirrorDeps, groups ...string) (*mirror.DB
 	d.Progress().Stop()
 	if err != nil {
 		db.Close()
-		return nil, err
+		return nil, MirrorError(err)
 	}
 	return db, nil
 }
@@ -98,7 +98,7 @@ func OfflineMirror(ctx context.Context, d MirrorDeps, groups ...string) (*mirror
 	}
 	if err != nil {
 		db.Close()
-		return nil, time.Time{}, err
+		return nil, time.Time{}, MirrorError(err)
 	}
 	return db, age, nil
 }
@@ -191,7 +191,7 @@ func PrintFromMirror(ctx context.Context, d MirrorDeps, l MirrorList) error {
 	defer db.Close()
 	items, err := l.Query(ctx, db)
 	if err != nil {
-		return err
+		return MirrorError(err)
 	}
 	var cols []output.Column
 	if l.Columns != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/manystores"
 )
 
 // New returns `storectl comingsoon` and its verbs.
@@ -17,6 +18,6 @@ coming soon, with an optional countdown and translated texts.
 Rules can be created one by one from flags or in bulk from a JSON, YAML or CSV
 file, deleted by the hundred from arguments, a file or stdin, and kept equal
 to a file (a launch calendar) with apply.`)
-	cmd.AddCommand(newCreate(f, nil), cmdutil.ReadsManyStores(newList(f, nil), ""), cmdutil.ReadsManyStores(newGet(f, nil), ""), newDelete(f, nil), newApply(f, nil))
+	cmd.AddCommand(newCreate(f, nil), manystores.Read(newList(f, nil)), manystores.Read(newGet(f, nil)), newDelete(f, nil), newApply(f, nil))
 	return cmd
 }

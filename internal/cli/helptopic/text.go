@@ -26,6 +26,10 @@ type Group struct {
 	Entries []Entry
 }
 
+// oneStoreOnly is said of every variable that names a store or its token.
+const oneStoreOnly = "It names one store, so a read over several profiles refuses it (exit 2, nothing sent): " +
+	"each store's URLs and tokens come from its own profile alone. auth status uses it for the current profile only."
+
 // EnvironmentIntro opens the list of variables.
 const EnvironmentIntro = "Settings resolve flag > environment > profile (config.yaml) > default; " +
 	"`storectl config list` shows where each value came from."
@@ -38,8 +42,8 @@ func Environment() []Group {
 			{Name: "STORECTL_PROFILE", Text: `The profile (store) to use, as --profile. Default: the config's current profile, else "default". A comma-separated list runs a read over several stores.`},
 			{Name: "STORECTL_ALL_PROFILES", Text: "true: run reads over every profile, as --all-profiles."},
 			{Name: "STORECTL_CONCURRENCY", Text: "How many stores a read over several runs at once, as --concurrency (default 4)."},
-			{Name: "STORECTL_SHOP_TOKEN", Text: "The shop API token. Overrides the stored one, for CI and scripts; nothing is written to disk."},
-			{Name: "STORECTL_CATALOG_TOKEN", Text: "The catalog API token. Overrides the stored one."},
+			{Name: "STORECTL_SHOP_TOKEN", Text: "The shop API token. Overrides the stored one, for CI and scripts; nothing is written to disk. " + oneStoreOnly},
+			{Name: "STORECTL_CATALOG_TOKEN", Text: "The catalog API token. Overrides the stored one. " + oneStoreOnly},
 			{Name: "STORECTL_CONFIG_DIR", Text: "The directory of config.yaml and credentials.json, instead of the OS config directory (see FILES)."},
 		}},
 		{"Settings (STORECTL_<KEY> for each config key)", settingEntries()},
@@ -77,6 +81,9 @@ func settingEntries() []Entry {
 		}
 		if k.Default != "" {
 			text += fmt.Sprintf(" Default: %s.", k.Default)
+		}
+		if k.NamesStore {
+			text += " " + oneStoreOnly
 		}
 		entries[i] = Entry{Name: k.Env(), Text: text}
 	}

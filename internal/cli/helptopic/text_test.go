@@ -69,3 +69,16 @@ func TestRenderColumnsShortNames(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Every variable that names a store says that a read over several profiles
+// refuses it, and why.
+func TestStoreNamingVariablesSayTheyAreRefused(t *testing.T) {
+	names := []string{"STORECTL_BASE_URL", "STORECTL_CATALOG_URL", "STORECTL_SHOP_TOKEN", "STORECTL_CATALOG_TOKEN"}
+	for _, g := range Environment() {
+		for _, e := range g.Entries {
+			if refuses := strings.Contains(e.Text, "a read over several profiles refuses it"); refuses != slices.Contains(names, e.Name) {
+				t.Errorf("%s: says it is refused with several profiles: %v", e.Name, refuses)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/manystores"
 )
 
 // New returns `storectl mirror` and its verbs.
@@ -21,6 +22,6 @@ milliseconds.
 
 The schema and example queries are in docs/mirror.md; the file opens in
 sqlite3 or Datasette too (mirror path prints where it is).`)
-	cmd.AddCommand(cmdutil.ReadsManyStores(newSync(f, nil), ""), cmdutil.ReadsManyStores(newStatus(f, nil), ""), cmdutil.ReadsManyStores(newQuery(f, nil), ""), cmdutil.ReadsManyStores(newPath(f, nil), ""), newReset(f, nil))
+	cmd.AddCommand(manystores.Read(newSync(f, nil)), manystores.Read(newStatus(f, nil)), manystores.Read(newQuery(f, nil)), manystores.Read(newPath(f, nil)), newReset(f, nil))
 	return cmd
 }

@@ -2,11 +2,15 @@ package mirror
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -50,19 +54,75 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		return err
 	}
 	defer db.Close()
-	cols, items, err := db.Query(ctx, opts.SQL)
+	sink := &querySink{p: p, w: opts.IO.Out}
+	err = db.Query(ctx, opts.SQL, mirror.QueryRows{Columns: sink.columns, Row: sink.row})
+	if closeErr := sink.close(); err == nil {
+		err = closeErr
+	}
 	if err != nil {
-		return err
+		return queryError(err)
 	}
-	columns := make([]output.Column, len(cols))
-	for i, c := range cols {
-		columns[i] = output.Column{Key: c, Header: c}
-	}
-	if err := p.List(items, columns); err != nil {
-		return err
-	}
-	if p.IsTable() && len(items) == 0 {
+	if p.IsTable() && sink.rows == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "no rows")
 	}
 	return nil
+}
+
+// querySink prints a query's rows as they are read: streamed in every
+// format, so a result of any size is never held in memory; with --jq,
+// which runs on the whole result as an array, collected and printed once.
+type querySink struct {
+	p      *output.Printer
+	w      io.Writer
+	cols   []output.Column
+	stream output.Stream
+	items  []json.RawMessage // --jq only
+	rows   int
+}
+
+func (s *querySink) columns(names []string) error {
+	s.cols = make([]output.Column, len(names))
+	for i, c := range names {
+		s.cols[i] = output.Column{Key: c, Header: c}
+	}
+	if s.p.HasJQ() {
+		return nil
+	}
+	var err error
+	s.stream, err = s.p.Stream(s.w, s.cols)
+	return err
+}
+
+func (s *querySink) row(item json.RawMessage) error {
+	s.rows++
+	if s.stream == nil {
+		s.items = append(s.items, item)
+		return nil
+	}
+	return s.stream.Write(item)
+}
+
+func (s *querySink) close() error {
+	if s.stream != nil {
+		return s.stream.Close()
+	}
+	if s.cols == nil {
+		return nil // the query did not run
+	}
+	return s.p.List(s.items, s.cols)
+}
+
+// queryError words a refused or failed query, and the mirror's own states.
+func queryError(err error) error {
+	var refused *mirror.QueryRefusedError
+	var failed *mirror.QuerySQLError
+	switch {
+	case errors.As(err, &refused):
+		return exitcode.WithHint(exitcode.Usage, err,
+			"mirror query runs one statement that reads; `storectl mirror sync` updates the mirror, `storectl mirror reset` starts it over")
+	case errors.As(err, &failed):
+		return exitcode.WithHint(exitcode.Usage, err,
+			"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
+	}
+	return cmdutil.MirrorError(err)
 }

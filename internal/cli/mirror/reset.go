@@ -55,7 +55,7 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 		return err
 	}
 	if err := mirror.Remove(ctx, path); err != nil {
-		return err
+		return cmdutil.MirrorError(err)
 	}
 	if !s.Quiet {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ Deleted the mirror of profile %q\n", s.Profile)

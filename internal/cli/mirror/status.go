@@ -65,7 +65,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	defer db.Close()
 	st, err := db.Status(ctx)
 	if err != nil {
-		return err
+		return cmdutil.MirrorError(err)
 	}
 	raw, err := statusJSON(st)
 	if err != nil {

@@ -101,7 +101,7 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 	results, err := db.Sync(ctx, c, groups, mirror.SyncOptions{Full: opts.Full, Details: opts.Details, Report: rep})
 	opts.Progress().Stop()
 	if err != nil {
-		return stopped(opts.IO.ErrOut, results, err)
+		return stopped(opts.IO.ErrOut, results, cmdutil.MirrorError(err))
 	}
 	if !p.IsTable() {
 		return p.List(resultItems(results), nil)

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/manystores"
 )
 
 // New returns `storectl preorder` and its verbs.
@@ -20,6 +21,6 @@ offers gets one of them, chosen in this order:
   3. the newest offer (latest updated_at).
 
 "preorder products" shows the winner for each variant and why.`)
-	cmd.AddCommand(cmdutil.ReadsManyStores(newList(f, nil), ""), cmdutil.ReadsManyStores(newGet(f, nil), ""), cmdutil.ReadsManyStores(newProducts(f, nil), ""))
+	cmd.AddCommand(manystores.Read(newList(f, nil)), manystores.Read(newGet(f, nil)), manystores.Read(newProducts(f, nil)))
 	return cmd
 }

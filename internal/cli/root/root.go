@@ -17,6 +17,7 @@ import (
 	configcmd "github.com/storectl/storectl/internal/cli/config"
 	"github.com/storectl/storectl/internal/cli/factory"
 	"github.com/storectl/storectl/internal/cli/helptopic"
+	"github.com/storectl/storectl/internal/cli/manystores"
 	mirrorcmd "github.com/storectl/storectl/internal/cli/mirror"
 	"github.com/storectl/storectl/internal/cli/preorder"
 	"github.com/storectl/storectl/internal/cli/profile"
@@ -24,10 +25,17 @@ import (
 	"github.com/storectl/storectl/internal/cli/version"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // New builds the whole command tree and the Factory behind it.
 func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo) (*cobra.Command, *cmdutil.Factory) {
+	return newTree(ios, build, nil)
+}
+
+// newTree builds the tree; with collect set, it is one store's run of a
+// read over several stores, its results handed to collect.
+func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, collect *output.Collector) (*cobra.Command, *cmdutil.Factory) {
 	cmd := &cobra.Command{
 		Use:   "storectl <command> <subcommand> [flags]",
 		Short: "Manage Back In Stock, Pre-order, Coming soon and catalog search from the command line",
@@ -52,7 +60,7 @@ Environment variables:   storectl help environment
 	flags := cmd.PersistentFlags()
 	flags.StringP("profile", "p", "", "store `profile` to use (default: the config's current profile, else \"default\"); reads take a comma-separated list")
 	flags.Bool("all-profiles", false, "run a read over every profile, concurrently, merged with a profile column")
-	flags.Int("concurrency", defaultConcurrency, "how many stores a read over several profiles runs at once")
+	flags.Int("concurrency", manystores.DefaultConcurrency, "how many stores a read over several profiles runs at once")
 	flags.StringP("output", "o", "table", "output `format`: table, json, ndjson, csv, yaml")
 	flags.String("fields", "", "comma-separated `columns` for table/csv, keys kept for json/yaml")
 	flags.String("jq", "", "filter JSON output with a jq `expression`")
@@ -65,7 +73,12 @@ Environment variables:   storectl help environment
 	flags.Duration("timeout", 30*time.Second, "per-request `duration` before giving up")
 	flags.Bool("offline", false, "answer from the local mirror, sending nothing (commands that read the mirror)")
 
+	manystores.WholeRunFlags(flags, "profile", "all-profiles", "concurrency", "output", "jq", "no-headers", "csv-guard", "excel")
+
 	f := factory.New(ios, build, flags)
+	if collect != nil {
+		manystores.CollectInto(f, collect)
+	}
 	cmd.AddCommand(
 		apicmd.New(f),
 		auth.New(f),
@@ -80,7 +93,10 @@ Environment variables:   storectl help environment
 		version.New(f),
 		helptopic.NewEnvironmentCmd(),
 	)
-	allowManyStores(cmd, f, ios, build)
+	manystores.Install(cmd, f, func(sub *iostreams.IOStreams, c *output.Collector) *cobra.Command {
+		tree, _ := newTree(sub, build, c)
+		return tree
+	})
 	cmd.CompletionOptions.HiddenDefaultCmd = false
 	completion.Setup(cmd, f)
 	return cmd, f

@@ -1,4 +1,4 @@
-package cmdutil
+package manystores
 
 import (
 	"context"
@@ -21,8 +21,8 @@ func TestManyStoresRunsConcurrentlyAndNamesFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	var running, most atomic.Int32
-	m := &ManyStores{Profiles: []string{"a", "b", "c", "d", "e"}, Concurrency: 2, IO: ios, Printer: p,
-		Run: func(ctx context.Context, profile string, format output.Format, sub *iostreams.IOStreams) error {
+	m := &runner{Profiles: []string{"a", "b", "c", "d", "e"}, Concurrency: 2, IO: ios, Printer: p,
+		Run: func(ctx context.Context, profile string, format output.Format, sub *iostreams.IOStreams, _ *output.Collector) error {
 			n := running.Add(1)
 			defer running.Add(-1)
 			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {

@@ -1,0 +1,142 @@
+package mirror
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// The mirror's errors say which file and which state; the commands choose
+// the words that tell the user what to do (which command or flag), since
+// only they know how they were run.
+
+// ErrBusy is a mirror another storectl is writing.
+var ErrBusy = errors.New("another storectl is writing the mirror")
+
+// NoMirrorError is a read of a mirror that was never synced.
+type NoMirrorError struct{ Path string }
+
+func (e *NoMirrorError) Error() string { return fmt.Sprintf("there is no mirror yet (%s)", e.Path) }
+
+// ExitCode makes a missing mirror a usage problem: nothing was sent.
+func (e *NoMirrorError) ExitCode() int { return exitcode.Usage }
+
+// DamagedError is a mirror file that cannot be used: empty, truncated, not
+// a SQLite database, malformed, or not a file at all.
+type DamagedError struct {
+	Path  string // the file (or the file standing where a directory should be)
+	Cause string // what is wrong with it: "it is empty (0 bytes)"
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("the mirror at %s cannot be used: %s", e.Path, e.Cause)
+}
+
+// ExitCode makes a damaged mirror a local problem the user fixes: nothing
+// was sent.
+func (e *DamagedError) ExitCode() int { return exitcode.Usage }
+
+// LockedError is a mirror whose SQLite write lock another program (a
+// sqlite3 shell, a browser of the file) held for longer than storectl
+// waits.
+type LockedError struct {
+	Path   string
+	Waited time.Duration
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("the mirror at %s is locked by another program that holds a write transaction on it (waited %s)",
+		e.Path, e.Waited.Round(time.Second))
+}
+
+// ExitCode: nothing is wrong with the command; another program is in the
+// way.
+func (e *LockedError) ExitCode() int { return exitcode.Failure }
+
+// OtherStoreError is a mirror made for another store than the profile's.
+type OtherStoreError struct {
+	Path       string
+	Have, Want string // the mirror's store and the profile's
+}
+
+func (e *OtherStoreError) Error() string {
+	return fmt.Sprintf("the mirror at %s holds the store at %s, but this profile now points to %s", e.Path, e.Have, e.Want)
+}
+
+// ExitCode makes a mirror of another store a usage problem.
+func (e *OtherStoreError) ExitCode() int { return exitcode.Usage }
+
+// OlderSchemaError is a mirror of an older schema opened read-only: only a
+// writable open upgrades it.
+type OlderSchemaError struct {
+	Path    string
+	Version int
+}
+
+func (e *OlderSchemaError) Error() string {
+	return fmt.Sprintf("the mirror at %s has an older schema (version %d; this storectl reads version %d)", e.Path, e.Version, SchemaVersion)
+}
+
+// ExitCode: nothing was sent, and a sync fixes it.
+func (e *OlderSchemaError) ExitCode() int { return exitcode.Usage }
+
+// NewerSchemaError is a mirror written by a newer storectl.
+type NewerSchemaError struct {
+	Path    string
+	Version int
+}
+
+// ExitCode makes a newer mirror a usage problem: nothing was sent, and
+// upgrading storectl (or a reset) fixes it.
+func (e *NewerSchemaError) ExitCode() int { return exitcode.Usage }
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("the mirror at %s was written by a newer storectl (schema version %d; this one knows up to %d)",
+		e.Path, e.Version, SchemaVersion)
+}
+
+// ResumeMismatchError is an export resumed differently from how it was
+// run: with details when it was run without, or the other way.
+type ResumeMismatchError struct{ Details bool }
+
+func (e *ResumeMismatchError) Error() string {
+	return fmt.Sprintf("the interrupted export was run %s details", map[bool]string{true: "with", false: "without"}[e.Details])
+}
+
+// ExitCode: nothing was sent; the user runs it the same way.
+func (e *ResumeMismatchError) ExitCode() int { return exitcode.Usage }
+
+// damagedCode reports SQLite's result codes for a file that is not a
+// sound database.
+func damagedCode(code int) bool {
+	switch code & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return true
+	}
+	return false
+}
+
+// explain turns SQLite's codes for a damaged or locked file into the
+// mirror's errors; every method the commands call ends with it.
+func (db *DB) explain(err *error) {
+	*err = explainSQLite(db.path, *err)
+}
+
+func explainSQLite(path string, err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch {
+	case damagedCode(se.Code()):
+		return &DamagedError{Path: path, Cause: "it is damaged (SQLite says: " + sqliteMessage(se.Error()) + ")"}
+	case se.Code()&0xff == sqlite3.SQLITE_BUSY:
+		return &LockedError{Path: path, Waited: busyTimeout}
+	}
+	return err
+}
