@@ -168,11 +168,7 @@ func (ex *exporter) done() {
 		fmt.Fprintf(w, "details: %d fetched, %d already in the mirror\n", r.DetailsFetched, r.DetailsKept)
 	}
 	if wk := r.Walk; wk.Changed() {
-		line := fmt.Sprintf("the list changed while it was read: %d submissions at the start, %d at the end; each written once", wk.FirstTotal, wk.LastTotal)
-		if wk.Left > 0 {
-			line += fmt.Sprintf(" (%d of them have left the store since)", wk.Left)
-		}
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, output.ListChanged(wk.FirstTotal, wk.LastTotal, "submissions", "written", wk.Left))
 	}
 }
 
@@ -182,14 +178,9 @@ func (ex *exporter) noDetail() error {
 	if len(ids) == 0 {
 		return nil
 	}
-	shown := ids
-	more := ""
-	if len(ids) > 20 {
-		shown, more = ids[:20], fmt.Sprintf(" and %d more", len(ids)-20)
-	}
 	return exitcode.WithHint(exitcode.Partial,
-		fmt.Errorf("%s had no detail (the server refused it): ids %s%s; their rows hold the list fields only",
-			output.Plural(len(ids), "submission"), strings.Join(shown, ", "), more),
+		fmt.Errorf("%s had no detail (the server refused it): ids %s; their rows hold the list fields only",
+			output.Plural(len(ids), "submission"), output.FirstAndMore(ids[:min(len(ids), 20)], len(ids))),
 		"they were probably deleted after the list was read; the file is complete otherwise")
 }
 

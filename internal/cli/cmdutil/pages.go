@@ -88,11 +88,7 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 	}
 	if w := last.walk; w != nil && w.Changed() {
 		// On stderr whatever the format: a script should know too.
-		line := fmt.Sprintf("the list changed while it was read: %d %s at the start, %d at the end; each listed once", w.FirstTotal, l.Noun, w.LastTotal)
-		if w.Left > 0 {
-			line += fmt.Sprintf(" (%d of them have left the store since)", w.Left)
-		}
-		fmt.Fprintln(d.IO.ErrOut, line)
+		fmt.Fprintln(d.IO.ErrOut, output.ListChanged(w.FirstTotal, w.LastTotal, l.Noun, "listed", w.Left))
 	}
 	if !p.IsTable() {
 		return nil
