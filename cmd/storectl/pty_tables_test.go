@@ -60,7 +60,10 @@ func TestTablesFitTheTerminal(t *testing.T) {
 					args[i] = launches
 				}
 			}
-			screen := storectlSized(t, 200, cols, home, env, args...)
+			screen, err := storectlSized(t, 200, cols, home, env, args...)
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, screen)
+			}
 			checkScreen(t, cols, strings.Join(v.args, " "), screen, v.show)
 		}
 	}

@@ -81,7 +81,7 @@ func runProducts(ctx context.Context, opts *ProductsOptions) error {
 		cols = priorityColumns(offers)
 	}
 	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
-		Noun: "variants in pre-order offers", Columns: cols,
+		Noun: "variants in pre-order offers", Sheet: "priority products", Columns: cols,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListPriorityProducts(ctx, page, opts.Keyword)
 		}})
@@ -115,7 +115,7 @@ func priorityColumns(offers map[flex.ID]offerInfo) []output.Column {
 	// WHY is the answer: on a narrow terminal the date, the end quantity,
 	// the offer's name, units sold and the row's product and id give way to
 	// it, in that order.
-	updated := output.HumanTimeColumn("updated_at", "UPDATED", time.Local)
+	updated := shopTimeColumn(output.HumanTimeColumn("updated_at", "UPDATED", time.Local))
 	updated.Drop = 1
 	return []output.Column{
 		{Key: "id", Drop: 6},
