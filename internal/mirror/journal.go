@@ -33,8 +33,8 @@ type pass struct {
 	started  time.Time
 	walk     shop.WalkState // as of the last page committed
 	resumed  bool
-	tally           // as of the last page committed
-	exported int    // export passes: rows recorded in export_rows
+	tally        // as of the last page committed
+	exported int // export passes: rows recorded in export_rows
 }
 
 // openPass finds the interrupted pass of res for purpose, if any.

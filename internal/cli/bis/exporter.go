@@ -11,6 +11,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
@@ -41,7 +42,7 @@ type exporter struct {
 func (ex *exporter) open(ctx context.Context) error {
 	if ex.settings.Offline {
 		var err error
-		ex.db, ex.age, err = cmdutil.OfflineMirror(ctx, ex.opts.Mirror, "bis")
+		ex.db, ex.age, err = mirrorshared.OfflineMirror(ctx, ex.opts.Mirror, "bis")
 		return err
 	}
 	c, err := ex.opts.ShopClient()
@@ -103,7 +104,7 @@ func (ex *exporter) run(ctx context.Context) error {
 		ex.result.Rows, ex.missing, err = ex.db.EachSubmission(ctx, ex.opts.Details, ex.stream.Write)
 		return err
 	}
-	rep := &exportReporter{SyncReporter: cmdutil.NewSyncReporter(ex.opts.IO, ex.progress, ex.client.PaceLeft, ex.settings.Quiet),
+	rep := &exportReporter{SyncReporter: mirrorshared.NewSyncReporter(ex.opts.IO, ex.progress, ex.client.PaceLeft, ex.settings.Quiet),
 		ex: ex}
 	var err error
 	ex.result, err = ex.db.Export(ctx, ex.client, mirror.ExportOptions{Details: ex.opts.Details, Resume: ex.opts.Resume,
@@ -113,7 +114,7 @@ func (ex *exporter) run(ctx context.Context) error {
 
 // exportReporter says up front what --details costs under the throttle.
 type exportReporter struct {
-	*cmdutil.SyncReporter
+	*mirrorshared.SyncReporter
 	ex *exporter
 }
 
