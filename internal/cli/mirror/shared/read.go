@@ -35,10 +35,18 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 		return nil, err
 	}
 	db, err := d.Mirror(ctx, mirror.WriteIfFree)
-	if errors.Is(err, mirror.ErrBusy) {
+	var locked *mirror.LockedError
+	switch {
+	case errors.Is(err, mirror.ErrBusy):
 		// A sync or export of hours holds it: answer from what it has.
 		if !s.Quiet {
 			fmt.Fprintln(d.IO.ErrOut, "another storectl is bringing the mirror up to date (a sync or an export); answering from it as it is")
+		}
+		return readOffline(ctx, d, s, groups)
+	case errors.As(err, &locked):
+		// Another program's transaction does not keep readers out.
+		if !s.Quiet {
+			fmt.Fprintf(d.IO.ErrOut, "%s; answering from the mirror as it is\n", locked.Error())
 		}
 		return readOffline(ctx, d, s, groups)
 	}
