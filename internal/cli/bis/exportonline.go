@@ -97,10 +97,12 @@ func (r *recordedExport) report(w io.Writer) {
 	listChanged(w, r.result.Walk)
 }
 
-func (r *recordedExport) reached(written int) string { return walkReached(r.result.Walk.WalkState, written) }
-func (r *recordedExport) resumable(err error) bool  { return resumeHelps(r.result.Walk.WalkState, err) }
-func (r *recordedExport) incomplete() error         { return rowsWithoutDetail(r.result.NoDetail) }
-func (r *recordedExport) close()                    { r.db.Close() }
+func (r *recordedExport) reached(written int) string {
+	return walkReached(r.result.Walk.WalkState, written)
+}
+func (r *recordedExport) resumable(err error) bool { return resumeHelps(r.result.Walk.WalkState, err) }
+func (r *recordedExport) incomplete() error        { return rowsWithoutDetail(r.result.NoDetail) }
+func (r *recordedExport) close()                   { r.db.Close() }
 
 // walkExport reads the store alone, when the mirror cannot be written:
 // the same rows in the same order, every detail fetched, and no resume.
