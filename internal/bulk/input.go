@@ -36,6 +36,10 @@ type Input struct {
 	Format Format
 	// Noun names the records in messages ("rules"); "rows" when empty.
 	Noun string
+	// Delimiter separates a CSV's cells; 0 reads it from the header row:
+	// a header without a comma but with semicolons (a spreadsheet saved in
+	// a locale whose decimal mark is the comma) or tabs is read with those.
+	Delimiter rune
 	// Hash identifies the content: an automatic journal is named after it,
 	// so the same rows resume the same run whatever the file is called.
 	Hash string
@@ -61,7 +65,7 @@ func Open(path string, stdin io.Reader, accept Formats) (*Input, error) {
 		in.path, in.spool = spooled, true
 	}
 	if info, err := os.Stat(in.path); err != nil {
-		return nil, exitcode.WithHint(exitcode.Usage, fmt.Errorf("cannot read %s: %w", in.Name, err), "check the path given to --from-file")
+		return nil, &OpenError{Name: in.Name, Err: err}
 	} else if info.IsDir() {
 		return nil, exitcode.Usagef("%s is a directory: name the file to read", in.Name)
 	}
@@ -81,6 +85,19 @@ func Open(path string, stdin io.Reader, accept Formats) (*Input, error) {
 	}
 	return in, nil
 }
+
+// OpenError is a bulk file that cannot be opened (missing, unreadable):
+// a usage error, to which the command adds the flag that named the file.
+type OpenError struct {
+	Name string
+	Err  error
+}
+
+func (e *OpenError) Error() string { return fmt.Sprintf("cannot read %s: %v", e.Name, e.Err) }
+func (e *OpenError) Unwrap() error { return e.Err }
+
+// ExitCode is 2: nothing was sent.
+func (e *OpenError) ExitCode() int { return exitcode.Usage }
 
 // Close removes a spooled copy of stdin.
 func (in *Input) Close() {
@@ -160,8 +177,7 @@ func (in *Input) scan() (head []byte, hash string, err error) {
 			return nil, "", exitcode.Usagef("%s: line %d holds a NUL byte: is it a text file?", in.Name, line)
 		}
 		if !utf8.Valid(text) {
-			return nil, "", exitcode.WithHint(exitcode.Usage,
-				fmt.Errorf("%s: line %d is not valid UTF-8", in.Name, line),
+			return nil, "", exitcode.UsageHint(fmt.Errorf("%s: line %d is not valid UTF-8", in.Name, line),
 				"save the file as UTF-8 (in Excel: Save As, CSV UTF-8)")
 		}
 		if readErr == io.EOF {
@@ -194,8 +210,8 @@ func (in *Input) open() (io.ReadCloser, error) {
 }
 
 // detectFormat picks the format from the extension, else from the content:
-// [ is a JSON array, { an NDJSON stream, a first line of commas without
-// colons a CSV header, anything else YAML. When accept has one text format
+// [ is a JSON array, { an NDJSON stream, a first line of commas (or
+// semicolons, or tabs) without colons a CSV header, anything else YAML. When accept has one text format
 // only (CSV for ids), that wins for an unknown extension.
 func detectFormat(name string, head []byte, accept Formats) Format {
 	switch strings.ToLower(filepath.Ext(name)) {
@@ -216,7 +232,7 @@ func detectFormat(name string, head []byte, accept Formats) Format {
 		return NDJSON
 	}
 	first, _, _ := bytes.Cut(trimmed, []byte("\n"))
-	if bytes.Contains(first, []byte(",")) && !bytes.Contains(first, []byte(":")) || !accept.has(YAML) && len(accept) > 0 {
+	if bytes.ContainsAny(first, ",;\t") && !bytes.Contains(first, []byte(":")) || !accept.has(YAML) && len(accept) > 0 {
 		return CSV
 	}
 	return YAML

@@ -172,3 +172,53 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// A CSV saved by a spreadsheet in a locale whose decimal mark is the
+// comma separates its cells with semicolons: its header row says so.
+// Tabs likewise; a header with a comma keeps commas (and a semicolon
+// inside a cell); an explicit delimiter wins.
+func TestCSVDelimiterFromTheHeader(t *testing.T) {
+	for _, c := range []struct {
+		name, content string
+		delimiter     rune
+		want          []string
+	}{
+		{"semicolons", "name;start_date;apply_to\r\nA;2027-01-01;all\r\n", 0, []string{"name=A", "start_date=2027-01-01", "apply_to=all"}},
+		{"quoted", "\"name\";\"ids\"\nA;\"1;2\"\n", 0, []string{"name=A", "ids=1;2"}},
+		{"tabs", "name\tapply_to\nA\tall\n", 0, []string{"name=A", "apply_to=all"}},
+		{"commas", "name,ids\nA,1;2\n", 0, []string{"name=A", "ids=1;2"}},
+		{"given", "name;x,y\nA;1,2\n", ';', []string{"name=A", "x,y=1,2"}},
+	} {
+		in, err := Open(writeInput(t, "f.csv", c.content), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Delimiter = c.delimiter
+		var got []string
+		err = in.Each(func(r Record) error {
+			for _, f := range r.Fields {
+				got = append(got, f.Key+"="+f.Value.(string))
+			}
+			if r.Problem != "" {
+				got = append(got, r.Problem)
+			}
+			return nil
+		})
+		in.Close()
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// Without an extension, a header of semicolons is read as a CSV.
+func TestSemicolonHeaderIsCSV(t *testing.T) {
+	in, err := Open("-", strings.NewReader("name;apply_to\nA;all\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if in.Format != CSV {
+		t.Errorf("format %s", in.Format)
+	}
+}

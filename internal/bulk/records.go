@@ -73,11 +73,11 @@ func (in *Input) Each(fn func(Record) error) error {
 	case YAML:
 		err = eachYAML(rc, in.open, noun, fn)
 	default:
-		err = eachCSV(rc, fn)
+		err = eachCSV(rc, in.Delimiter, fn)
 	}
 	var fe *formatError
 	if errors.As(err, &fe) {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("%s: %s", in.Name, fe.msg), fe.hint(in.Format))
+		return exitcode.UsageHint(fmt.Errorf("%s: %s", in.Name, fe.msg), fe.hint(in.Format))
 	}
 	return err
 }
@@ -103,8 +103,13 @@ func formatErrorf(format string, args ...any) error {
 	return &formatError{msg: fmt.Sprintf(format, args...)}
 }
 
-func eachCSV(r io.Reader, fn func(Record) error) error {
-	cr := csv.NewReader(r)
+func eachCSV(r io.Reader, delimiter rune, fn func(Record) error) error {
+	br := bufio.NewReader(r)
+	if delimiter == 0 {
+		delimiter = headerDelimiter(br)
+	}
+	cr := csv.NewReader(br)
+	cr.Comma = delimiter
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -154,6 +159,32 @@ func eachCSV(r io.Reader, fn func(Record) error) error {
 			return err
 		}
 	}
+}
+
+// headerDelimiter reads the delimiter from the header row: a comma when it
+// has one outside quotes, else a semicolon (European spreadsheets write
+// them), else a tab, else a comma (a file of one column).
+func headerDelimiter(br *bufio.Reader) rune {
+	head, _ := br.Peek(64 << 10)
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	counts := map[byte]int{}
+	quoted := false
+	for _, c := range line {
+		if c == '"' {
+			quoted = !quoted
+		} else if !quoted {
+			counts[c]++
+		}
+	}
+	switch {
+	case counts[','] > 0:
+		return ','
+	case counts[';'] > 0:
+		return ';'
+	case counts['\t'] > 0:
+		return '\t'
+	}
+	return ','
 }
 
 func blank(rec []string) bool {

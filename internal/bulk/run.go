@@ -1,6 +1,7 @@
 package bulk
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -48,9 +50,9 @@ type Result struct {
 }
 
 // Runner runs items one by one, at the pace the transport allows, keeping
-// the journal: a pending line before each request, its outcome after.
+// the journal: a pending line as each request leaves, its outcome after.
 type Runner struct {
-	Journal *Report
+	Journal *Journal
 	// Emit receives every item's result as it is known.
 	Emit func(Result) error
 	// Refused reports an error that says the server did not act (its
@@ -63,12 +65,16 @@ type Runner struct {
 	Fatal func(error) bool
 	// Message is what the journal and output say of a failure.
 	Message func(error) string
+	// Count, when set, counts a result in the tally in place of its
+	// outcome (comingsoon apply counts the rules a request changed).
+	Count func(Result, Tally)
 	// Progress shows "row n/m · ETA"; PaceLeft is the least time n more
 	// requests take under the rate limit (nil: unpaced).
 	Progress *output.Progress
 	PaceLeft func(n int) time.Duration
-	// Noun names the items in the summary ("rules", "rows").
-	Noun string
+	// Noun names the items in the summary ("rules", "rows"); Counted names
+	// what the tally counts when Count counts something else.
+	Noun, Counted string
 	// TallyLabel, when set, leads the tally line ("batches: 2 deleted").
 	TallyLabel string
 	// ErrOut receives the summary of an interrupted or stopped run.
@@ -86,10 +92,21 @@ type Runner struct {
 	Replanned bool
 
 	tally Tally
+	// finished counts the items done, failed or skipped, for "stopped
+	// after n of m".
+	finished int
 	// created holds the first maxListed ids created, for the summary of
 	// an interrupted run; the tally counts them all.
 	created  []string
 	failures []string // the distinct failure messages, the first few
+}
+
+// Tally is what the run did so far.
+func (r *Runner) Tally() Tally {
+	if r.tally == nil {
+		r.tally = Tally{}
+	}
+	return r.tally
 }
 
 // Run does every item, in order, as each yields them (reading the input
@@ -98,35 +115,24 @@ type Runner struct {
 // interrupted; either way it says what was done and how to continue, and
 // returns the error.
 func (r *Runner) Run(ctx context.Context, total int, each func(yield func(*Item) error) error) error {
-	if r.tally == nil {
-		r.tally = Tally{}
-	}
+	r.Tally()
 	if r.Now == nil {
 		r.Now = time.Now
 	}
-	todo := max(total-r.Journal.done.count(), 0)
-	if r.Replanned {
-		todo = total
+	todo := total
+	if !r.Replanned {
+		todo = max(total-r.Journal.done.count(), 0)
 	}
 	r.estimate(todo)
 	start, sent := time.Now(), 0
 	err := each(func(it *Item) error {
-		if !r.Replanned {
-			if done, err := r.Journal.Done(it.Row, it.Key); err != nil {
-				return err
-			} else if done {
-				r.tally.Add(Skipped)
-				return r.Emit(Result{Item: it, Outcome: Skipped, Message: "done in an earlier run (see the report)"})
-			}
+		if skipped, err := r.skipDone(it); skipped || err != nil {
+			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var paceLeft time.Duration
-		if r.PaceLeft != nil {
-			paceLeft = r.PaceLeft(todo - sent)
-		}
-		r.Progress.Update(fmt.Sprintf("%s %s", r.noun(), output.FormatETA(sent, todo, time.Since(start), paceLeft)))
+		r.showProgress(sent, todo, start)
 		sent++
 		return r.one(ctx, it)
 	})
@@ -135,6 +141,27 @@ func (r *Runner) Run(ctx context.Context, total int, each func(yield func(*Item)
 	}
 	r.Progress.Stop()
 	return r.Journal.finish()
+}
+
+// skipDone passes over an item an earlier run finished, as its journal
+// says; a replanned run has none.
+func (r *Runner) skipDone(it *Item) (bool, error) {
+	if r.Replanned {
+		return false, nil
+	}
+	done, err := r.Journal.Done(it.Row, it.Key)
+	if err != nil || !done {
+		return false, err
+	}
+	return true, r.record(Result{Item: it, Outcome: Skipped, Message: "done in an earlier run (see the report)"})
+}
+
+func (r *Runner) showProgress(sent, todo int, start time.Time) {
+	var paceLeft time.Duration
+	if r.PaceLeft != nil {
+		paceLeft = r.PaceLeft(todo - sent)
+	}
+	r.Progress.Update(fmt.Sprintf("%s %s", r.noun(), output.FormatETA(sent, todo, time.Since(start), paceLeft)))
 }
 
 // estimate says before long work starts how long the pace makes it.
@@ -150,34 +177,75 @@ func (r *Runner) estimate(todo int) {
 // one does an item: recovering what an interrupted run did, or sending.
 // It returns an error only when the run must stop.
 func (r *Runner) one(ctx context.Context, it *Item) error {
+	if found, err := r.recovered(ctx, it); found || err != nil {
+		return err
+	}
+	line := &sendLine{journal: r.Journal, item: it, now: r.Now}
+	d, err := it.Send(httpx.BeforeSend(ctx, line.sent))
+	switch {
+	case err == nil:
+		return r.succeeded(it, d)
+	case line.err != nil:
+		return line.err // the journal could not say the request was going
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		// Sent: the row stays pending, the request may have arrived. Not
+		// sent (interrupted while waiting for the pace): nothing to record.
+		return err
+	}
+	return r.failed(it, err, line.stamp())
+}
+
+// recovered looks for what an interrupted run did with an item it sent
+// without learning the outcome (its journal line is still pending).
+func (r *Runner) recovered(ctx context.Context, it *Item) (bool, error) {
 	entry, pending := r.Journal.Pending(it.Row, it.Key)
 	if r.Replanned {
 		entry, pending = r.Journal.PendingKey(it.Key)
 	}
-	if pending && it.Recover != nil {
-		d, found, err := it.Recover(ctx, sentAt(entry.Message))
-		if err != nil {
-			return err
-		}
-		if found {
-			return r.succeeded(it, d)
-		}
+	if !pending || it.Recover == nil {
+		return false, nil
 	}
-	sent := "sent at " + r.Now().UTC().Format(time.RFC3339)
-	// Written before sending: should the answer never arrive, a resumed run
-	// knows to check before sending again.
-	if err := r.Journal.Record(Entry{Row: it.Row, Key: it.Key, Outcome: Pending, ID: it.Ref, Message: sent}); err != nil {
-		return err
+	d, found, err := it.Recover(ctx, sentAt(entry.Message))
+	if err != nil || !found {
+		return false, err
 	}
-	d, err := it.Send(ctx)
-	if err == nil {
-		return r.succeeded(it, d)
+	return true, r.succeeded(it, d)
+}
+
+// sendLine writes an item's pending line once, as its request leaves
+// (after any wait for the pace): the journal says "sent" only of a
+// request that went, and says it before an answer could come, so that a
+// resumed run knows to check before sending again.
+type sendLine struct {
+	journal *Journal
+	item    *Item
+	now     func() time.Time
+	at      string // "sent at …", once written
+	err     error
+}
+
+func (l *sendLine) sent() error {
+	if l.at != "" {
+		return nil // a retry of the same item
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-		return err // the row stays pending: the request may have arrived
+	l.at = "sent at " + l.now().UTC().Format(time.RFC3339)
+	l.err = l.journal.Record(Entry{Row: l.item.Row, Key: l.item.Key, Outcome: Pending, ID: l.item.Ref, Message: l.at})
+	return l.err
+}
+
+// stamp is the pending line's "sent at …", or now when the item's Send
+// made no request through the transport.
+func (l *sendLine) stamp() string {
+	if l.at == "" {
+		return "sent at " + l.now().UTC().Format(time.RFC3339)
 	}
+	return l.at
+}
+
+// failed records an item's failure: refused (the server did nothing), or
+// without a clear answer (pending, for --resume to check).
+func (r *Runner) failed(it *Item, err error, sent string) error {
 	res := Result{Item: it, Outcome: Failed, Message: r.Message(err), Err: err}
-	r.tally.Add(Failed)
 	if len(r.failures) < 3 && !slices.Contains(r.failures, res.Message) {
 		r.failures = append(r.failures, res.Message)
 	}
@@ -189,7 +257,7 @@ func (r *Runner) one(ctx context.Context, it *Item) error {
 	if jerr := r.Journal.Record(line); jerr != nil {
 		return jerr
 	}
-	if err := r.Emit(res); err != nil {
+	if err := r.record(res); err != nil {
 		return err
 	}
 	if r.Fatal != nil && r.Fatal(err) {
@@ -199,16 +267,24 @@ func (r *Runner) one(ctx context.Context, it *Item) error {
 }
 
 func (r *Runner) succeeded(it *Item, d Done) error {
-	r.tally.Add(d.Outcome)
-	if d.Outcome == Created {
-		if len(r.created) < maxListed {
-			r.created = append(r.created, d.ID)
-		}
+	if d.Outcome == Created && len(r.created) < maxListed {
+		r.created = append(r.created, d.ID)
 	}
 	if err := r.Journal.Record(Entry{Row: it.Row, Key: it.Key, Outcome: d.Outcome, ID: d.ID, Message: d.Message}); err != nil {
 		return err
 	}
-	return r.Emit(Result{Item: it, Outcome: d.Outcome, ID: d.ID, Message: d.Message})
+	return r.record(Result{Item: it, Outcome: d.Outcome, ID: d.ID, Message: d.Message})
+}
+
+// record counts an item's result and emits it.
+func (r *Runner) record(res Result) error {
+	r.finished++
+	if r.Count != nil {
+		r.Count(res, r.tally)
+	} else {
+		r.tally.Add(res.Outcome)
+	}
+	return r.Emit(res)
 }
 
 // stopped says, on any interruption, what was done and how to go on: the
@@ -218,10 +294,13 @@ func (r *Runner) stopped(err error, total int) error {
 	if r.ErrOut == nil {
 		return err
 	}
-	done := r.tally[Created] + r.tally[Updated] + r.tally[Deleted] + r.tally[Skipped]
-	fmt.Fprintf(r.ErrOut, "stopped after %d of %d %s: %s\n", done+r.tally[Failed], total, r.noun(), r.tally)
+	did := r.tally.String()
+	if r.finished == 0 {
+		did = "nothing was sent"
+	}
+	fmt.Fprintf(r.ErrOut, "stopped after %d of %d %s: %s\n", r.finished, total, r.noun(), did)
 	if len(r.created) > 0 {
-		fmt.Fprintf(r.ErrOut, "created: %s\n", listIDs(r.created, r.tally[Created]))
+		fmt.Fprintf(r.ErrOut, "created: %s\n", createdIDs(r.created, r.tally[Created]))
 	}
 	fmt.Fprintf(r.ErrOut, "journal: %s\n", r.Journal.Path())
 	if r.ResumeCommand != "" {
@@ -237,13 +316,13 @@ func (r *Runner) noun() string {
 	return r.Noun
 }
 
-// listIDs lists the ids kept (the first of them), then how many more of
-// total were not kept.
-func listIDs(kept []string, total int) string {
+// createdIDs lists the ids kept (the first of them), then how many more
+// of total the journal names.
+func createdIDs(kept []string, total int) string {
 	if total <= len(kept) {
-		return strings.Join(kept, ", ")
+		return output.FirstAndMore(kept, total)
 	}
-	return fmt.Sprintf("%s and %d more (see the journal)", strings.Join(kept, ", "), total-len(kept))
+	return output.FirstAndMore(kept, total) + " (see the journal)"
 }
 
 // sentAt reads the time from a pending line's message ("sent at
@@ -261,10 +340,8 @@ func sentAt(message string) time.Time {
 	return t
 }
 
-// Finish prints the tally (unless quiet) and returns the run's exit status:
-// nil when nothing failed, exit 5 when some items failed, allFailedCode (3
-// for deletes, 5 elsewhere) when every attempted item failed. The error
-// carries the server's messages, for scripts that read only stderr.
+// Finish prints the tally (unless quiet) and returns the run's exit
+// status (see Verdict).
 func (r *Runner) Finish(quiet bool, allFailedCode int) error {
 	// -q keeps a successful run silent; a failure is always told.
 	if !quiet || r.tally[Failed] > 0 {
@@ -274,61 +351,27 @@ func (r *Runner) Finish(quiet bool, allFailedCode int) error {
 		}
 		fmt.Fprintln(r.ErrOut, label+r.tally.String())
 	}
-	if r.tally[Failed] == 0 {
+	return r.Verdict(allFailedCode)
+}
+
+// Verdict is the run's exit status: nil when nothing failed, exit 5 when
+// some items failed, allFailedCode (3 for deletes, 5 elsewhere) when every
+// attempted item failed. The error carries the server's messages, for
+// scripts that read only stderr.
+func (r *Runner) Verdict(allFailedCode int) error {
+	failed := r.tally[Failed]
+	if failed == 0 {
 		return nil
 	}
 	where := fmt.Sprintf("see %s; re-run with --resume to retry only those", r.Journal.Path())
-	attempted := r.tally[Created] + r.tally[Updated] + r.tally[Deleted] + r.tally[Failed]
+	attempted := r.tally.attempted()
 	code := exitcode.Partial
-	if r.tally[Failed] == attempted {
+	if failed == attempted {
 		code = allFailedCode
 	}
-	msg := fmt.Sprintf("%d of %d %s failed", r.tally[Failed], attempted, r.noun())
+	msg := fmt.Sprintf("%d of %d %s failed", failed, attempted, cmp.Or(r.Counted, r.noun()))
 	if len(r.failures) > 0 {
 		msg += ": " + strings.Join(r.failures, "; ")
 	}
 	return exitcode.WithHint(code, errors.New(msg), where)
-}
-
-// ProblemList is the local check's verdict on a file: how many rows are
-// bad, and the first problems for one message listing them. Only the
-// first maxListed lines are kept, so that a million bad rows cost no more
-// memory than twenty.
-type ProblemList struct {
-	Lines    []string // the first maxListed problems: "row 3 (line 4): message"
-	Problems int      // every problem, listed or not
-	Bad      int      // rows with at least one problem
-	Total    int
-}
-
-// Add records a row's problems.
-func (p *ProblemList) Add(where string, messages ...string) {
-	if len(messages) == 0 {
-		return
-	}
-	p.Bad++
-	for _, m := range messages {
-		p.Problems++
-		if len(p.Lines) < maxListed {
-			p.Lines = append(p.Lines, where+": "+m)
-		}
-	}
-}
-
-// maxListed caps the problems one message lists: a file with a column
-// missing would otherwise print a line per row.
-const maxListed = 20
-
-// Err is nil when every row passed, else a usage error (nothing was sent)
-// listing the first problems.
-func (p *ProblemList) Err(what, file, hint string) error {
-	if p.Bad == 0 {
-		return nil
-	}
-	more := ""
-	if p.Problems > len(p.Lines) {
-		more = fmt.Sprintf("\n  … and %d more problems", p.Problems-len(p.Lines))
-	}
-	return exitcode.WithHint(exitcode.Usage,
-		fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(p.Lines, "\n  "), more), hint)
 }

@@ -50,54 +50,50 @@ func eachYAML(r io.Reader, reopen func() (io.ReadCloser, error), noun string, fn
 // item would cost more than the parse itself.
 const yamlChunkSize = 64 << 10
 
-// stream decodes the list a chunk of whole items at a time. After an
-// item's value is refused (a repeated key) it only parses the rest, so that
-// a syntax error further on is still the error reported, as the
-// whole-document read reports it.
+// stream decodes the list a chunk of whole items at a time (see
+// yamlChunker), handing the file to the whole-document read wherever the
+// cut cannot vouch for the result.
 func (y *yamlReader) stream(r io.Reader, fn func(Record) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var (
-		chunk, line   []byte
-		offset, lines int  // lines of the file before chunk; lines in chunk
-		items         int  // items starting in chunk
-		docStart      bool // the preamble's "---" was seen
-		docEnd        bool // the list's "..." was seen
-		refused       error
-		valuesBefore  yamlValues // to read the refused item again
-	)
-	// decode gives fn the chunk's records; false when the chunk does not
-	// decode on its own to a list of its items.
-	decode := func() (bool, error) {
-		list, ok := decodeItems(chunk, items)
-		if !ok {
-			return false, nil
-		}
-		y.values.offset = offset
-		for _, item := range list {
-			if refused != nil {
-				break
-			}
-			before := y.values
-			v, err := y.values.value(item, 0, false)
-			if err != nil {
-				refused, valuesBefore = formatErrorf("%v", err), before
-				break
-			}
-			y.row++
-			if err := fn(recordOf(y.row, item.Line+offset, v)); err != nil {
-				return true, err
-			}
-		}
-		offset += lines
-		chunk, lines, items = chunk[:0], 0, 0
-		return true, nil
-	}
-	fallBack := func() error {
-		if refused != nil {
-			y.values = valuesBefore
+	c := &yamlChunker{y: y, fn: fn}
+	err := c.read(r)
+	if errors.Is(err, errWholeRead) {
+		if c.refused != nil {
+			y.values = c.valuesBefore
 		}
 		return y.whole(fn)
 	}
+	if err != nil {
+		return err
+	}
+	return c.refused
+}
+
+// errWholeRead says the file must be read as one document.
+var errWholeRead = errors.New("read the whole document")
+
+// yamlChunker cuts a YAML list into chunks of whole items, by their lines,
+// and gives each chunk's records to fn. After an item's value is refused
+// (a repeated key) it only parses the rest, so that a syntax error further
+// on is still the error reported, as the whole-document read reports it.
+type yamlChunker struct {
+	y  *yamlReader
+	fn func(Record) error
+
+	chunk    []byte
+	offset   int  // lines of the file before chunk
+	lines    int  // lines in chunk
+	items    int  // items starting in chunk
+	docStart bool // the preamble's "---" was seen
+	docEnd   bool // the list's "..." was seen
+	refused  error
+	// valuesBefore is y.values before the refused item, to read it again.
+	valuesBefore yamlValues
+}
+
+// read takes every line of r, then decodes the last chunk.
+func (c *yamlChunker) read(r io.Reader) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
 	for {
 		var readErr error
 		line, readErr = readLine(br, line[:0])
@@ -105,44 +101,111 @@ func (y *yamlReader) stream(r io.Reader, fn func(Record) error) error {
 			return fmt.Errorf("cannot read the file: %w", readErr)
 		}
 		if len(line) > 0 {
-			switch kind := yamlLineKind(line); {
-			case docEnd && !blankOrComment(line):
-				return fallBack() // text after the document's end
-			case kind == itemLine:
-				if items > 0 && len(chunk) >= y.chunkSize {
-					if ok, err := decode(); err != nil {
-						return err
-					} else if !ok {
-						return fallBack()
-					}
-				}
-				items++
-			case kind == insideLine && items == 0 && !blankOrComment(line):
-				return fallBack() // text before the list
-			case kind == insideLine:
-			case kind == docStartLine && items == 0 && offset == 0 && !docStart:
-				docStart = true
-			case kind == docEndLine && items > 0:
-				docEnd = true
-			default:
-				return fallBack()
+			if err := c.take(line); err != nil {
+				return err
 			}
-			chunk = append(chunk, line...)
-			lines++
 		}
 		if readErr != nil {
 			break
 		}
 	}
-	if items == 0 {
-		return fallBack() // no item at column 0: empty, a mapping, an indented or flow list, …
+	if c.items == 0 {
+		return errWholeRead // no item at column 0: empty, a mapping, an indented or flow list, …
 	}
-	if ok, err := decode(); err != nil {
+	return c.flush()
+}
+
+// take adds a line to the chunk, first decoding the chunk when the line
+// starts an item and the chunk is big enough.
+func (c *yamlChunker) take(line []byte) error {
+	if err := c.classify(line); err != nil {
 		return err
-	} else if !ok {
-		return fallBack()
 	}
-	return refused
+	c.chunk = append(c.chunk, line...)
+	c.lines++
+	return nil
+}
+
+// classify reads what a line is to the cut; errWholeRead for a line the
+// cut cannot vouch for.
+func (c *yamlChunker) classify(line []byte) error {
+	if c.docEnd && !blankOrComment(line) {
+		return errWholeRead // text after the document's end
+	}
+	switch yamlLineKind(line) {
+	case itemLine:
+		return c.itemStarts()
+	case insideLine:
+		return c.inside(line)
+	case docStartLine:
+		return mark(&c.docStart, c.items == 0 && c.offset == 0 && !c.docStart)
+	case docEndLine:
+		return mark(&c.docEnd, c.items > 0)
+	}
+	return errWholeRead
+}
+
+// inside takes an indented, blank or comment line: part of the item above,
+// if there is one.
+func (c *yamlChunker) inside(line []byte) error {
+	if c.items == 0 && !blankOrComment(line) {
+		return errWholeRead // text before the list
+	}
+	return nil
+}
+
+// mark sets a document marker's flag where the cut allows the marker.
+func mark(seen *bool, allowed bool) error {
+	if !allowed {
+		return errWholeRead
+	}
+	*seen = true
+	return nil
+}
+
+func (c *yamlChunker) itemStarts() error {
+	if c.items > 0 && len(c.chunk) >= c.y.chunkSize {
+		if err := c.flush(); err != nil {
+			return err
+		}
+	}
+	c.items++
+	return nil
+}
+
+// flush gives fn the chunk's records, or errWholeRead when the chunk does
+// not decode on its own to a list of its items.
+func (c *yamlChunker) flush() error {
+	list, ok := decodeItems(c.chunk, c.items)
+	if !ok {
+		return errWholeRead
+	}
+	c.y.values.offset = c.offset
+	if err := c.give(list); err != nil {
+		return err
+	}
+	c.offset += c.lines
+	c.chunk, c.lines, c.items = c.chunk[:0], 0, 0
+	return nil
+}
+
+func (c *yamlChunker) give(list []*yaml.Node) error {
+	for _, item := range list {
+		if c.refused != nil {
+			return nil
+		}
+		before := c.y.values
+		v, err := c.y.values.value(item, 0, false)
+		if err != nil {
+			c.refused, c.valuesBefore = formatErrorf("%v", err), before
+			return nil
+		}
+		c.y.row++
+		if err := c.fn(recordOf(c.y.row, item.Line+c.offset, v)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readLine appends the next line of br, with its line break, to buf.
@@ -298,19 +361,7 @@ func (c *yamlValues) value(n *yaml.Node, depth int, viaAlias bool) (any, error) 
 		}
 		return c.value(n.Alias, depth+1, true)
 	case yaml.MappingNode:
-		obj := make(Object, 0, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i].Value
-			if _, dup := obj.Get(key); dup {
-				return nil, fmt.Errorf("line %d: key %q appears twice in one mapping", n.Content[i].Line+c.offset, key)
-			}
-			v, err := c.value(n.Content[i+1], depth+1, viaAlias)
-			if err != nil {
-				return nil, err
-			}
-			obj = append(obj, Field{Key: key, Value: v})
-		}
-		return obj, nil
+		return c.mapping(n, depth, viaAlias)
 	case yaml.SequenceNode:
 		items := make([]any, len(n.Content))
 		for i, item := range n.Content {
@@ -328,4 +379,21 @@ func (c *yamlValues) value(n *yaml.Node, depth int, viaAlias bool) (any, error) 
 		return n.Value, nil
 	}
 	return nil, nil
+}
+
+// mapping is a mapping's fields in order, a repeated key refused.
+func (c *yamlValues) mapping(n *yaml.Node, depth int, viaAlias bool) (Object, error) {
+	obj := make(Object, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key := n.Content[i].Value
+		if _, dup := obj.Get(key); dup {
+			return nil, fmt.Errorf("line %d: key %q appears twice in one mapping", n.Content[i].Line+c.offset, key)
+		}
+		v, err := c.value(n.Content[i+1], depth+1, viaAlias)
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, Field{Key: key, Value: v})
+	}
+	return obj, nil
 }

@@ -1,5 +1,6 @@
-// Package exitcode holds the exit codes documented in DESIGN.md and the
-// error type that carries one from a command to main.
+// Package exitcode holds the exit codes (the table users read is in
+// docs/scripting.md, "Exit codes") and the error type that carries one from a command
+// to main.
 package exitcode
 
 import (
@@ -51,6 +52,10 @@ func Wrap(code int, err error) error {
 func WithHint(code int, err error, hint string) error {
 	return &Error{Code: code, Err: err, Hint: hint}
 }
+
+// UsageHint is the common shape of a local failure: a usage error (exit 2,
+// nothing was sent) with what to do about it.
+func UsageHint(err error, hint string) error { return WithHint(Usage, err, hint) }
 
 // UsageError is the common case of a local failure before anything was sent.
 func UsageError(msg string) error { return New(Usage, msg) }

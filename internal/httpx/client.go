@@ -139,61 +139,100 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 // says (storectl api): a final answer that Do turns into an error also
 // comes back as the Response, next to that error.
 func (c *Client) Exchange(ctx context.Context, r Request) (*Response, error) {
-	method := strings.ToUpper(r.Method)
-	if method == "" {
-		method = http.MethodGet
+	x, err := c.newExchange(r)
+	if err != nil {
+		return nil, err
 	}
+	for {
+		x.tries++
+		res, err := c.attempt(ctx, x.method, x.u, r, x.tries+x.throttled)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("%s: %w", x.where, ctxErr)
+		}
+		if unsent := (*unsentError)(nil); errors.As(err, &unsent) {
+			return nil, unsent.err
+		}
+		if err == nil && x.final(res) {
+			return x.answer(res)
+		}
+		if err := x.wait(ctx, res, err); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// exchange is one request's way to its final answer, over its attempts.
+type exchange struct {
+	c          *Client
+	method     string
+	u          *url.URL
+	where      string // "METHOD URL", redacted, for messages
+	idempotent bool
+	// tries counts attempts against MaxAttempts; a 429 is not one of
+	// them, since the server did nothing: throttled counts those.
+	tries, throttled int
+}
+
+func (c *Client) newExchange(r Request) (*exchange, error) {
+	method := cmp.Or(strings.ToUpper(r.Method), http.MethodGet)
 	u, err := c.resolve(r.Path, r.Query)
 	if err != nil {
 		return nil, err
 	}
-	where := method + " " + c.redactedURL(u)
-	idempotent := r.Idempotent || method == http.MethodGet || method == http.MethodHead
-	// tries counts attempts against MaxAttempts; a 429 is not one of them,
-	// since the server did nothing.
-	tries, throttled := 0, 0
-	for {
-		tries++
-		res, err := c.attempt(ctx, method, u, r, tries+throttled)
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, fmt.Errorf("%s: %w", where, ctxErr)
-		}
-		switch {
-		case err != nil && tries < c.maxAttempts && (idempotent || notSent(err)):
-			err = c.pause(ctx, retryBackoff(tries, c.jitter), "network error: retrying in %s (attempt %d of %d)", tries+1, c.maxAttempts)
-		case err != nil:
-			return nil, c.networkError(method, u, tries, err)
-		case res.status == http.StatusTooManyRequests:
-			tries--
-			throttled++
-			err = c.waitThrottled(ctx, res.header, throttled)
-		case idempotent && tries < c.maxAttempts && (res.truncated || retryableStatus(res.status)):
-			err = c.waitRetry(ctx, res, tries)
-		default:
-			resp := &Response{Proto: res.proto, Status: res.statusText, StatusCode: res.status, Header: res.header, Body: res.body}
-			if err := c.check(method, res); err != nil {
-				switch e := err.(type) {
-				case *ResponseError:
-					e.Attempts = tries
-				case *AuthError:
-					e.TokenOrigin = c.tokenOrigin
-				case *APIError:
-					if e.routeMissing {
-						e.hint = fmt.Sprintf("%s answered HTTP 404: no such address. %s", where, cmp.Or(c.baseHint, "Check that the base URL points at the store's API."))
-					}
-				}
-				return resp, c.redactError(err)
-			}
-			return resp, nil
-		}
-		var rl *RateLimitError
-		if errors.As(err, &rl) {
-			return nil, err
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+	return &exchange{c: c, method: method, u: u, where: method + " " + c.redactedURL(u),
+		idempotent: r.Idempotent || method == http.MethodGet || method == http.MethodHead}, nil
+}
+
+// final reports an answer to give the caller: not a 429, and not one that
+// an idempotent request with tries left tries again.
+func (x *exchange) final(res *result) bool {
+	if res.status == http.StatusTooManyRequests {
+		return false
+	}
+	return !(x.idempotent && x.tries < x.c.maxAttempts && (res.truncated || retryableStatus(res.status)))
+}
+
+// wait sits out what comes before the next attempt, or returns the error
+// that ends the exchange.
+func (x *exchange) wait(ctx context.Context, res *result, err error) error {
+	c := x.c
+	switch {
+	case err != nil && x.tries < c.maxAttempts && (x.idempotent || notSent(err)):
+		err = c.pause(ctx, retryBackoff(x.tries, c.jitter), "network error: retrying in %s (attempt %d of %d)", x.tries+1, c.maxAttempts)
+	case err != nil:
+		return c.networkError(x.method, x.u, x.tries, err)
+	case res.status == http.StatusTooManyRequests:
+		x.tries--
+		x.throttled++
+		err = c.waitThrottled(ctx, res.header, x.throttled)
+	default:
+		err = c.waitRetry(ctx, res, x.tries)
+	}
+	if rl := (*RateLimitError)(nil); errors.As(err, &rl) || err == nil {
+		return err
+	}
+	return fmt.Errorf("%s: %w", x.where, err)
+}
+
+// answer is the final answer as a Response, with the typed error a
+// failure answer makes.
+func (x *exchange) answer(res *result) (*Response, error) {
+	resp := &Response{Proto: res.proto, Status: res.statusText, StatusCode: res.status, Header: res.header, Body: res.body}
+	err := x.c.check(x.method, res)
+	if err == nil {
+		return resp, nil
+	}
+	switch e := err.(type) {
+	case *ResponseError:
+		e.Attempts = x.tries
+	case *AuthError:
+		e.TokenOrigin = x.c.tokenOrigin
+	case *APIError:
+		if e.routeMissing {
+			e.hint = fmt.Sprintf("%s answered HTTP 404: no such address. %s", x.where, cmp.Or(x.c.baseHint, "Check that the base URL points at the store's API."))
 		}
 	}
+	return resp, x.c.redactError(err)
 }
 
 // waitThrottled sits out the nth 429 in a row: as long as Retry-After says,
@@ -274,6 +313,9 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, r Reque
 	req.Header.Del("Authorization")
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if err := beforeSend(ctx); err != nil {
+		return nil, err
 	}
 	c.trace.request(req, body, n)
 	start := time.Now()

@@ -46,7 +46,7 @@ func fromFiles(in, out, errOut *os.File, getenv func(string) string) *IOStreams 
 	ios := &IOStreams{
 		In:     in,
 		Out:    out,
-		ErrOut: errOut,
+		ErrOut: NewStderr(errOut),
 		InTTY:  isTerminal(in),
 		OutTTY: isTerminal(out),
 		ErrTTY: isTerminal(errOut),
@@ -77,8 +77,13 @@ func (s *IOStreams) CanPrompt() bool { return s.InTTY && s.ErrTTY }
 // StderrFile returns stderr as an *os.File when it is one (the spinner needs
 // the file to test for a terminal).
 func (s *IOStreams) StderrFile() (*os.File, bool) {
-	f, ok := s.ErrOut.(*os.File)
-	return f, ok
+	switch e := s.ErrOut.(type) {
+	case *os.File:
+		return e, true
+	case *Stderr:
+		return e.File(), true
+	}
+	return nil, false
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -90,7 +90,7 @@ func unknownField(f string, cols []Column, items []Object) error {
 	if len(names) > 0 {
 		msg += "; available: " + strings.Join(names, ", ")
 	}
-	return exitcode.WithHint(exitcode.Usage, errors.New(msg),
+	return exitcode.UsageHint(errors.New(msg),
 		"names are case-insensitive; table headers and nested keys with dots (such as pagination.total) work too")
 }
 

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/itchyny/gojq"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/xlsx"
 )
 
 // Options are the global output flags: -o, --fields, --jq, --no-headers.
@@ -27,6 +29,16 @@ type Options struct {
 	// key) for table output longer than the terminal; see
 	// iostreams.PagerCommand for the fallbacks.
 	Pager string
+	// ToFile says the command writes to a file it names (bis export
+	// --file), not stdout: -o xlsx is then fine whatever stdout is.
+	ToFile bool
+	// Store is the store's base URL, which a workbook's document
+	// properties name.
+	Store string
+	// Loc is the zone a workbook's date-times are shown in (nil: the
+	// user's, time.Local); Now the time it is made (nil: time.Now).
+	Loc *time.Location
+	Now func() time.Time
 }
 
 // Printer writes command results to stdout in the chosen format.
@@ -40,6 +52,12 @@ type Printer struct {
 	pager     string
 	// beforePaging clears the terminal for the pager (stops the spinner).
 	beforePaging func()
+	// For workbooks: the sheet's name (see Sheet), the store, the zone of
+	// date-times, the clock.
+	sheet string
+	store string
+	loc   *time.Location
+	now   func() time.Time
 	// collect, when set, takes the results instead (see CollectInto).
 	collect *Collector
 }
@@ -55,6 +73,11 @@ type Column struct {
 	// Aliases are other names --fields accepts for the column (a custom
 	// form field's id, where Key is its label).
 	Aliases []string
+	// Kind types the column's cells in a workbook (see CellKind).
+	Kind CellKind
+	// sheet, when set, types the column's workbook cell itself (a merged
+	// column: its own store's column's cell).
+	sheet func(o Object, loc *time.Location, clean func(string) string) xlsx.Cell
 	// Data, when set, is the column's CSV value. Without it, CSV holds the
 	// server's value at Key when the item has one, and Value's text only
 	// for a computed column: CSV is data (it must round-trip into a bulk
@@ -65,7 +88,8 @@ type Column struct {
 // New checks the options, compiling --jq, so that a bad flag fails before
 // any request is sent (a usage error, exit 2).
 func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
-	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV, pager: opts.Pager}
+	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV, pager: opts.Pager,
+		store: opts.Store, loc: opts.Loc, now: opts.Now}
 	if opts.Format != "" {
 		f, err := ParseFormat(string(opts.Format))
 		if err != nil {
@@ -82,6 +106,9 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 		if p.jq, err = compileJQ(opts.JQ); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkXLSX(p, opts.ToFile); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -163,7 +190,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err := writeYAML(&out, seq); err != nil {
 			return err
 		}
-	case CSV, Table:
+	case CSV, Table, XLSX:
 		objects, err := parseAll(items)
 		if err != nil {
 			return err
@@ -171,9 +198,12 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if cols, err = columnsFor(p.fields, cols, objects); err != nil {
 			return err
 		}
-		if p.format == CSV {
+		switch p.format {
+		case CSV:
 			err = p.writeCSV(&out, cols, objects)
-		} else {
+		case XLSX:
+			err = p.writeXLSX(&out, cols, objects)
+		default:
 			err = p.writeTable(&out, cols, objects)
 		}
 		if err != nil {
@@ -272,6 +302,14 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 			return err
 		}
 		if err := p.writeCSV(&out, cols, []Object{o}); err != nil {
+			return err
+		}
+	case XLSX:
+		cols, err := objectColumns(p.fields, o)
+		if err != nil {
+			return err
+		}
+		if err := p.writeXLSX(&out, cols, []Object{o}); err != nil {
 			return err
 		}
 	case Table:

@@ -25,6 +25,7 @@ type Progress struct {
 	mu      sync.Mutex
 	spin    *spinner.Spinner
 	timer   *time.Timer
+	unguard func() // removes the stderr guard (see guard)
 	stopped bool
 	text    string // the command's own status
 	note    string // the transport's passing remark (a wait), after the text
@@ -46,6 +47,10 @@ func startProgress(ios *iostreams.IOStreams, text string, delay time.Duration) *
 	// stdout, for a terminal.
 	p.spin = spinner.New(spinner.CharSets[14], 100*time.Millisecond,
 		spinner.WithWriterFile(f), spinner.WithSuffix(suffix(text)))
+	// Say writes below the guard, to the file itself; every other write to
+	// stderr (a warning from anywhere) passes through it.
+	p.w = f
+	p.unguard = ios.GuardStderr(p.guard)
 	p.timer = time.AfterFunc(delay, func() {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -113,6 +118,18 @@ func (p *Progress) Say(line string) {
 	fmt.Fprintln(p.w, Sanitize(line))
 }
 
+// guard clears the spinner's line before a write to stderr and redraws
+// it after.
+func (p *Progress) guard(write func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.spin.Active() {
+		p.spin.Stop()
+		defer p.spin.Start()
+	}
+	write()
+}
+
 // Above returns a writer for w (stdout) whose writes move the spinner out
 // of their way, so results can stream out while a long run shows its
 // progress on the same terminal.
@@ -156,6 +173,7 @@ func (p *Progress) Stop() {
 	p.stopped = true
 	p.timer.Stop()
 	p.spin.Stop()
+	p.unguard()
 }
 
 // suffix is the text after the spinner glyph: one sanitised line.

@@ -3,6 +3,7 @@
 package output
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -55,4 +56,35 @@ func TestProgressFastWorkNeverShows(t *testing.T) {
 	if got := scr.String(); got != "" {
 		t.Errorf("a command faster than %v flashed %q", showAfter, got)
 	}
+}
+
+// A warning written to stderr while the spinner shows (by any code, not
+// only through Say) starts on a cleared line, and the spinner comes back
+// below it.
+func TestProgressClearsItsLineBeforeAWarning(t *testing.T) {
+	master, tty := ptytest.Open(t)
+	var scr ptytest.Screen
+	go scr.Read(master)
+	ios := &iostreams.IOStreams{Out: io.Discard, ErrOut: iostreams.NewStderr(tty), ErrTTY: true, ErrRedraw: true}
+
+	p := startProgress(ios, "fetching page 1", 10*time.Millisecond)
+	defer p.Stop()
+	scr.WaitFor(t, "fetching page 1")
+	fmt.Fprintln(ios.ErrOut, "warning: page 3 was empty")
+	scr.WaitFor(t, "warning: page 3 was empty")
+	got := scr.String()
+	at := strings.Index(got, "warning: page 3 was empty")
+	if !strings.HasSuffix(got[:at], "\r\x1b[K") {
+		t.Errorf("the warning was written on the spinner's line: %q", got[max(0, at-40):at+25])
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(scr.String()[at:], "fetching page 1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the spinner did not come back below the warning: %q", scr.String()[at:])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.Stop()
+	fmt.Fprintln(ios.ErrOut, "after")
+	scr.WaitFor(t, "after")
 }

@@ -62,6 +62,8 @@ func (p *Printer) Stream(w io.Writer, cols []Column) (Stream, error) {
 		s := &csvStream{streamBase: base, cols: cols}
 		s.rows.w = NewCSVWriter(s.w, p.csv)
 		return s, nil
+	case XLSX:
+		return p.xlsxStream(w, cols), nil
 	default:
 		return &tableStream{streamBase: base, cols: cols, style: styleFor(w, p.ios)}, nil
 	}

@@ -191,3 +191,7 @@ func sortedByID(store []Stored) []Stored {
 	})
 	return out
 }
+
+// AllDeletions are the deletions of a plan whose creates all succeed: what
+// a dry run shows and a run counts on.
+func (p Plan) AllDeletions() []Step { return p.Deletions(func(int) bool { return true }) }

@@ -29,7 +29,8 @@ import (
 //     the total;
 //   - stops with a PagingError when the server does not page: it answers
 //     another page than the one asked for, or the next page repeats the
-//     rows of the one before.
+//     rows of the one before; or when its list grows past twice its first
+//     size and 100 pages (pageBound).
 //
 // Every row present from the start to the end of the walk is given exactly
 // once.
@@ -256,7 +257,26 @@ func (w *Walk) read(ctx context.Context, number int) (*Page, error) {
 	}
 	st.LastTotal = total
 	st.LastPage = int(p.Pagination.LastPage.Value)
+	if bound := st.pageBound(); st.LastPage > bound || totalPages(total, st.PerPage) > bound {
+		return nil, &PagingError{Path: p.path, Reason: fmt.Sprintf(
+			"the list kept growing while it was read: %d rows at the first page, now %d (last page %d), more than %d pages; a store does not gain rows that fast",
+			st.FirstTotal, total, st.LastPage, bound)}
+	}
 	return p, nil
+}
+
+// pageBound is the most pages a list may grow to while it is walked: twice
+// its first size and 100 pages more, ample for submissions arriving during
+// a long paced walk. A server whose last_page or total runs past it (each
+// page announcing more, of fresh rows) would keep a walk reading, and
+// remembering ids, without end.
+func (st *WalkState) pageBound() int {
+	return 2*totalPages(st.FirstTotal, st.PerPage) + 100
+}
+
+func totalPages(total int64, per int) int {
+	per = max(per, 1)
+	return int(min((total+int64(per)-1)/int64(per), 1<<40))
 }
 
 // fresh decodes the page's ids and returns them with the rows not given yet.

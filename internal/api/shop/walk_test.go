@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/storectl/storectl/internal/api/flex"
@@ -310,5 +311,41 @@ func TestEachPageWalks(t *testing.T) {
 	var pe *PagingError
 	if !errors.As(err, &pe) || l.fetches != 2 {
 		t.Fatalf("err %v after %d requests, want a PagingError after 2", err, l.fetches)
+	}
+}
+
+// A server whose list grows as fast as it is read (each page announcing a
+// later last page, of fresh rows) is stopped once it passes twice its first
+// size and 100 pages, instead of walked (and its ids remembered) forever.
+func TestWalkStopsAListThatKeepsGrowing(t *testing.T) {
+	l := newFakeList(30, 15)
+	l.change = func(l *fakeList, fetch int) { // two pages more per page read
+		if fetch < 2000 { // (without the bound, the walk would end only here)
+			l.arrive(30)
+		}
+	}
+	given, _, err := walkAll(t, l)
+	var pe *PagingError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err %v after %d requests, want a PagingError", err, l.fetches)
+	}
+	if want := "the list kept growing while it was read: 60 rows at the first page"; !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v", err)
+	}
+	// 2 × 2 + 100 pages: it stops when the last page passes 104.
+	if l.fetches > 60 {
+		t.Errorf("%d requests before stopping", l.fetches)
+	}
+	assertOnce(t, given)
+
+	// Growth within the bound is walked: every row once.
+	l = newFakeList(300, 15)
+	l.change = func(l *fakeList, fetch int) {
+		if fetch%4 == 0 {
+			l.arrive(15)
+		}
+	}
+	if _, _, err := walkAll(t, l); err != nil {
+		t.Errorf("a list growing a page every 4 reads: %v", err)
 	}
 }

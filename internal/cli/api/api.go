@@ -4,6 +4,7 @@ package api
 
 import (
 	"context"
+	"io"
 	"regexp"
 	"strings"
 
@@ -25,8 +26,8 @@ type Options struct {
 	Printer  func(commandDefault output.Format) (*output.Printer, error)
 	Settings func() (*config.Settings, error)
 	Progress func() *output.Progress
-	// ReadFile reads --input and -F @ files; "-" is never passed to it.
-	ReadFile func(name string) ([]byte, error)
+	// Open opens --input and -F @ files; "-" is never passed to it.
+	Open func(name string) (io.ReadCloser, error)
 
 	Path      string
 	Method    string // "" unless -X was given
@@ -43,7 +44,7 @@ func New(f *cmdutil.Factory) *cobra.Command { return newCmd(f, nil) }
 
 func newCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{IO: f.IOStreams, Client: f.RawClient, Printer: f.PrinterWithDefault, Settings: f.Settings,
-		Progress: f.Progress, ReadFile: readFile}
+		Progress: f.Progress, Open: openFile}
 	cmd := &cobra.Command{
 		Use:   "api PATH",
 		Short: "Send any request to the shop or catalog API",
@@ -61,7 +62,7 @@ A full URL is refused: the token only ever goes to the profile's store.
 
 Fields: -f key=value sends a string; -F key=value a typed value: true, false,
 null and numbers (digits kept exactly as written) as such, @FILE the file's
-text, @- stdin, anything else a string. name[key]=v nests an object,
+text, @- stdin (each at most 32 MiB, as --input), anything else a string. name[key]=v nests an object,
 name[]=v appends to an array, name[] alone is an empty array. Fields go in
 a JSON body, or in the query string for GET and HEAD (keys as written, so
 name[]=v repeats) and whenever --input gives the body. The method is GET,
@@ -96,7 +97,7 @@ unless a limit field says otherwise).`,
 	fl.StringVarP(&opts.Method, "method", "X", "", "HTTP `method` (default GET, or POST with fields or --input)")
 	fl.VarP(fieldsFlag{args: &opts.Fields}, "raw-field", "f", "add a string field, `key=value` (repeatable)")
 	fl.VarP(fieldsFlag{args: &opts.Fields, typed: true}, "field", "F", "add a typed field, `key=value`: true, false, null, a number, @FILE or @- (repeatable)")
-	fl.StringVar(&opts.Input, "input", "", "send the body read from `file` (- for stdin); fields then go in the query")
+	fl.StringVar(&opts.Input, "input", "", "send the body read from `file` (- for stdin; at most 32 MiB); fields then go in the query")
 	fl.StringArrayVarP(&opts.Headers, "header", "H", nil, "add a request header, `'Name: value'` (repeatable)")
 	fl.BoolVar(&opts.Paginate, "paginate", false, "fetch every page of a shop list or a catalog filter/search and merge them")
 	fl.BoolVarP(&opts.Include, "include", "i", false, "print the status line and the response headers before the body")
@@ -112,7 +113,7 @@ unless a limit field says otherwise).`,
 var methodName = regexp.MustCompile(`^[A-Za-z]+$`)
 
 func run(ctx context.Context, opts *Options) error {
-	call, err := opts.prepare()
+	call, err := opts.prepare(ctx)
 	if err != nil {
 		return err
 	}

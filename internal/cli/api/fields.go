@@ -1,6 +1,8 @@
 package api
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -83,7 +85,9 @@ func parseField(arg fieldArg, read readSource) (field, error) {
 		return f, nil
 	}
 	if arg.typed {
-		if f.text, f.json, err = typedValue(value, read); err != nil {
+		if f.text, f.json, err = typedValue(value, read); errors.Is(err, context.Canceled) {
+			return field{}, err
+		} else if err != nil {
 			return fail("%v", err)
 		}
 		return f, nil

@@ -89,6 +89,7 @@ func productPages(ctx context.Context, opts *Options, client *raw.Client, c call
 	}
 	var first catalog.ProductPage
 	var products []json.RawMessage
+	var pages catalog.Pages
 	start := time.Now()
 	for page := 1; ; page++ {
 		body, err := send(ctx, client, pageRequest(c, page, extra), out)
@@ -103,7 +104,10 @@ func productPages(ctx context.Context, opts *Options, client *raw.Client, c call
 			first = pg
 		}
 		products = append(products, pg.Products...)
-		stop := catalog.AfterPage(page, len(pg.Products), pg.Pagination)
+		stop, err := pages.After(page, len(pg.Products), pg.Pagination)
+		if err != nil {
+			return nil, err
+		}
 		if stop == catalog.MorePages {
 			opts.Progress().Update("fetched pages " + output.FormatETA(page, int(pg.Pagination.LastPage.Value), time.Since(start), 0))
 			continue

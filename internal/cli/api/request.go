@@ -1,11 +1,11 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
-	"io"
+	"errors"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 
@@ -21,11 +21,10 @@ type call struct {
 	request raw.Request
 }
 
-func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
-
 // prepare checks every flag and builds the request: any mistake is a usage
-// error (exit 2) and nothing is sent.
-func (opts *Options) prepare() (call, error) {
+// error (exit 2) and nothing is sent. Reading --input and @ files ends
+// with ctx.
+func (opts *Options) prepare(ctx context.Context) (call, error) {
 	rt, err := routeOf(opts.Path)
 	if err != nil {
 		return call{}, err
@@ -41,14 +40,15 @@ func (opts *Options) prepare() (call, error) {
 	if opts.Input == "-" && slices.ContainsFunc(opts.Fields, func(a fieldArg) bool { return a.typed && hasStdinValue(a.text) }) {
 		return call{}, exitcode.UsageError("--input - and a -F field's @- both read stdin; put one of them in a file")
 	}
-	fields, err := parseFields(opts.Fields, opts.read)
+	read := func(name string) ([]byte, error) { return opts.readBounded(ctx, name) }
+	fields, err := parseFields(opts.Fields, read)
 	if err != nil {
 		return call{}, err
 	}
 	req := raw.Request{Method: method, Path: rt.path, Query: rt.query, Header: header}
 	switch {
 	case opts.Input != "":
-		if req.Body, err = opts.inputBody(header); err != nil {
+		if req.Body, err = opts.inputBody(read, header); err != nil {
 			return call{}, err
 		}
 		err = addQuery(req.Query, fields)
@@ -81,19 +81,14 @@ func addQuery(q url.Values, fields []field) error {
 	return err
 }
 
-// read is the readSource of -F @ values: "-" is stdin.
-func (opts *Options) read(name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(opts.IO.In)
-	}
-	return opts.ReadFile(name)
-}
-
 // inputBody reads --input. The APIs take JSON, so a body that is not JSON
 // is refused unless a Content-Type header says what it is.
-func (opts *Options) inputBody(header http.Header) ([]byte, error) {
-	body, err := opts.read(opts.Input)
-	if err != nil {
+func (opts *Options) inputBody(read readSource, header http.Header) ([]byte, error) {
+	body, err := read(opts.Input)
+	switch {
+	case errors.Is(err, context.Canceled):
+		return nil, err
+	case err != nil:
 		return nil, exitcode.Usagef("--input: %v", err)
 	}
 	if header.Get("Content-Type") != "" {

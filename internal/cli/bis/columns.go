@@ -26,9 +26,13 @@ func listColumns(terminal bool) []output.Column {
 			output.HumanTimeColumn("created_at", "CREATED", time.Local),
 		}
 	}
+	// Kinds type a workbook's cells: a phone or SKU is text even if a
+	// server sends it as a number (ids and times are typed by their keys).
+	text := output.KindText
 	data := []output.Column{
-		{Key: "id"}, {Key: "product_id"}, {Key: "variant_id"}, {Key: "customer_email"}, {Key: "customer_phone"},
-		{Key: "product_title"}, {Key: "variant_title"}, {Key: "sku"}, {Key: "status"}, {Key: "created_at"}, {Key: "updated_at"},
+		{Key: "id"}, {Key: "product_id"}, {Key: "variant_id"}, {Key: "customer_email", Kind: text}, {Key: "customer_phone", Kind: text},
+		{Key: "product_title", Kind: text}, {Key: "variant_title", Kind: text}, {Key: "sku", Kind: text}, {Key: "status", Kind: output.KindNumber},
+		{Key: "created_at"}, {Key: "updated_at"},
 	}
 	// --fields may name a column by the header people see in the table.
 	for i := range data {
@@ -47,7 +51,7 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 	// An e-mail event is 0 or when it happened: at a terminal "no" or the
 	// time, in data an empty cell or the time as sent.
 	event := func(key string) output.Column {
-		return output.Column{Key: key,
+		return output.Column{Key: key, Kind: output.KindShopTime,
 			Value: func(o output.Object) string { return eventText(o.String(key), time.Local) },
 			Data: func(o output.Object) string {
 				if v := o.String(key); v != "0" {
@@ -57,8 +61,8 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 			}}
 	}
 	cols := []output.Column{
-		{Key: "inventory_id"}, {Key: "last_sent"}, {Key: "unsubscribe"}, {Key: "locale"},
-		event("opened"), event("clicked"), {Key: "note"},
+		{Key: "inventory_id"}, {Key: "last_sent"}, {Key: "unsubscribe", Kind: output.KindBool}, {Key: "locale", Kind: output.KindText},
+		event("opened"), event("clicked"), {Key: "note", Kind: output.KindText},
 	}
 	if terminal {
 		cols[2].Value = yesNo("unsubscribe")
@@ -78,7 +82,8 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 		}
 		taken[key] = true
 		id := field.ID
-		cols = append(cols, output.Column{Key: key, Header: key, Aliases: []string{id}, Value: func(o output.Object) string { return content.value(o, id) }})
+		cols = append(cols, output.Column{Key: key, Header: key, Aliases: []string{id}, Kind: output.KindText,
+			Value: func(o output.Object) string { return content.value(o, id) }})
 	}
 	// content.source says where the customer signed up (storefront, quick
 	// view, api): no form field, but part of what was stored.

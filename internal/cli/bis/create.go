@@ -65,7 +65,10 @@ product-id, variant-id, phone, locale, note) and field ids or labels. Every row
 is checked before the first request; a failing row does not stop the others
 (exit 5 when some failed). A journal records each row as the run goes
 (--report FILE names it; otherwise it is kept in storectl's state directory):
-after an interruption, --resume continues without sending a row twice.`,
+after an interruption, --resume continues without sending a row twice. A file
+whose every row an earlier run sent is refused unless --again. A CSV's cells
+are separated by commas, or by semicolons or tabs when the header row has no
+comma (--delimiter sets it).`,
 		Example: `  storectl bis create --email jane@example.com --product-id 8001234560001 --variant-id 45001234560001 \
       --field full_name="Jane Doe" --field "Size you wear=M" --field accept_terms=true
   storectl bis create --interactive
@@ -88,6 +91,8 @@ after an interruption, --resume continues without sending a row twice.`,
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the request body instead of sending it")
 	fl.StringVar(&opts.FromFile, "from-file", "", "create one submission per row of `FILE` (.csv, .json, .ndjson; - for stdin)")
 	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
+	cmdutil.AddAgainFlag(cmd, &opts.Bulk)
+	cmdutil.AddDelimiterFlag(cmd, &opts.Bulk)
 	return cmd
 }
 
@@ -102,7 +107,7 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	for _, arg := range opts.FieldArgs {
 		p, err := bisform.ParsePair(arg)
 		if err != nil {
-			return exitcode.WithHint(exitcode.Usage, err, `quote it whole: --field "Size you wear=M"`)
+			return exitcode.UsageHint(err, `quote it whole: --field "Size you wear=M"`)
 		}
 		in.Fields = append(in.Fields, p)
 	}
@@ -127,7 +132,7 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		failure := localFailure(err)
 		if opts.IO.CanPrompt() && !opts.Interactive && !givesSingle(opts) {
-			failure = exitcode.WithHint(exitcode.Usage, failure, "pass the values as flags, or answer the form's questions with --interactive")
+			failure = exitcode.UsageHint(failure, "pass the values as flags, or answer the form's questions with --interactive")
 		}
 		return failure
 	}
@@ -149,10 +154,10 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 func checkCreateFlags(opts *CreateOptions) error {
 	switch {
 	case opts.FromFile != "" && (givesSingle(opts) || opts.Interactive):
-		return exitcode.WithHint(exitcode.Usage, errors.New("--from-file cannot be combined with the values of a single submission"),
+		return exitcode.UsageHint(errors.New("--from-file cannot be combined with the values of a single submission"),
 			"put those values in the file's columns")
-	case opts.FromFile == "" && opts.Bulk != (cmdutil.BulkFlags{}):
-		return exitcode.Usagef("--report, --resume and --force go with --from-file")
+	case opts.FromFile == "":
+		return opts.Bulk.OnlyWith("--from-file")
 	}
 	return nil
 }
@@ -183,7 +188,7 @@ func localFailure(err error) error {
 	if h := ve.Hint(); h != "" {
 		hint = h + "\n      " + hint
 	}
-	return exitcode.WithHint(exitcode.Usage, errors.New(msg), hint)
+	return exitcode.UsageHint(errors.New(msg), hint)
 }
 
 func printDryRun(ios *iostreams.IOStreams, quiet bool, req *shop.BISCreateRequest) error {

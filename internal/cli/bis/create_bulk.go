@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bisform"
@@ -31,84 +33,54 @@ var resultColumns = []output.Column{{Key: "row"}, {Key: "outcome"}, {Key: "id"},
 const importHint = "columns are the flag names (email, product-id, variant-id, phone, locale, note) and the field ids or labels of `storectl bis form`"
 
 func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
-	if err := opts.Bulk.Check(); err != nil {
-		return err
-	}
-	in, err := bulk.Open(opts.FromFile, opts.IO.In, nil)
+	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "bis-create", Flag: "--from-file", Path: opts.FromFile,
+		Noun: "submissions", Once: true, DryRun: opts.DryRun}, opts.IO.In)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	in.Noun = "submissions"
-	s, err := opts.Settings()
-	if err != nil {
-		return err
-	}
+	defer journal.Close()
 	form, err := opts.Forms.Load(ctx, false)
 	if err != nil {
 		return err
 	}
-	var journal *bulk.Report
-	if !opts.DryRun {
-		if journal, err = opts.Bulk.OpenJournal("bis-create", in.Hash); err != nil {
-			return err
-		}
-		defer journal.Close()
-	}
-	total, err := cmdutil.CheckInput(in, "rows", importHint, func(rec bulk.Record) ([]string, error) {
+	file := bulk.File{Input: in, Journal: journal, What: "rows", Hint: importHint, Plan: func(rec bulk.Record) (string, []string) {
 		row, problems := buildRow(rec, form.Form)
-		if len(problems) > 0 {
-			return problems, nil
-		}
-		if journal != nil {
-			if _, err := journal.Done(rec.Row, row.key); err != nil {
-				return nil, err
-			}
-		}
-		return nil, nil
-	})
+		return row.key, problems
+	}}
+	total, err := file.Check()
 	if err != nil {
 		return err
 	}
 	if opts.DryRun {
-		return printBulkDryRun(opts, in, form.Form, s.Quiet)
+		return printBulkDryRun(opts, in, form.Form)
 	}
-	p, err := opts.Printer()
+	env, err := cmdutil.BulkSources{IO: opts.IO, Settings: opts.Settings, Printer: opts.Printer, ShopClient: opts.ShopClient, Progress: opts.Progress, Now: time.Now}.Env()
 	if err != nil {
 		return err
 	}
-	client, err := opts.ShopClient()
+	if err := env.Connect(); err != nil {
+		return err
+	}
+	sub := &submitter{client: env.Client, forms: opts.Forms, form: form}
+	run, err := bulk.Start(bulk.Spec{Env: env.Env, Journal: journal, Columns: resultColumns, Noun: "rows", AllFailed: exitcode.Partial,
+		Emit: func(r bulk.Result, out *bulk.Results) error { return emitRow(opts.IO.ErrOut, env.Quiet, r, out) }})
 	if err != nil {
 		return err
 	}
-	results, err := cmdutil.NewResults(opts.IO, p, opts.Progress(), s.Quiet, resultColumns)
-	if err != nil {
-		return err
+	return run.Do(ctx, total, file.Items(func(rec bulk.Record) *bulk.Item {
+		row, _ := buildRow(rec, form.Form) // checked above
+		return submitItem(sub, rec.Row, row)
+	}))
+}
+
+// emitRow writes a row's line; with -q, a failed row is said on stderr.
+func emitRow(errOut io.Writer, quiet bool, r bulk.Result, out *bulk.Results) error {
+	if quiet && r.Outcome == bulk.Failed {
+		fmt.Fprintln(errOut, output.Sanitize(fmt.Sprintf("row %d: %s", r.Item.Row, r.Message)))
 	}
-	sub := &submitter{client: client, forms: opts.Forms, form: form}
-	runner := &bulk.Runner{Journal: journal, Refused: cmdutil.Refused, Fatal: cmdutil.TokenRejected, Message: cmdutil.FailureMessage,
-		Progress: opts.Progress(), PaceLeft: client.PaceLeft, Noun: "rows", ErrOut: opts.IO.ErrOut,
-		ResumeCommand: cmdutil.ResumeCommand(),
-		Emit: func(r bulk.Result) error {
-			if s.Quiet && r.Outcome == bulk.Failed {
-				fmt.Fprintln(opts.IO.ErrOut, output.Sanitize(fmt.Sprintf("row %d: %s", r.Item.Row, r.Message)))
-			}
-			line := bulkResult{Row: r.Item.Row, Outcome: string(r.Outcome), ID: idJSON(r.ID), Email: r.Item.Name, Message: r.Message}
-			return results.Write(line, r.Outcome == bulk.Created || r.Outcome == bulk.Updated, r.ID)
-		}}
-	runErr := runner.Run(ctx, total, func(yield func(*bulk.Item) error) error {
-		return in.Each(func(rec bulk.Record) error {
-			row, _ := buildRow(rec, form.Form) // checked above
-			return yield(submitItem(sub, rec.Row, row))
-		})
-	})
-	if err := results.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	if runErr != nil {
-		return runErr
-	}
-	return runner.Finish(s.Quiet, exitcode.Partial)
+	line := bulkResult{Row: r.Item.Row, Outcome: string(r.Outcome), ID: idJSON(r.ID), Email: r.Item.Name, Message: r.Message}
+	return out.Write(line, r.Outcome == bulk.Created || r.Outcome == bulk.Updated, r.ID)
 }
 
 // importRow is one row of an import file, checked against the form.
@@ -210,9 +182,13 @@ func submitItem(sub *submitter, rowNum int, row importRow) *bulk.Item {
 		}}
 }
 
-func printBulkDryRun(opts *CreateOptions, in *bulk.Input, form *bisform.Form, quiet bool) error {
+func printBulkDryRun(opts *CreateOptions, in *bulk.Input, form *bisform.Form) error {
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
 	n := 0
-	err := in.Each(func(rec bulk.Record) error {
+	err = in.Each(func(rec bulk.Record) error {
 		row, _ := buildRow(rec, form)
 		body, err := row.req.Body()
 		if err != nil {
@@ -225,7 +201,7 @@ func printBulkDryRun(opts *CreateOptions, in *bulk.Input, form *bisform.Form, qu
 	if err != nil {
 		return err
 	}
-	if !quiet {
+	if !s.Quiet {
 		fmt.Fprintf(opts.IO.ErrOut, "dry run: %d request(s) to POST /shop-api/back-in-stock/create, one body per line above; nothing was sent\n", n)
 	}
 	return nil

@@ -64,11 +64,11 @@ func runDemand(ctx context.Context, opts *DemandOptions) error {
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) { return db.Demand(ctx, filter) },
 		Columns: func(p *output.Printer, items []json.RawMessage) []output.Column {
 			if p.Format() != output.Table {
-				return nil
+				return demandDataColumns(items)
 			}
 			return demandColumns(filter, items)
 		},
-		Empty: "no submissions in the mirror"})
+		Empty: "no submissions in the mirror", Sheet: "demand"})
 }
 
 func (opts *DemandOptions) filter() (mirror.DemandFilter, error) {
@@ -117,6 +117,28 @@ func demandColumns(f mirror.DemandFilter, items []json.RawMessage) []output.Colu
 		output.Column{Key: "pending"}, output.Column{Key: "sent"},
 		output.Column{Key: "bar", Header: "DEMAND", Value: func(o output.Object) string { return bar(atoi(o.String(key)), most) }},
 		output.HumanTimeColumn("newest", "NEWEST", time.Local), output.HumanTimeColumn("oldest", "OLDEST", time.Local))
+}
+
+// demandDataColumns are the items' own keys (what csv and json hold),
+// with the newest and oldest submission's instants typed as such for a
+// workbook.
+func demandDataColumns(items []json.RawMessage) []output.Column {
+	if len(items) == 0 {
+		return nil
+	}
+	first, err := output.ParseObject(items[0])
+	if err != nil {
+		return nil
+	}
+	var cols []output.Column
+	for _, k := range first.Keys() {
+		c := output.Column{Key: k}
+		if k == "newest" || k == "oldest" {
+			c.Kind = output.KindTime
+		}
+		cols = append(cols, c)
+	}
+	return cols
 }
 
 func bar(n, most int) string {

@@ -23,29 +23,38 @@ type ExportOptions struct {
 	Settings func() (*config.Settings, error)
 	// Printer takes the command's default format, used unless the user
 	// chose one.
-	Printer    func(commandDefault output.Format) (*output.Printer, error)
-	ShopClient func() (*shop.Client, error)
-	Progress   func() *output.Progress
-	Mirror     cmdutil.MirrorDeps
-	Forms      *formStore
-	File       string
-	Details    bool
-	Resume     bool
+	Printer func(commandDefault output.Format) (*output.Printer, error)
+	// FilePrinter prints into --file.
+	FilePrinter func(format output.Format) (*output.Printer, error)
+	ShopClient  func() (*shop.Client, error)
+	Progress    func() *output.Progress
+	Mirror      cmdutil.MirrorDeps
+	Forms       *formStore
+	File        string
+	Details     bool
+	Resume      bool
 }
 
 func newExport(f *cmdutil.Factory, forms *formStore, runF func(*ExportOptions) error) *cobra.Command {
-	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, ShopClient: f.ShopClient,
+	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, FilePrinter: f.FilePrinter, ShopClient: f.ShopClient,
 		Progress: f.Progress, Mirror: f.MirrorDeps(), Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "export",
-		Short: "Export every submission as CSV (or JSON, NDJSON)",
+		Short: "Export every submission as CSV or an Excel workbook (or JSON, NDJSON)",
 		Long: `Export every back-in-stock submission, page after page, for a spreadsheet or
 a mailing tool. Rows are streamed as they arrive, so exports of any size use
 little memory. The format is -o when given, else the one --file's extension
-names (.csv, .json, .ndjson or .jsonl, .yaml or .yml), else CSV; the output
-setting of a profile or STORECTL_OUTPUT does not apply, so a saved preference
-for JSON at the terminal never turns a mailing-list CSV into JSON. json and
-ndjson give the items exactly as sent.
+names (.xlsx, .csv, .json, .ndjson or .jsonl, .yaml or .yml), else CSV; an
+extension no format writes (.xls, .txt) is refused unless -o names the
+format, and so is an -o the extension contradicts. The output setting of a
+profile or STORECTL_OUTPUT does not apply, so a saved preference for JSON at
+the terminal never turns a mailing-list CSV into JSON. json and ndjson give
+the items exactly as sent.
+
+.xlsx is for a spreadsheet: ids, phones and SKUs are text cells (every
+digit, the +), dates are date-time cells in your time zone (named in the
+header), counts are numbers, and no cell is ever a formula. CSV is for
+mailing tools and scripts. See docs/export-for-mailing.md.
 
 With --file the export is written to a temporary file beside PATH, mode 0600
 (it holds customers' e-mails and phones), and renamed to PATH when complete:
@@ -69,7 +78,8 @@ fields and named at the end (exit 5).
 
 --offline writes the export from the mirror without a request, saying how
 old it is.`,
-		Example: `  storectl bis export --file submissions.csv
+		Example: `  storectl bis export --file submissions.xlsx
+  storectl bis export --file submissions.csv
   storectl bis export --details --file submissions.csv
   storectl bis export --resume --file submissions.csv
   storectl bis export --offline -o ndjson | jq -r .customer_email`,
@@ -96,7 +106,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := opts.Printer(format)
+	p, err := exportPrinter(opts, format)
 	if err != nil {
 		return err
 	}

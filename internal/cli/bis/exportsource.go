@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
@@ -89,13 +88,9 @@ func rowsWithoutDetail(ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	shown, more := ids, ""
-	if len(ids) > 20 {
-		shown, more = ids[:20], fmt.Sprintf(" and %d more", len(ids)-20)
-	}
 	return exitcode.WithHint(exitcode.Partial,
-		fmt.Errorf("%s had no detail (the server refused it): ids %s%s; their rows hold the list fields only",
-			output.Plural(len(ids), "submission"), strings.Join(shown, ", "), more),
+		fmt.Errorf("%s had no detail (the server refused it): ids %s; their rows hold the list fields only",
+			output.Plural(len(ids), "submission"), output.FirstAndMore(ids[:min(len(ids), 20)], len(ids))),
 		"they were probably deleted after the list was read; the file is complete otherwise")
 }
 
@@ -104,9 +99,5 @@ func listChanged(w io.Writer, wk shop.WalkResult) {
 	if !wk.Changed() {
 		return
 	}
-	line := fmt.Sprintf("the list changed while it was read: %d submissions at the start, %d at the end; each written once", wk.FirstTotal, wk.LastTotal)
-	if wk.Left > 0 {
-		line += fmt.Sprintf(" (%d of them have left the store since)", wk.Left)
-	}
-	fmt.Fprintln(w, line)
+	fmt.Fprintln(w, output.ListChanged(wk.FirstTotal, wk.LastTotal, "submissions", "written", wk.Left))
 }

@@ -67,7 +67,7 @@ func runFind(ctx context.Context, opts *FindOptions) error {
 			return listColumns(p.Format() == output.Table)
 		},
 		Footer: func(n int) string { return output.Plural(n, "submission") },
-		Empty:  "no submissions match"})
+		Empty:  "no submissions match", Sheet: "submissions"})
 }
 
 // filter checks the flags before anything is read or sent.

@@ -19,7 +19,7 @@ import (
 // checks every answer at once so a typo is asked again, not sent.
 func promptInput(ios *iostreams.IOStreams, form *bisform.Form, in bisform.Input) (bisform.Input, error) {
 	if !ios.CanPrompt() {
-		return in, exitcode.WithHint(exitcode.Usage, errors.New("--interactive needs a terminal"),
+		return in, exitcode.UsageHint(errors.New("--interactive needs a terminal"),
 			"pass the values with --email, --product-id, --variant-id and --field instead")
 	}
 	given := map[string]string{}

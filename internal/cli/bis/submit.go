@@ -36,7 +36,7 @@ func (s *submitter) send(ctx context.Context, in bisform.Input, req *shop.BISCre
 	req, berr := fresh.Form.Build(in)
 	if berr != nil {
 		failure := localFailure(berr)
-		return nil, exitcode.WithHint(exitcode.Usage, failure,
+		return nil, exitcode.UsageHint(failure,
 			"the store's form changed since it was cached (now refreshed): "+exitcode.HintOf(failure))
 	}
 	return s.client.CreateSubmission(ctx, req)

@@ -96,8 +96,7 @@ func selections(flag string, values []string) ([]api.Selection, error) {
 		key, value, ok := strings.Cut(v, "=")
 		key = strings.TrimSpace(key)
 		if !ok || key == "" {
-			return nil, exitcode.WithHint(exitcode.Usage,
-				fmt.Errorf("invalid --%s %q: want KEY=VALUE", flag, v),
+			return nil, exitcode.UsageHint(fmt.Errorf("invalid --%s %q: want KEY=VALUE", flag, v),
 				fmt.Sprintf("for example --%s pf_opt_color=Black; see the keys with --show-filters", flag))
 		}
 		out = append(out, api.Selection{Key: key, Value: value})
@@ -125,6 +124,6 @@ func paramError(commandPath string, err error) error {
 	if name == "" {
 		name = pe.Param
 	}
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("invalid %s %q: %s", name, pe.Value, pe.Problem),
+	return exitcode.UsageHint(fmt.Errorf("invalid %s %q: %s", name, pe.Value, pe.Problem),
 		fmt.Sprintf("nothing was sent; run `%s --help` for the flags", commandPath))
 }

@@ -18,16 +18,22 @@ type pageFetch func(ctx context.Context, page int) ([]json.RawMessage, *api.Pagi
 // collectPages fetches page 1, 2, … while the answer says hasMorePages,
 // showing page n/N with an ETA on a terminal. It stops at the API's last
 // reachable page, and at a page that is empty although more are announced
-// (a server looping on itself), saying so on warn.
+// (a server looping on itself), saying so on warn; a listing that grows
+// past its bound (api.Pages) is an error.
 func collectPages(ctx context.Context, progress *output.Progress, warn io.Writer, fetch pageFetch) (products []json.RawMessage, pages int, err error) {
 	start := time.Now()
+	var walk api.Pages
 	for page := 1; ; page++ {
 		got, pg, err := fetch(ctx, page)
 		if err != nil {
 			return nil, page - 1, err
 		}
 		products = append(products, got...)
-		switch api.AfterPage(page, len(got), pg) {
+		stop, err := walk.After(page, len(got), pg)
+		if err != nil {
+			return nil, page, err
+		}
+		switch stop {
 		case api.LastPage:
 			return products, page, nil
 		case api.EmptyPage:

@@ -109,6 +109,9 @@ func New(t testing.TB, opts ...Option) *Env {
 		return cmdutil.NewPrinter(ios, e.Settings, commandDefault)
 	}
 	f.Printer = func() (*output.Printer, error) { return f.PrinterWithDefault("") }
+	f.FilePrinter = func(format output.Format) (*output.Printer, error) {
+		return cmdutil.NewFilePrinter(ios, e.Settings, format)
+	}
 	f.ShopClient = func() (*shop.Client, error) {
 		h, err := client("https://sandbox.test", o.shopToken)
 		if err != nil {

@@ -1,16 +1,19 @@
 package cmdutil
 
 import (
-	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -18,11 +21,18 @@ import (
 	"github.com/storectl/storectl/internal/output"
 )
 
-// BulkFlags are the journal flags every bulk command has.
+// BulkFlags are the journal flags every bulk command has, and the file
+// flags of those that read a bulk file.
 type BulkFlags struct {
 	Report string
 	Resume bool
 	Force  bool
+	// Again runs a file whose journal says it was run completely (the
+	// creates: --again).
+	Again bool
+	// Delimiter separates a CSV's cells (--delimiter; "" reads it from
+	// the header row).
+	Delimiter string
 }
 
 // AddBulkFlags registers --report, --resume and --force.
@@ -32,24 +42,179 @@ func AddBulkFlags(cmd *cobra.Command, b *BulkFlags) {
 	cmd.Flags().BoolVar(&b.Force, "force", false, "start over even though a journal of an earlier run exists")
 }
 
-// Check refuses --resume with --force.
+// AddDelimiterFlag registers --delimiter, for the commands that read a
+// CSV file.
+func AddDelimiterFlag(cmd *cobra.Command, b *BulkFlags) {
+	cmd.Flags().StringVar(&b.Delimiter, "delimiter", "", "`CHAR` between a CSV file's cells: , ; or tab (default: read from the header row)")
+}
+
+// AddAgainFlag registers --again, for the creates: running a file again
+// creates every row again, so a completed file is refused without it.
+func AddAgainFlag(cmd *cobra.Command, b *BulkFlags) {
+	cmd.Flags().BoolVar(&b.Again, "again", false, "create every row of a file again, although an earlier run created them all")
+}
+
+// Check refuses --resume with --force or --again, and a --delimiter that
+// is not one character.
 func (b BulkFlags) Check() error {
-	return MutuallyExclusive("--resume and --force cannot be used together: --resume continues the earlier run, --force forgets it", b.Resume, b.Force)
+	if err := MutuallyExclusive("--resume and --force cannot be used together: --resume continues the earlier run, --force forgets it", b.Resume, b.Force); err != nil {
+		return err
+	}
+	if err := MutuallyExclusive("--resume and --again cannot be used together: --resume continues the earlier run, --again starts a new one", b.Resume, b.Again); err != nil {
+		return err
+	}
+	_, err := b.delimiter()
+	return err
+}
+
+// OnlyWith refuses the bulk flags without the flag that names a bulk file.
+func (b BulkFlags) OnlyWith(fileFlag string) error {
+	switch {
+	case b.Report != "" || b.Resume || b.Force:
+		return exitcode.Usagef("--report, --resume and --force go with %s", fileFlag)
+	case b.Again || b.Delimiter != "":
+		return exitcode.Usagef("--again and --delimiter go with %s", fileFlag)
+	}
+	return nil
+}
+
+func (b BulkFlags) delimiter() (rune, error) {
+	switch b.Delimiter {
+	case "":
+		return 0, nil
+	case "tab", `\t`, "\t":
+		return '\t', nil
+	case ",", ";", "|":
+		return rune(b.Delimiter[0]), nil
+	}
+	return 0, exitcode.UsageHint(fmt.Errorf("--delimiter %q is not a cell separator", b.Delimiter), `use --delimiter ",", ";", "|" or tab`)
+}
+
+// BulkFile is a bulk command's input file, opened, and its journal.
+type BulkFile struct {
+	Command string // names the automatic journal: "comingsoon-create"
+	Flag    string // the flag that names the file: "--from-file"
+	Path    string
+	Noun    string // what the rows are: "rules"
+	// Once refuses a file an earlier run went through completely, unless
+	// --again (the creates).
+	Once   bool
+	DryRun bool // no journal
+}
+
+// Open checks the flags, opens the file named by f.Flag, and (unless a
+// dry run) its journal; the caller closes both.
+func (b BulkFlags) Open(f BulkFile, stdin io.Reader) (*bulk.Input, *bulk.Journal, error) {
+	if err := b.Check(); err != nil {
+		return nil, nil, err
+	}
+	in, err := OpenBulkInput(f.Path, f.Flag, stdin, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	in.Noun = f.Noun
+	in.Delimiter, _ = b.delimiter() // checked by Check
+	if f.DryRun {
+		return in, nil, nil
+	}
+	journal, err := b.openJournal(f.Command, in.Hash, f.Once)
+	if err != nil {
+		in.Close()
+		return nil, nil, err
+	}
+	return in, journal, nil
+}
+
+// OpenBulkInput opens a bulk file (bulk.Open) named by flag, which a
+// file that cannot be opened names in its hint.
+func OpenBulkInput(path, flag string, stdin io.Reader, accept bulk.Formats) (*bulk.Input, error) {
+	in, err := bulk.Open(path, stdin, accept)
+	if oe := (*bulk.OpenError)(nil); errors.As(err, &oe) {
+		return nil, exitcode.UsageHint(err, "check the path given to "+flag)
+	}
+	return in, err
 }
 
 // OpenJournal opens the run's journal: --report when given, else one kept in
 // the state directory under the command and the input's hash, so that a
 // run without --report can be resumed too.
-func (b BulkFlags) OpenJournal(command, inputHash string) (*bulk.Report, error) {
-	if b.Report != "" {
-		return bulk.OpenJournal(bulk.JournalOptions{Path: b.Report, Resume: b.Resume, Force: b.Force})
+func (b BulkFlags) OpenJournal(command, inputHash string) (*bulk.Journal, error) {
+	return b.openJournal(command, inputHash, false)
+}
+
+func (b BulkFlags) openJournal(command, inputHash string, once bool) (*bulk.Journal, error) {
+	o := bulk.JournalOptions{Path: b.Report, Resume: b.Resume, Force: b.Force, Once: once, Again: b.Again}
+	if b.Report == "" {
+		dir, err := config.StateDir()
+		if err != nil {
+			return nil, err
+		}
+		o.Path, o.Auto = bulk.AutoJournal(filepath.Join(dir, "journals"), command, inputHash), true
 	}
-	dir, err := config.StateDir()
+	j, err := bulk.OpenJournal(o)
+	if je := (*bulk.JournalError)(nil); errors.As(err, &je) && je.State == bulk.JournalComplete {
+		return nil, completed(command, je)
+	}
+	return j, err
+}
+
+// completed refuses to run a file again that an earlier run went through
+// completely: a create would make every row a second time.
+func completed(command string, je *bulk.JournalError) error {
+	hint := "use --again to create them again"
+	if command == "comingsoon-create" {
+		hint += ", or `storectl comingsoon apply` to keep the store equal to the file"
+	}
+	return exitcode.UsageHint(fmt.Errorf("this file was created completely on %s (%s; journal %s); nothing was sent",
+		je.Ended.Local().Format("2006-01-02 15:04"), output.Plural(je.Rows, "row"), je.Path), hint)
+}
+
+// BulkErrors read the server's errors for a bulk run.
+var BulkErrors = bulk.Errors{Refused: Refused, Fatal: TokenRejected, Message: FailureMessage}
+
+// BulkSources are where a bulk run's Env comes from: a verb's options.
+type BulkSources struct {
+	IO         *iostreams.IOStreams
+	Settings   func() (*config.Settings, error)
+	Printer    func() (*output.Printer, error)
+	ShopClient func() (*shop.Client, error)
+	Progress   func() *output.Progress
+	Now        func() time.Time
+}
+
+// BulkEnv is what a bulk run takes from a verb's dependencies.
+type BulkEnv struct {
+	bulk.Env
+	Store  string       // StoreName, for questions and verdicts
+	Client *shop.Client // which paces the run; set by Connect
+
+	shopClient func() (*shop.Client, error)
+}
+
+// Env gathers the run's BulkEnv, but the client: a run refused before
+// it connects (no --yes) must not have touched the store.
+func (src BulkSources) Env() (*BulkEnv, error) {
+	s, err := src.Settings()
 	if err != nil {
 		return nil, err
 	}
-	return bulk.OpenJournal(bulk.JournalOptions{Path: bulk.AutoJournal(filepath.Join(dir, "journals"), command, inputHash),
-		Auto: true, Resume: b.Resume, Force: b.Force})
+	p, err := src.Printer()
+	if err != nil {
+		return nil, err
+	}
+	env := bulk.Env{IO: src.IO, Printer: p, Progress: src.Progress(), Quiet: s.Quiet, Errors: BulkErrors,
+		ResumeCommand: ResumeCommand(), Now: src.Now}
+	return &BulkEnv{Env: env, Store: StoreName(s), shopClient: src.ShopClient}, nil
+}
+
+// Connect makes the shop client, whose pace the run keeps.
+func (e *BulkEnv) Connect() error {
+	client, err := e.shopClient()
+	if err != nil {
+		return err
+	}
+	e.Client, e.PaceLeft = client, client.PaceLeft
+	return nil
 }
 
 // Refused reports an error that says the server did not act: its refusal,
@@ -110,86 +275,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// Results prints a bulk run's per-item lines as they come: streamed in
-// every format (memory stays flat whatever the number of rows), moving the
-// progress line out of the way on a terminal. -q prints the ids of what
-// was created instead, one per line.
-type Results struct {
-	ios    *iostreams.IOStreams
-	stream output.Stream
-	quiet  bool
-}
-
-// NewResults starts the output of a bulk run.
-func NewResults(ios *iostreams.IOStreams, p *output.Printer, progress *output.Progress, quiet bool, cols []output.Column) (*Results, error) {
-	r := &Results{ios: ios, quiet: quiet}
-	if quiet {
-		return r, nil
-	}
-	s, err := p.Stream(progress.Above(ios.Out), cols)
-	if err != nil {
-		return nil, err
-	}
-	r.stream = s
-	return r, nil
-}
-
-// Write prints one item's line; id is what -q prints of a created item.
-func (r *Results) Write(line any, created bool, id string) error {
-	if r.quiet {
-		if !created || id == "" {
-			return nil
-		}
-		_, err := r.ios.Out.Write([]byte(id + "\n"))
-		return err
-	}
-	raw, err := json.Marshal(line)
-	if err != nil {
-		return err
-	}
-	return r.stream.Write(raw)
-}
-
-// Close finishes the output.
-func (r *Results) Close() error {
-	if r.stream == nil {
-		return nil
-	}
-	return r.stream.Close()
-}
-
-// errNoInput is the usage error of an empty bulk file.
-func errNoInput(name, noun string) error {
-	return exitcode.WithHint(exitcode.Usage, errors.New(name+" holds no "+noun+": nothing to do"), "check the file: a CSV needs a header row and one row per item")
-}
-
-// CheckInput reads every record of in once, before anything is sent: check
-// returns a row's problems (none when it is fine). Every problem is listed
-// (the first 20 of them) in one usage error naming what and in.Name, with
-// hint. It returns how many records there are.
-func CheckInput(in *bulk.Input, what, hint string, check func(bulk.Record) ([]string, error)) (int, error) {
-	var problems bulk.ProblemList
-	err := in.Each(func(rec bulk.Record) error {
-		problems.Total++
-		var msgs []string
-		if rec.Problem != "" {
-			msgs = []string{rec.Problem}
-		} else {
-			var err error
-			if msgs, err = check(rec); err != nil {
-				return err
-			}
-		}
-		problems.Add(rec.Where(), msgs...)
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	if problems.Total == 0 {
-		return 0, errNoInput(in.Name, what)
-	}
-	return problems.Total, problems.Err(what, in.Name, hint)
 }

@@ -34,7 +34,7 @@ func CanConfirm(ios *iostreams.IOStreams, question string, yes bool) error {
 	if yes || ios.CanPrompt() {
 		return nil
 	}
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("refusing to %s without confirmation", question),
+	return exitcode.UsageHint(fmt.Errorf("refusing to %s without confirmation", question),
 		"pass --yes to confirm when not running at a terminal")
 }
 

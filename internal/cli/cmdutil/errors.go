@@ -8,16 +8,11 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
-// FlagErrorf is exitcode.Usagef, kept for the bulk verbs that still call
-// it; new code calls exitcode.Usagef.
-func FlagErrorf(format string, args ...any) error { return exitcode.Usagef(format, args...) }
-
 // ExactArgs is cobra.ExactArgs with a usage error and the command's usage line.
 func ExactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return exitcode.WithHint(exitcode.Usage,
-				fmt.Errorf("%s takes %s (got %d argument(s))", cmd.CommandPath(), what, len(args)),
+			return exitcode.UsageHint(fmt.Errorf("%s takes %s (got %d argument(s))", cmd.CommandPath(), what, len(args)),
 				"usage: "+cmd.UseLine())
 		}
 		return nil
@@ -27,8 +22,7 @@ func ExactArgs(n int, what string) cobra.PositionalArgs {
 // NoArgs rejects positional arguments with a usage error.
 func NoArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("%s takes no arguments (got %q)", cmd.CommandPath(), args[0]),
+		return exitcode.UsageHint(fmt.Errorf("%s takes no arguments (got %q)", cmd.CommandPath(), args[0]),
 			"usage: "+cmd.UseLine())
 	}
 	return nil
@@ -38,8 +32,7 @@ func NoArgs(cmd *cobra.Command, args []string) error {
 func MaximumArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return exitcode.WithHint(exitcode.Usage,
-				fmt.Errorf("%s takes at most %s (got %d arguments)", cmd.CommandPath(), what, len(args)),
+			return exitcode.UsageHint(fmt.Errorf("%s takes at most %s (got %d arguments)", cmd.CommandPath(), what, len(args)),
 				"usage: "+cmd.UseLine())
 		}
 		return nil

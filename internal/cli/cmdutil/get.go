@@ -41,7 +41,7 @@ func PrintByID[R any](ctx context.Context, d ShopDeps, what IDArg, arg string, f
 	show func(res R) (json.RawMessage, Render)) error {
 	id, err := ids.ParseID(what.Noun+" ID", arg)
 	if err != nil {
-		return exitcode.WithHint(exitcode.Usage, err, "`"+what.List+"` shows the IDs")
+		return exitcode.UsageHint(err, "`"+what.List+"` shows the IDs")
 	}
 	p, err := d.Printer()
 	if err != nil {

@@ -29,7 +29,7 @@ func NewGroup(use, short, long string) *cobra.Command {
 				if guess := Suggest(args[0], verbs); guess != "" {
 					hint = fmt.Sprintf("did you mean `%s %s`? (%s)", cmd.CommandPath(), guess, hint)
 				}
-				return exitcode.WithHint(exitcode.Usage, fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath()), hint)
+				return exitcode.UsageHint(fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath()), hint)
 			}
 			return cmd.Help()
 		},

@@ -49,7 +49,9 @@ func CheckPageFlags(cmd *cobra.Command, p PageFlags) error {
 
 // ShopList is what a shop API list command prints.
 type ShopList struct {
-	Noun    string // plural, for the footer: "submissions"
+	Noun string // plural, for the footer: "submissions"
+	// Sheet names a workbook's sheet (-o xlsx); "" uses Noun.
+	Sheet   string
 	Fetch   func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error)
 	Columns []output.Column
 	// DataColumns, when set, replace Columns outside table mode (csv gets
@@ -83,16 +85,16 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 	if l.DataColumns != nil && p.Format() != output.Table {
 		cols = l.DataColumns
 	}
-	if err := p.List(items, cols); err != nil {
+	sheet := l.Sheet
+	if sheet == "" {
+		sheet = l.Noun
+	}
+	if err := p.Sheet(sheet).List(items, cols); err != nil {
 		return err
 	}
 	if w := last.walk; w != nil && w.Changed() {
 		// On stderr whatever the format: a script should know too.
-		line := fmt.Sprintf("the list changed while it was read: %d %s at the start, %d at the end; each listed once", w.FirstTotal, l.Noun, w.LastTotal)
-		if w.Left > 0 {
-			line += fmt.Sprintf(" (%d of them have left the store since)", w.Left)
-		}
-		fmt.Fprintln(d.IO.ErrOut, line)
+		fmt.Fprintln(d.IO.ErrOut, output.ListChanged(w.FirstTotal, w.LastTotal, l.Noun, "listed", w.Left))
 	}
 	if !p.IsTable() {
 		return nil

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/api/shop"
-	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -90,72 +89,75 @@ matches the file, 5 when some changes failed, 2 on a bad file.`,
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "apply without asking (required when not at a terminal)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the requests it would send, and send nothing")
 	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
+	cmdutil.AddDelimiterFlag(cmd, &opts.Bulk)
 	return cmd
 }
 
 func runApply(ctx context.Context, opts *ApplyOptions) error {
 	if opts.File == "" {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("no file given"),
+		return exitcode.UsageHint(fmt.Errorf("no file given"),
 			"name the rules that should exist with --file FILE (the columns of `comingsoon create --from-file`)")
 	}
-	if err := opts.Bulk.Check(); err != nil {
-		return err
-	}
-	s, err := opts.Settings()
-	if err != nil {
-		return err
-	}
-	in, err := bulk.Open(opts.File, opts.IO.In, nil)
+	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "comingsoon-apply", Flag: "--file", Path: opts.File, Noun: "rules", DryRun: opts.DryRun}, opts.IO.In)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	in.Noun = "rules"
+	defer journal.Close()
 	file, err := readFileRules(in, opts.Loc)
+	if err != nil {
+		return err
+	}
+	env, err := opts.sources().Env()
 	if err != nil {
 		return err
 	}
 	// Refused before anything is read from the store: the question needs
 	// the plan, but a script without --yes gets its answer at once.
 	if !opts.DryRun {
-		if err := cmdutil.CanConfirm(opts.IO, "apply "+in.Name+" to "+cmdutil.StoreName(s), opts.Yes); err != nil {
+		if err := cmdutil.CanConfirm(opts.IO, "apply "+in.Name+" to "+env.Store, opts.Yes); err != nil {
 			return err
 		}
 	}
-	p, err := opts.Printer()
+	if err := env.Connect(); err != nil {
+		return err
+	}
+	a, err := planApply(ctx, opts, env, file, in.Name)
 	if err != nil {
 		return err
 	}
-	var journal *bulk.Report
-	if !opts.DryRun {
-		if journal, err = opts.Bulk.OpenJournal("comingsoon-apply", in.Hash); err != nil {
-			return err
-		}
-		defer journal.Close()
+	if opts.DryRun {
+		return a.shown().dryRun(file, in.Name)
 	}
-	client, err := opts.ShopClient()
-	if err != nil {
+	if err := a.confirm(); err != nil {
 		return err
 	}
-	store, err := readStore(ctx, client, opts.Progress(), file.wanted)
+	return a.run(ctx, journal)
+}
+
+// planApply reads the store and plans what makes it equal to the file.
+func planApply(ctx context.Context, opts *ApplyOptions, env *cmdutil.BulkEnv, file *fileRules, fileName string) (*applier, error) {
+	store, err := readStore(ctx, env.Client, env.Progress, file.wanted)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	plan := ruleform.MakePlan(file.wanted, store, opts.Prune)
-	shown := planShown{p: p, ios: opts.IO, progress: opts.Progress(), plan: plan, quiet: s.Quiet, loc: opts.Loc}
-	if opts.DryRun {
-		return shown.dryRun(file, in.Name)
-	}
-	if err := shown.table(); err != nil {
+	return &applier{opts: opts, env: env, plan: plan, file: file, store: store, fileName: fileName}, nil
+}
+
+// confirm shows the plan and asks before changing anything, unless --yes.
+func (a *applier) confirm() error {
+	if err := a.shown().table(); err != nil {
 		return err
 	}
-	if plan.Changes() && !opts.Yes {
-		opts.Progress().Stop() // for good: the question needs the line
-		question := fmt.Sprintf("apply %s to %s (%s)", in.Name, cmdutil.StoreName(s), plan.Summary())
-		if err := cmdutil.Confirm(opts.IO, question, opts.Yes); err != nil {
-			return err
-		}
+	if !a.plan.Changes() || a.opts.Yes {
+		return nil
 	}
-	a := &applier{opts: opts, client: client, plan: plan, file: file, store: store, journal: journal, printer: p, settings: s, fileName: in.Name}
-	return a.run(ctx)
+	a.env.Progress.Stop() // for good: the question needs the line
+	question := fmt.Sprintf("apply %s to %s (%s)", a.fileName, a.env.Store, a.plan.Summary())
+	return cmdutil.Confirm(a.opts.IO, question, a.opts.Yes)
+}
+
+func (o *ApplyOptions) sources() cmdutil.BulkSources {
+	return cmdutil.BulkSources{IO: o.IO, Settings: o.Settings, Printer: o.Printer, ShopClient: o.ShopClient, Progress: o.Progress, Now: o.Now}
 }

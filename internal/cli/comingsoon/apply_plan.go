@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,14 +95,10 @@ func orNone(s string) string {
 	return s
 }
 
-// deleteBatches groups the steps whose rules are deleted into requests of
-// at most shop.MaxDeleteIDs ids.
-func deleteBatches(steps []ruleform.Step) [][]ruleform.Step {
-	var out [][]ruleform.Step
-	for start := 0; start < len(steps); start += shop.MaxDeleteIDs {
-		out = append(out, steps[start:min(start+shop.MaxDeleteIDs, len(steps))])
-	}
-	return out
+// deleteBatches groups what is deleted (ids, or plan steps) into requests
+// of at most shop.MaxDeleteIDs ids: the one batching of delete and apply.
+func deleteBatches[T any](items []T) [][]T {
+	return slices.Collect(slices.Chunk(items, shop.MaxDeleteIDs))
 }
 
 func batchIDs(batch []ruleform.Step) []json.Number {
@@ -125,7 +122,7 @@ type planShown struct {
 func (s planShown) lines(file *fileRules, withRequests bool) []planLine {
 	batchOf := map[string]int{}
 	if withRequests {
-		for i, b := range deleteBatches(s.plan.Deletions(func(int) bool { return true })) {
+		for i, b := range deleteBatches(s.plan.AllDeletions()) {
 			for _, step := range b {
 				batchOf[step.ID] = i + 1
 			}
@@ -227,7 +224,7 @@ func (s planShown) requests(file *fileRules) []string {
 			out = append(out, "POST /shop-api/coming-soon/create "+string(file.planned[step.Row].body))
 		}
 	}
-	for _, b := range deleteBatches(s.plan.Deletions(func(int) bool { return true })) {
+	for _, b := range deleteBatches(s.plan.AllDeletions()) {
 		body, _ := json.Marshal(struct {
 			IDs []json.Number `json:"ids"`
 		}{batchIDs(b)})

@@ -29,7 +29,7 @@ type fileRules struct {
 func readFileRules(in *bulk.Input, loc *time.Location) (*fileRules, error) {
 	f := &fileRules{planned: map[int]plannedRule{}}
 	rowOf := map[string]int{}
-	total, err := cmdutil.CheckInput(in, "rules", ruleFileHint, func(rec bulk.Record) ([]string, error) {
+	total, err := bulk.Check(in, "rules", ruleFileHint, func(rec bulk.Record) ([]string, error) {
 		pr, problems := planRow(rec, in, loc)
 		if len(problems) > 0 {
 			return problems, nil

@@ -9,7 +9,6 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/ruleform"
@@ -28,66 +27,45 @@ type changeResult struct {
 
 var changeColumns = []output.Column{{Key: "action"}, {Key: "row"}, {Key: "name"}, {Key: "id"}, {Key: "outcome"}, {Key: "message"}}
 
-// Outcomes a run's lines give besides the journal's.
-const (
-	outcomeUnchanged = "unchanged"
-	outcomeReplaced  = "replaced" // counted once the old rule is deleted
-	// outcomeKept is an old rule left in place because its replacement
-	// could not be created.
-	outcomeKept = "kept"
-)
-
 // applier carries out a plan.
 type applier struct {
 	opts     *ApplyOptions
-	client   *shop.Client
+	env      *cmdutil.BulkEnv
 	plan     ruleform.Plan
 	file     *fileRules
 	store    []ruleform.Stored
-	journal  *bulk.Report
-	printer  *output.Printer
-	settings *config.Settings
 	fileName string
 
-	results  *cmdutil.Results
+	out      *bulk.Results
+	tally    bulk.Tally
 	creating map[int]ruleform.Step   // row → its create or replace
 	created  map[int]string          // row → id of its new rule
 	batches  map[int][]ruleform.Step // journal row of a delete request → its rules
-	counts   map[string]int          // rules by outcome: created, replaced, deleted, unchanged, failed, kept
 }
 
-func (a *applier) run(ctx context.Context) error {
-	quiet := a.settings.Quiet
-	if a.printer.IsTable() && a.plan.Changes() && !quiet {
-		fmt.Fprintln(a.opts.Progress().Above(a.opts.IO.Out)) // between the plan and the results
+func (a *applier) shown() planShown {
+	return planShown{p: a.env.Printer, ios: a.opts.IO, progress: a.env.Progress, plan: a.plan, quiet: a.env.Quiet, loc: a.opts.Loc}
+}
+
+// run sends the plan's requests: every create, then the deletes.
+func (a *applier) run(ctx context.Context, journal *bulk.Journal) error {
+	if a.env.Printer.IsTable() && a.plan.Changes() && !a.env.Quiet {
+		fmt.Fprintln(a.env.Progress.Above(a.opts.IO.Out)) // between the plan and the results
 	}
-	results, err := cmdutil.NewResults(a.opts.IO, a.printer, a.opts.Progress(), quiet, changeColumns)
+	run, err := bulk.Start(bulk.Spec{Env: a.env.Env, Journal: journal, Columns: changeColumns, Replanned: true,
+		Noun: "requests", Counted: "rules", TallyLabel: "requests", AllFailed: exitcode.Partial,
+		Emit: a.emit, Count: a.count, Summary: a.verdict})
 	if err != nil {
 		return err
 	}
-	a.results, a.created, a.batches, a.counts = results, map[int]string{}, map[int][]ruleform.Step{}, map[string]int{}
-	a.creating = map[int]ruleform.Step{}
+	a.out, a.tally = run.Output(), run.Tally()
+	a.created, a.batches, a.creating = map[int]string{}, map[int][]ruleform.Step{}, map[int]ruleform.Step{}
 	for _, step := range a.plan.Steps {
 		if step.Action == ruleform.Create || step.Action == ruleform.Replace {
 			a.creating[step.Row] = step
 		}
 	}
-	runErr := a.listUnchanged()
-	runner := a.runner()
-	if runErr == nil {
-		total := len(a.creating) + len(deleteBatches(a.plan.Deletions(func(int) bool { return true })))
-		runErr = runner.Run(ctx, total, a.items)
-	}
-	if err := results.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	if runErr != nil {
-		return runErr
-	}
-	if !quiet || a.counts[string(bulk.Failed)] > 0 {
-		fmt.Fprintln(a.opts.IO.ErrOut, a.verdict())
-	}
-	return runner.Finish(true, exitcode.Partial)
+	return run.Do(ctx, len(a.creating)+len(deleteBatches(a.plan.AllDeletions())), a.items)
 }
 
 // listUnchanged counts the rules left as they are and, in data formats
@@ -97,9 +75,9 @@ func (a *applier) listUnchanged() error {
 		if step.Action != ruleform.Unchanged {
 			continue
 		}
-		a.counts[outcomeUnchanged]++
-		if !a.printer.IsTable() {
-			if err := a.write(changeResult{Action: step.Action, Row: step.Row, Name: step.Name, ID: json.Number(step.ID), Outcome: outcomeUnchanged}); err != nil {
+		a.tally.Add(bulk.Unchanged)
+		if !a.env.Printer.IsTable() {
+			if err := a.write(changeResult{Action: step.Action, Row: step.Row, Name: step.Name, ID: json.Number(step.ID), Outcome: string(bulk.Unchanged)}); err != nil {
 				return err
 			}
 		}
@@ -107,15 +85,12 @@ func (a *applier) listUnchanged() error {
 	return nil
 }
 
-func (a *applier) runner() *bulk.Runner {
-	return &bulk.Runner{Journal: a.journal, Replanned: true, Refused: cmdutil.Refused, Fatal: cmdutil.TokenRejected,
-		Message: cmdutil.FailureMessage, Progress: a.opts.Progress(), PaceLeft: a.client.PaceLeft, Noun: "requests",
-		TallyLabel: "requests", ErrOut: a.opts.IO.ErrOut, ResumeCommand: cmdutil.ResumeCommand(), Now: a.opts.Now, Emit: a.emit}
-}
-
 // items yields the creates, in file order, then the deletes.
 func (a *applier) items(yield func(*bulk.Item) error) error {
-	recover := &recoverer{client: a.client, progress: a.opts.Progress()}
+	if err := a.listUnchanged(); err != nil {
+		return err
+	}
+	recover := &recoverer{client: a.env.Client, progress: a.env.Progress}
 	for _, s := range a.store {
 		// A rule the plan saw was there before this run, never one an
 		// interrupted run created: the old rule of a replace has the same
@@ -124,7 +99,7 @@ func (a *applier) items(yield func(*bulk.Item) error) error {
 	}
 	for _, step := range a.plan.Steps {
 		if step.Action == ruleform.Create || step.Action == ruleform.Replace {
-			if err := yield(createItem(a.client, recover, a.file.planned[step.Row])); err != nil {
+			if err := yield(createItem(a.env.Client, recover, a.file.planned[step.Row])); err != nil {
 				return err
 			}
 		}
@@ -140,10 +115,10 @@ func (a *applier) deletes(yield func(*bulk.Item) error) error {
 	for _, s := range steps {
 		deleting[s.ID] = true
 	}
-	for _, s := range a.plan.Deletions(func(int) bool { return true }) {
+	for _, s := range a.plan.AllDeletions() {
 		if !deleting[s.ID] {
-			a.counts[outcomeKept]++
-			if err := a.write(changeResult{Action: s.Action, Row: s.Row, Name: s.Name, ID: json.Number(s.ID), Outcome: outcomeKept,
+			a.tally.Add(bulk.Kept)
+			if err := a.write(changeResult{Action: s.Action, Row: s.Row, Name: s.Name, ID: json.Number(s.ID), Outcome: string(bulk.Kept),
 				Message: fmt.Sprintf("kept: row %d's new rule was not created", s.Row)}); err != nil {
 				return err
 			}
@@ -152,7 +127,7 @@ func (a *applier) deletes(yield func(*bulk.Item) error) error {
 	for i, batch := range deleteBatches(steps) {
 		row := a.file.rows + i + 1 // after the file's rows, so the journal's rows stay apart
 		a.batches[row] = batch
-		if err := yield(applyDeleteItem(a.client, row, batchIDs(batch))); err != nil {
+		if err := yield(applyDeleteItem(a.env.Client, row, batchIDs(batch))); err != nil {
 			return err
 		}
 	}
@@ -174,22 +149,43 @@ func applyDeleteItem(client *shop.Client, row int, ids []json.Number) *bulk.Item
 	return it
 }
 
+// count counts a request's result as the rules it changed: a delete
+// request's rules each, a replace once its old rule is deleted.
+func (a *applier) count(r bulk.Result, t bulk.Tally) {
+	if batch, ok := a.batches[r.Item.Row]; ok {
+		for _, step := range batch {
+			switch {
+			case r.Outcome != bulk.Deleted:
+				t.Add(bulk.Failed)
+			case step.Action == ruleform.Replace:
+				t.Add(bulk.Replaced)
+			default:
+				t.Add(bulk.Deleted)
+			}
+		}
+		return
+	}
+	switch step := a.creating[r.Item.Row]; {
+	case r.Outcome != bulk.Created:
+		t.Add(bulk.Failed)
+	case step.Action == ruleform.Create:
+		t.Add(bulk.Created)
+	}
+}
+
 // emit turns a request's result into its rules' lines.
-func (a *applier) emit(r bulk.Result) error {
+func (a *applier) emit(r bulk.Result, out *bulk.Results) error {
 	if batch, ok := a.batches[r.Item.Row]; ok {
 		for _, step := range batch {
 			line := changeResult{Action: step.Action, Row: step.Row, Name: step.Name, ID: json.Number(step.ID), Outcome: string(r.Outcome), Message: r.Message}
 			switch {
 			case r.Outcome != bulk.Deleted:
-				a.counts[string(bulk.Failed)]++
 			case step.Action == ruleform.Replace:
-				a.counts[outcomeReplaced]++
 				line.Message = "replaced by rule " + a.created[step.Row]
 			default:
-				a.counts[string(bulk.Deleted)]++
 				line.Message = step.Reason
 			}
-			if err := a.write(line); err != nil {
+			if err := out.Write(line, false, ""); err != nil {
 				return err
 			}
 		}
@@ -202,39 +198,20 @@ func (a *applier) emit(r bulk.Result) error {
 		if step.Action == ruleform.Replace && line.Message == "" {
 			line.Message = "replaces rule " + step.ID + " (deleted once the creates are done)"
 		}
-		if step.Action == ruleform.Create {
-			a.counts[string(bulk.Created)]++
-		}
-	} else {
-		a.counts[string(bulk.Failed)]++
 	}
-	return a.results.Write(line, r.Outcome == bulk.Created, r.ID)
+	return out.Write(line, r.Outcome == bulk.Created, r.ID)
 }
 
-func (a *applier) write(line changeResult) error { return a.results.Write(line, false, "") }
+func (a *applier) write(line changeResult) error { return a.out.Write(line, false, "") }
 
-// verdict is the run's last word on stderr.
-func (a *applier) verdict() string {
-	store := cmdutil.StoreName(a.settings)
+// verdict is the run's last word on stderr, counting rules: "applied
+// launches.csv to profile "eu": 1 created · 1 replaced · 3 unchanged".
+func (a *applier) verdict(t bulk.Tally) string {
 	switch {
 	case !a.plan.Changes():
-		return fmt.Sprintf("nothing to do: %s matches %s (%s)", store, a.fileName, a.summary())
-	case a.counts[string(bulk.Failed)] > 0:
-		return fmt.Sprintf("applied %s in part to %s: %s", a.fileName, store, a.summary())
+		return fmt.Sprintf("nothing to do: %s matches %s (%s)", a.env.Store, a.fileName, t)
+	case t[bulk.Failed] > 0:
+		return fmt.Sprintf("applied %s in part to %s: %s", a.fileName, a.env.Store, t)
 	}
-	return fmt.Sprintf("applied %s to %s: %s", a.fileName, store, a.summary())
-}
-
-// summary counts rules: "1 created · 1 replaced · 2 deleted · 3 unchanged".
-func (a *applier) summary() string {
-	var parts []string
-	for _, k := range []string{string(bulk.Created), outcomeReplaced, string(bulk.Deleted), outcomeUnchanged, string(bulk.Failed), outcomeKept} {
-		if n := a.counts[k]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, k))
-		}
-	}
-	if len(parts) == 0 {
-		return "nothing to do"
-	}
-	return strings.Join(parts, " · ")
+	return fmt.Sprintf("applied %s to %s: %s", a.fileName, a.env.Store, t)
 }

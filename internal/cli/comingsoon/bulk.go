@@ -38,81 +38,48 @@ var resultColumns = []output.Column{{Key: "row"}, {Key: "outcome"}, {Key: "id"},
 const ruleFileHint = "fix those rows and run the command again"
 
 func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
-	if err := opts.Bulk.Check(); err != nil {
-		return err
-	}
-	in, err := bulk.Open(opts.FromFile, opts.IO.In, nil)
+	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "comingsoon-create", Flag: "--from-file", Path: opts.FromFile,
+		Noun: "rules", Once: true, DryRun: opts.DryRun}, opts.IO.In)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	in.Noun = "rules"
-	s, err := opts.Settings()
-	if err != nil {
-		return err
-	}
-	var journal *bulk.Report
-	if !opts.DryRun {
-		if journal, err = opts.Bulk.OpenJournal("comingsoon-create", in.Hash); err != nil {
-			return err
-		}
-		defer journal.Close()
-	}
+	defer journal.Close()
 	// Every row is checked before anything is sent, and so is every row a
 	// resumed run recorded as done: an edited row must stop the run first.
 	local := false
-	total, err := cmdutil.CheckInput(in, "rules", ruleFileHint, func(rec bulk.Record) ([]string, error) {
+	file := bulk.File{Input: in, Journal: journal, What: "rules", Hint: ruleFileHint, Plan: func(rec bulk.Record) (string, []string) {
 		pr, problems := planRow(rec, in, opts.Loc)
-		if len(problems) > 0 {
-			return problems, nil
-		}
 		local = local || pr.rule.LocalDates
-		if journal != nil {
-			if _, err := journal.Done(rec.Row, pr.key); err != nil {
-				return nil, err
-			}
-		}
-		return nil, nil
-	})
+		return pr.key, problems
+	}}
+	total, err := file.Check()
 	if err != nil {
 		return err
 	}
 	if opts.DryRun {
 		return printBulkDryRun(opts, in, total, local)
 	}
-	p, err := opts.Printer()
+	env, err := opts.sources().Env()
 	if err != nil {
 		return err
 	}
-	client, err := opts.ShopClient()
-	if err != nil {
+	if err := env.Connect(); err != nil {
 		return err
 	}
-	results, err := cmdutil.NewResults(opts.IO, p, opts.Progress(), s.Quiet, resultColumns)
-	if err != nil {
-		return err
-	}
-	recover := &recoverer{client: client, progress: opts.Progress()}
-	runner := &bulk.Runner{Journal: journal, Refused: cmdutil.Refused, Fatal: cmdutil.TokenRejected, Message: cmdutil.FailureMessage,
-		Progress: opts.Progress(), PaceLeft: client.PaceLeft, Noun: "rules", ErrOut: opts.IO.ErrOut,
-		ResumeCommand: cmdutil.ResumeCommand(), Now: opts.Now,
-		Emit: func(r bulk.Result) error {
+	recover := &recoverer{client: env.Client, progress: env.Progress}
+	run, err := bulk.Start(bulk.Spec{Env: env.Env, Journal: journal, Columns: resultColumns, Noun: "rules", AllFailed: exitcode.Partial,
+		Emit: func(r bulk.Result, out *bulk.Results) error {
 			line := rowResult{Row: r.Item.Row, Outcome: string(r.Outcome), ID: json.Number(r.ID), Name: r.Item.Name, Message: r.Message}
-			return results.Write(line, r.Outcome == bulk.Created, r.ID)
-		}}
-	runErr := runner.Run(ctx, total, func(yield func(*bulk.Item) error) error {
-		return in.Each(func(rec bulk.Record) error {
-			pr, _ := planRow(rec, in, opts.Loc) // checked above
-			return yield(createItem(client, recover, pr))
-		})
-	})
-	if err := results.Close(); err != nil && runErr == nil {
-		runErr = err
+			return out.Write(line, r.Outcome == bulk.Created, r.ID)
+		}})
+	if err != nil {
+		return err
 	}
-	if runErr != nil {
-		return runErr
-	}
-	return runner.Finish(s.Quiet, exitcode.Partial)
+	return run.Do(ctx, total, file.Items(func(rec bulk.Record) *bulk.Item {
+		pr, _ := planRow(rec, in, opts.Loc) // checked above
+		return createItem(env.Client, recover, pr)
+	}))
 }
 
 // planRow maps a record to its rule, or the row's problems.

@@ -82,8 +82,12 @@ with their row numbers. Rules are then created one by one at the store's
 rate limit. A journal records each row's outcome as it happens (--report
 FILE names it; otherwise it is kept in storectl's state directory): after an
 interruption --resume continues without creating any rule twice, and a new
-run over an unfinished journal is refused unless --force. Exit 5 when some
-rows failed.`,
+run over an unfinished journal is refused unless --force. Running a file
+again after a run that created every row is refused too (it would create
+every rule a second time) unless --again; "comingsoon apply" keeps the
+store equal to a file instead. A CSV's cells are separated by commas, or by
+semicolons or tabs when the header row has no comma (--delimiter sets it).
+Exit 5 when some rows failed.`,
 		Example: `  storectl comingsoon create --name "Fall drop" --start 2026-10-01 --apply-to product --product-id 8001,8002
   storectl comingsoon create --name Teaser --start "2026-10-01 09:00:00" --end 2026-10-15 \
       --apply-to collection --collection-id 4001 --show-countdown --translation fr.above="Bientôt"
@@ -116,6 +120,8 @@ rows failed.`,
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "check and print the request body(ies) without sending anything")
 	fl.StringVar(&opts.FromFile, "from-file", "", "create one rule per row of `FILE` (.json, .yaml, .csv; - for stdin)")
 	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
+	cmdutil.AddAgainFlag(cmd, &opts.Bulk)
+	cmdutil.AddDelimiterFlag(cmd, &opts.Bulk)
 	_ = cmd.RegisterFlagCompletionFunc("apply-to", completion.ApplyTo())
 	_ = cmd.RegisterFlagCompletionFunc("status", completion.RuleStatus())
 	return cmd
@@ -124,12 +130,12 @@ rows failed.`,
 func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if opts.FromFile != "" {
 		if len(opts.ruleFlags) > 0 {
-			return cmdutil.FlagErrorf("%s cannot be used with --from-file: the file gives each rule's fields", strings.Join(opts.ruleFlags, ", "))
+			return exitcode.Usagef("%s cannot be used with --from-file: the file gives each rule's fields", strings.Join(opts.ruleFlags, ", "))
 		}
 		return runBulkCreate(ctx, opts)
 	}
-	if opts.Bulk != (cmdutil.BulkFlags{}) {
-		return exitcode.Usagef("--report, --resume and --force go with --from-file")
+	if err := opts.Bulk.OnlyWith("--from-file"); err != nil {
+		return err
 	}
 	in := opts.Input
 	in.Names = flagNames
@@ -186,8 +192,7 @@ func invalidRule(problems []ruleform.Problem) error {
 	for i, p := range problems {
 		lines[i] = "  " + p.Message
 	}
-	return exitcode.WithHint(exitcode.Usage,
-		fmt.Errorf("the rule is not valid; nothing was sent:\n%s", strings.Join(lines, "\n")),
+	return exitcode.UsageHint(fmt.Errorf("the rule is not valid; nothing was sent:\n%s", strings.Join(lines, "\n")),
 		"fix the flags named above (`storectl comingsoon create --help` describes them)")
 }
 
@@ -216,3 +221,7 @@ type optionalBool struct{ value string }
 func (b *optionalBool) String() string     { return b.value }
 func (b *optionalBool) Set(s string) error { b.value = s; return nil }
 func (b *optionalBool) Type() string       { return "bool" }
+
+func (o *CreateOptions) sources() cmdutil.BulkSources {
+	return cmdutil.BulkSources{IO: o.IO, Settings: o.Settings, Printer: o.Printer, ShopClient: o.ShopClient, Progress: o.Progress, Now: o.Now}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -106,86 +107,109 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 	if err := opts.Bulk.Check(); err != nil {
 		return err
 	}
-	ruleIDs, err := collectIDs(opts)
-	if err != nil {
+	ruleIDs, err := deleteIDs(ctx, opts)
+	if err != nil || len(ruleIDs) == 0 {
 		return err
 	}
-	selecting := opts.Expired || opts.NamePrefix != ""
-	if selecting {
-		selected, err := selectRules(ctx, opts)
-		if err != nil {
-			return err
-		}
-		ruleIDs = appendNew(ruleIDs, selected)
-		if len(ruleIDs) == 0 {
-			fmt.Fprintln(opts.IO.ErrOut, "no rule matches: nothing to delete")
-			return nil
-		}
-	}
-	batches := batch(ruleIDs, shop.MaxDeleteIDs)
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
+	batches := idBatches(ruleIDs)
 	if opts.DryRun {
-		if err := printBatches(p, batches, dryRunColumns); err != nil {
-			return err
-		}
-		fmt.Fprintf(opts.IO.ErrOut, "dry run: %s in %s; nothing was sent\n", output.Plural(len(ruleIDs), "id"), output.Plural(len(batches), "request"))
-		return nil
+		return printDeleteDryRun(opts, batches, len(ruleIDs))
 	}
-	s, err := opts.Settings()
+	env, err := opts.sources().Env()
 	if err != nil {
 		return err
 	}
-	question := fmt.Sprintf("delete %s", output.Plural(len(ruleIDs), "coming-soon rule"))
-	if len(batches) > 1 {
-		question += fmt.Sprintf(" in %d requests", len(batches))
-	}
-	if err := cmdutil.Confirm(opts.IO, question+" from "+cmdutil.StoreName(s), opts.Yes); err != nil {
+	if err := confirmDelete(opts, env.Store, len(ruleIDs), len(batches)); err != nil {
 		return err
 	}
-	client, err := opts.ShopClient()
-	if err != nil {
+	if err := env.Connect(); err != nil {
 		return err
 	}
-	journal, err := opts.Bulk.OpenJournal("comingsoon-delete", idsHash(ruleIDs))
+	journal, err := openDeleteJournal(opts, ruleIDs, batches)
 	if err != nil {
 		return err
 	}
 	defer journal.Close()
-	for _, b := range batches {
-		if _, err := journal.Done(b.Batch, bulk.RowKey(b.IDs)); err != nil {
-			return err
-		}
-	}
-	results, err := cmdutil.NewResults(opts.IO, p, opts.Progress(), s.Quiet, batchColumns)
+	run, err := bulk.Start(bulk.Spec{Env: env.Env, Journal: journal, Columns: batchColumns, Noun: "delete requests", TallyLabel: "batches",
+		AllFailed: exitcode.APIRefused,
+		Emit: func(r bulk.Result, out *bulk.Results) error {
+			b := batches[r.Item.Row-1]
+			b.Outcome, b.Message = string(r.Outcome), r.Message
+			return out.Write(b, false, "")
+		}})
 	if err != nil {
 		return err
 	}
-	runner := &bulk.Runner{Journal: journal, Refused: cmdutil.Refused, Fatal: cmdutil.TokenRejected, Message: cmdutil.FailureMessage,
-		Progress: opts.Progress(), PaceLeft: client.PaceLeft, Noun: "delete requests", TallyLabel: "batches",
-		ErrOut: opts.IO.ErrOut, ResumeCommand: cmdutil.ResumeCommand(), Now: opts.Now,
-		Emit: func(r bulk.Result) error {
-			b := batches[r.Item.Row-1]
-			b.Outcome, b.Message = string(r.Outcome), r.Message
-			return results.Write(b, false, "")
-		}}
-	runErr := runner.Run(ctx, len(batches), func(yield func(*bulk.Item) error) error {
+	return run.Do(ctx, len(batches), func(yield func(*bulk.Item) error) error {
 		for _, b := range batches {
-			if err := yield(deleteItem(client, b)); err != nil {
+			if err := yield(deleteItem(env.Client, b)); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	if err := results.Close(); err != nil && runErr == nil {
-		runErr = err
+}
+
+// deleteIDs are the ids to delete: those given, then those the selectors
+// find. None (nil) when the selectors find nothing, which is said.
+func deleteIDs(ctx context.Context, opts *DeleteOptions) ([]json.Number, error) {
+	ruleIDs, err := collectIDs(opts)
+	if err != nil || !opts.selecting() {
+		return ruleIDs, err
 	}
-	if runErr != nil {
-		return runErr
+	selected, err := selectRules(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
-	return runner.Finish(s.Quiet, exitcode.APIRefused)
+	ruleIDs = appendNew(ruleIDs, selected)
+	if len(ruleIDs) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "no rule matches: nothing to delete")
+	}
+	return ruleIDs, nil
+}
+
+func (o *DeleteOptions) selecting() bool { return o.Expired || o.NamePrefix != "" }
+
+func printDeleteDryRun(opts *DeleteOptions, batches []batchResult, ids int) error {
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	if err := printBatches(p, batches, dryRunColumns); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "dry run: %s in %s; nothing was sent\n", output.Plural(ids, "id"), output.Plural(len(batches), "request"))
+	return nil
+}
+
+// confirmDelete asks at a terminal, naming the store; elsewhere --yes is
+// required.
+func confirmDelete(opts *DeleteOptions, store string, ids, batches int) error {
+	question := fmt.Sprintf("delete %s", output.Plural(ids, "coming-soon rule"))
+	if batches > 1 {
+		question += fmt.Sprintf(" in %d requests", batches)
+	}
+	return cmdutil.Confirm(opts.IO, question+" from "+store, opts.Yes)
+}
+
+// openDeleteJournal opens the journal, named after the ids, and checks
+// that the batches a resumed run finished are the same ids.
+func openDeleteJournal(opts *DeleteOptions, ruleIDs []json.Number, batches []batchResult) (*bulk.Journal, error) {
+	journal, err := opts.Bulk.OpenJournal("comingsoon-delete", idsHash(ruleIDs))
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range batches {
+		if _, err := journal.Done(b.Batch, bulk.RowKey(b.IDs)); err != nil {
+			journal.Close()
+			return nil, err
+		}
+	}
+	return journal, nil
+}
+
+func (o *DeleteOptions) sources() cmdutil.BulkSources {
+	return cmdutil.BulkSources{IO: o.IO, Settings: o.Settings, Printer: o.Printer, ShopClient: o.ShopClient, Progress: o.Progress, Now: o.Now}
 }
 
 // deleteItem sends one batch. A batch an interrupted run sent is sent
@@ -285,10 +309,10 @@ func printBatches(p *output.Printer, batches []batchResult, cols []output.Column
 	return p.List(items, cols)
 }
 
-func batch(list []json.Number, size int) []batchResult {
+// idBatches are the delete requests of the ids, numbered from 1.
+func idBatches(list []json.Number) []batchResult {
 	var out []batchResult
-	for start := 0; start < len(list); start += size {
-		chunk := list[start:min(start+size, len(list))]
+	for _, chunk := range deleteBatches(list) {
 		out = append(out, batchResult{Batch: len(out) + 1, Count: len(chunk), IDs: chunk})
 	}
 	return out
@@ -306,77 +330,101 @@ func joinIDs(list []json.Number) string {
 // all (listing every bad one) and removes repeats, keeping the first
 // occurrence's place.
 func collectIDs(opts *DeleteOptions) ([]json.Number, error) {
-	type source struct {
-		name  string
-		lines func(fn func(line int, text string) error) error
-		multi bool // name lines in messages
+	r := &idReader{stdin: opts.IO.In}
+	defer r.close()
+	if err := r.add(opts.Args, opts.FromFile); err != nil {
+		return nil, err
 	}
-	var sources []source
-	var inputs []*bulk.Input
-	defer func() {
-		for _, in := range inputs {
-			in.Close()
-		}
-	}()
-	stdinUsed := false
-	open := func(path string) error {
-		if path == "-" {
-			if stdinUsed {
-				return nil
-			}
-			stdinUsed = true
-		}
-		in, err := bulk.Open(path, opts.IO.In, bulk.Formats{bulk.Text})
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, in)
-		name := in.Name
-		if path == "-" {
-			name = "stdin"
-		}
-		sources = append(sources, source{name: name, lines: in.Lines, multi: true})
-		return nil
+	if len(r.sources) == 0 && opts.selecting() {
+		return nil, nil
 	}
-	for i, arg := range opts.Args {
+	if len(r.sources) == 0 {
+		return nil, exitcode.UsageHint(errors.New("no rule IDs given"),
+			"pass IDs as arguments, --from-file FILE, - to read them from stdin, or select rules with --expired or --name-prefix")
+	}
+	ruleIDs, bad, err := r.read()
+	switch {
+	case err != nil:
+		return nil, err
+	case len(bad) > 0:
+		return nil, exitcode.UsageHint(fmt.Errorf("some rule IDs are not valid; nothing was deleted:\n%s", strings.Join(bad, "\n")),
+			"rule IDs are whole numbers; `storectl comingsoon list` shows them")
+	case len(ruleIDs) == 0 && !opts.selecting():
+		return nil, exitcode.UsageHint(errors.New("no rule IDs given: the input was empty"),
+			"pass IDs as arguments, --from-file FILE, or - to read them from stdin")
+	}
+	return ruleIDs, nil
+}
+
+// idReader reads rule ids from their sources, in order.
+type idReader struct {
+	stdin     io.Reader
+	stdinUsed bool // "-" given twice reads stdin once
+	inputs    []*bulk.Input
+	sources   []idSource
+}
+
+// idSource is an argument, a file or stdin.
+type idSource struct {
+	name  string
+	lines func(fn func(line int, text string) error) error
+	multi bool // name lines in messages
+}
+
+// add takes the arguments, then --from-file.
+func (r *idReader) add(args []string, fromFile string) error {
+	for i, arg := range args {
 		if arg == "-" {
-			if err := open("-"); err != nil {
-				return nil, err
+			if err := r.open("-"); err != nil {
+				return err
 			}
 			continue
 		}
 		text := arg
-		sources = append(sources, source{name: fmt.Sprintf("argument %d", i+1), lines: func(fn func(int, string) error) error { return fn(1, text) }})
+		r.sources = append(r.sources, idSource{name: fmt.Sprintf("argument %d", i+1), lines: func(fn func(int, string) error) error { return fn(1, text) }})
 	}
-	if opts.FromFile != "" {
-		if err := open(opts.FromFile); err != nil {
-			return nil, err
-		}
+	if fromFile == "" {
+		return nil
 	}
-	if len(sources) == 0 {
-		if opts.Expired || opts.NamePrefix != "" {
-			return nil, nil
-		}
-		return nil, exitcode.WithHint(exitcode.Usage, errors.New("no rule IDs given"),
-			"pass IDs as arguments, --from-file FILE, - to read them from stdin, or select rules with --expired or --name-prefix")
-	}
+	return r.open(fromFile)
+}
 
+func (r *idReader) open(path string) error {
+	if path == "-" && r.stdinUsed {
+		return nil
+	}
+	r.stdinUsed = r.stdinUsed || path == "-"
+	in, err := cmdutil.OpenBulkInput(path, "--from-file", r.stdin, bulk.Formats{bulk.Text})
+	if err != nil {
+		return err
+	}
+	r.inputs = append(r.inputs, in)
+	name := in.Name
+	if path == "-" {
+		name = "stdin"
+	}
+	r.sources = append(r.sources, idSource{name: name, lines: in.Lines, multi: true})
+	return nil
+}
+
+func (r *idReader) close() {
+	for _, in := range r.inputs {
+		in.Close()
+	}
+}
+
+// read returns the distinct valid ids in order, and a line for each bad
+// one.
+func (r *idReader) read() (ruleIDs []json.Number, bad []string, err error) {
 	seen := map[string]bool{}
-	var ruleIDs []json.Number
-	var bad []string
-	for _, src := range sources {
+	for _, src := range r.sources {
 		err := src.lines(func(line int, text string) error {
 			for _, token := range ids.Split(text) {
 				id, ok := ids.Normalize(token)
-				if !ok {
-					where := src.name
-					if src.multi {
-						where = fmt.Sprintf("%s line %d", src.name, line)
-					}
-					bad = append(bad, fmt.Sprintf("  %s: %q is not a rule ID", where, token))
-					continue
-				}
-				if !seen[id] {
+				switch {
+				case !ok:
+					bad = append(bad, fmt.Sprintf("  %s: %q is not a rule ID", src.where(line), token))
+				case !seen[id]:
 					seen[id] = true
 					ruleIDs = append(ruleIDs, json.Number(id))
 				}
@@ -384,17 +432,15 @@ func collectIDs(opts *DeleteOptions) ([]json.Number, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	if len(bad) > 0 {
-		return nil, exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("some rule IDs are not valid; nothing was deleted:\n%s", strings.Join(bad, "\n")),
-			"rule IDs are whole numbers; `storectl comingsoon list` shows them")
+	return ruleIDs, bad, nil
+}
+
+func (s idSource) where(line int) string {
+	if s.multi {
+		return fmt.Sprintf("%s line %d", s.name, line)
 	}
-	if len(ruleIDs) == 0 && !opts.Expired && opts.NamePrefix == "" {
-		return nil, exitcode.WithHint(exitcode.Usage, errors.New("no rule IDs given: the input was empty"),
-			"pass IDs as arguments, --from-file FILE, or - to read them from stdin")
-	}
-	return ruleIDs, nil
+	return s.name
 }

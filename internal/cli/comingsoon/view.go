@@ -96,8 +96,9 @@ func ruleDataColumns() []output.Column {
 			return strings.Join(parts, ";")
 		}}
 	}
+	instant := output.KindTime
 	return []output.Column{
-		{Key: "id"}, {Key: "name"}, {Key: "status"}, {Key: "start_date"}, {Key: "end_date"}, {Key: "apply_to"},
+		{Key: "id"}, {Key: "name"}, {Key: "status", Kind: output.KindBool}, {Key: "start_date", Kind: instant}, {Key: "end_date", Kind: instant}, {Key: "apply_to"},
 		idList("product_ids"), idList("variant_ids"), {Key: "collection_id"}, {Key: "show_countdown"},
 		{Key: "created_at"}, {Key: "updated_at"},
 	}

@@ -87,7 +87,6 @@ func rejectUnknownShell(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return cmd.Help()
 	}
-	return exitcode.WithHint(exitcode.Usage,
-		fmt.Errorf("no completion for shell %q", args[0]),
+	return exitcode.UsageHint(fmt.Errorf("no completion for shell %q", args[0]),
 		"use bash, zsh, fish or powershell: `storectl completion bash`")
 }

@@ -59,6 +59,13 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		return p, nil
 	}
 	f.Printer = sync.OnceValues(func() (*output.Printer, error) { return f.PrinterWithDefault("") })
+	f.FilePrinter = func(format output.Format) (*output.Printer, error) {
+		s, err := f.Settings()
+		if err != nil {
+			return nil, err
+		}
+		return cmdutil.NewFilePrinter(ios, s, format)
+	}
 
 	f.Mirror = func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error) {
 		s, err := f.Settings()

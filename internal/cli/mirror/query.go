@@ -28,7 +28,7 @@ func newQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cobra.Command
 		Use:   "query SQL",
 		Short: "Run a read-only SQL query on the mirror",
 		Long: `Run SQL on the profile's mirror and print the rows in any output format
-(table, json, ndjson, csv, yaml; --fields and --jq apply). The database is
+(table, json, ndjson, csv, yaml, xlsx; --fields and --jq apply). The database is
 opened read-only: any statement that would write is refused and nothing
 changes. Sends nothing; run mirror sync first for fresh data.
 
@@ -55,7 +55,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		return err
 	}
 	defer db.Close()
-	sink := &querySink{p: p, w: opts.IO.Out}
+	sink := &querySink{p: p.Sheet("query"), w: opts.IO.Out}
 	err = db.Query(ctx, opts.SQL, mirror.QueryRows{Columns: sink.columns, Row: sink.row})
 	if closeErr := sink.close(); err == nil {
 		err = closeErr

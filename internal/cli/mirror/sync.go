@@ -131,7 +131,7 @@ func summary(r mirror.PassResult) string {
 	}
 	line := r.Noun + ": " + strings.Join(parts, ", ")
 	if w := r.Walk; w.Changed() && r.Kind == mirror.Full {
-		line += fmt.Sprintf(" (the list changed while it was read: %d at the start, %d at the end; each row stored once)", w.FirstTotal, w.LastTotal)
+		line += " (" + output.ListChanged(w.FirstTotal, w.LastTotal, "", "row stored", 0) + ")"
 	}
 	return line
 }
@@ -148,7 +148,7 @@ func detailFailures(results []mirror.PassResult, s *config.Settings) error {
 		return nil
 	}
 	return exitcode.WithHint(exitcode.Partial,
-		fmt.Errorf("the server refused the detail of %s: %s", output.Plural(len(failed), "row"), listFirst(failed, 20)),
+		fmt.Errorf("the server refused the detail of %s: %s", output.Plural(len(failed), "row"), output.FirstAndMore(failed[:min(len(failed), 20)], len(failed))),
 		"they were probably deleted since the list was read; `storectl mirror sync --full` marks deleted rows gone")
 }
 
@@ -161,11 +161,4 @@ func stopped(w io.Writer, results []mirror.PassResult, err error) error {
 		}
 	}
 	return err
-}
-
-func listFirst(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }

@@ -80,7 +80,7 @@ func runProducts(ctx context.Context, opts *ProductsOptions) error {
 		cols = priorityColumns(offers)
 	}
 	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
-		Noun: "variants in pre-order offers", Columns: cols,
+		Noun: "variants in pre-order offers", Sheet: "priority products", Columns: cols,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListPriorityProducts(ctx, page, opts.Keyword)
 		}})
@@ -119,7 +119,7 @@ func priorityColumns(offers map[flex.ID]offerInfo) []output.Column {
 		rowColumn("why", "WHY", func(r shop.PriorityRow) string { return why(r, offers) }),
 		rowColumn("sold", "SOLD/LIMIT", sold),
 		rowColumn("end_quantity", "END QTY", func(r shop.PriorityRow) string { return intOr(r.EndQuantity, none) }),
-		output.HumanTimeColumn("updated_at", "UPDATED", time.Local),
+		shopTimeColumn(output.HumanTimeColumn("updated_at", "UPDATED", time.Local)),
 	}
 }
 

@@ -54,5 +54,5 @@ func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
 			return rows, err
 		},
 		Columns: func(*output.Printer, []json.RawMessage) []output.Column { return priorityColumns(offers) },
-		Empty:   what + " is in no pre-order offer"})
+		Empty:   what + " is in no pre-order offer", Sheet: "priority products"})
 }

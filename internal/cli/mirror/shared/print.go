@@ -20,6 +20,8 @@ type MirrorList struct {
 	// nothing); Empty when there are none.
 	Footer func(n int) string
 	Empty  string
+	// Sheet names a workbook's sheet (-o xlsx).
+	Sheet string
 }
 
 // PrintFromMirror is the body of a command that answers from the mirror:
@@ -42,7 +44,7 @@ func PrintFromMirror(ctx context.Context, d cmdutil.MirrorDeps, l MirrorList) er
 	if l.Columns != nil {
 		cols = l.Columns(p, items)
 	}
-	if err := p.List(items, cols); err != nil {
+	if err := p.Sheet(l.Sheet).List(items, cols); err != nil {
 		return err
 	}
 	switch {

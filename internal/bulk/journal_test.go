@@ -1,6 +1,7 @@
 package bulk
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -230,4 +231,24 @@ func BenchmarkResumeOverAMillionDoneRows(b *testing.B) {
 		r.Close()
 	}
 	b.ReportMetric(held, "heap-MB")
+}
+
+// The automatic journal of a finished create refuses a second run of the
+// same file (it would create every row again) until Again; a run that
+// does not create (Once unset) starts afresh as before.
+func TestJournalRefusesAFinishedFileUnlessAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "auto.csv")
+	must(t, os.WriteFile(path, []byte("row,key,outcome,id,message\n1,k,pending,,sent\n1,k,created,5,\n2,l,created,6,\n0,,end,,\n"), 0o600))
+	_, err := OpenJournal(JournalOptions{Path: path, Auto: true, Once: true})
+	var je *JournalError
+	if !errors.As(err, &je) || je.State != JournalComplete || je.Rows != 2 || je.Ended.IsZero() || exitcode.Of(err) != exitcode.Usage {
+		t.Fatalf("finished file run again: %v (%+v)", err, je)
+	}
+	for _, o := range []JournalOptions{{Path: path, Auto: true, Once: true, Again: true}, {Path: path, Auto: true}} {
+		j, err := OpenJournal(o)
+		if err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		j.Close()
+	}
 }

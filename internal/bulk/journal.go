@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
@@ -32,10 +33,17 @@ const (
 	Deleted Outcome = "deleted"
 	Failed  Outcome = "failed"
 	Skipped Outcome = "skipped" // already done in an earlier run
+	// Replaced, Unchanged and Kept count the rules comingsoon apply
+	// replaced (created anew, the old one deleted), left as they were, or
+	// kept because their replacement could not be created; no journal
+	// line says them.
+	Replaced  Outcome = "replaced"
+	Unchanged Outcome = "unchanged"
+	Kept      Outcome = "kept"
 	// Pending is written just before a request that changes something and
 	// stays the row's last line when the answer never came (a crash, Ctrl-C,
 	// a timeout): the server may or may not have acted, so a resumed run
-	// must check before it repeats the row (see Report.Pending).
+	// must check before it repeats the row (see Journal.Pending).
 	Pending Outcome = "pending"
 	// ended marks a run that went through every row: a journal without it
 	// belongs to an interrupted run.
@@ -56,11 +64,11 @@ type Entry struct {
 
 var header = []string{"row", "key", "outcome", "id", "message"}
 
-// Report is the journal of a bulk run: a CSV file with one line per item
+// Journal is the record of a bulk run: a CSV file with one line per item
 // (two for a write: pending, then its outcome), flushed line by line, mode
 // 0600 since rows can name customers. The user names it with --report;
 // otherwise it lives in the state directory, named after the input.
-type Report struct {
+type Journal struct {
 	path    string
 	file    *os.File
 	csv     *output.CSVWriter
@@ -77,47 +85,133 @@ type Report struct {
 type JournalOptions struct {
 	Path string
 	// Auto is a journal storectl named itself (no --report): a finished
-	// run's journal is then simply started afresh.
+	// run's journal is then simply started afresh, unless Once.
 	Auto bool
+	// Once refuses to start afresh over a finished automatic journal
+	// (JournalComplete) unless Again: for a create, running the same file
+	// again creates every row again.
+	Once, Again bool
 	// Resume appends to the journal after reading what it recorded.
 	Resume bool
 	// Force starts afresh over an existing journal, forgetting it.
 	Force bool
 }
 
+// JournalState is why an existing journal stops a run before anything is
+// sent; the command says what to do about it.
+type JournalState int
+
+const (
+	// JournalInterrupted: an automatic journal of a run that did not finish.
+	JournalInterrupted JournalState = iota + 1
+	// JournalExists: the journal named (--report) exists.
+	JournalExists
+	// JournalComplete: an automatic journal of a finished run (with Once).
+	JournalComplete
+	// JournalRowChanged: a row the journal records as done differs now.
+	JournalRowChanged
+	// JournalIsDir: the path names a directory.
+	JournalIsDir
+)
+
+// JournalError is an existing journal that stops a run; nothing was sent.
+// Its hint names the journal flags every bulk command has; a command
+// whose words differ reads State.
+type JournalError struct {
+	Path  string
+	State JournalState
+	Row   int       // JournalRowChanged: which row
+	Rows  int       // JournalComplete: how many rows the run finished
+	Ended time.Time // JournalComplete: when the journal was last written
+}
+
+func (e *JournalError) Error() string {
+	switch e.State {
+	case JournalInterrupted:
+		return fmt.Sprintf("an earlier run of this input was interrupted (its journal is %s); nothing was sent", e.Path)
+	case JournalComplete:
+		return fmt.Sprintf("this file was run completely on %s (%d rows; journal %s); nothing was sent", e.Ended.Format(time.DateOnly), e.Rows, e.Path)
+	case JournalRowChanged:
+		return fmt.Sprintf("row %d changed since %s recorded it as done", e.Row, e.Path)
+	case JournalIsDir:
+		return fmt.Sprintf("the report %s is a directory: name a file", e.Path)
+	}
+	return fmt.Sprintf("the report %s already exists; nothing was sent", e.Path)
+}
+
+// ExitCode is 2: a local problem, nothing was sent.
+func (e *JournalError) ExitCode() int { return exitcode.Usage }
+
+// Hint says what to do with the journal flags.
+func (e *JournalError) Hint() string {
+	switch e.State {
+	case JournalInterrupted:
+		return "add --resume to continue it without repeating what it did, or --force to start over"
+	case JournalComplete:
+		return "use --again to run every row again"
+	case JournalRowChanged:
+		return "restore the input, or start over with --force (what was done is then forgotten)"
+	case JournalIsDir:
+		return ""
+	}
+	return "add --resume to continue from it, --force to start over, or name a new report file"
+}
+
+// journalError is e with its hint, as main prints it.
+func journalError(e *JournalError) error {
+	if h := e.Hint(); h != "" {
+		return exitcode.UsageHint(e, h)
+	}
+	return e
+}
+
 // OpenJournal opens the journal. Without Resume or Force an existing
 // journal is refused, because starting afresh would forget what it
 // created and the next --resume would create those items again; only an
-// automatic journal of a run that finished is silently replaced.
-func OpenJournal(o JournalOptions) (*Report, error) {
-	r := &Report{path: o.Path, pending: map[int]Entry{}, pendingKeys: map[string]Entry{}}
-	if err := os.MkdirAll(filepath.Dir(o.Path), 0o700); err != nil {
-		return nil, fmt.Errorf("cannot write the journal %s: %w", o.Path, err)
+// automatic journal of a run that finished is replaced (with Once, only
+// when Again).
+func OpenJournal(o JournalOptions) (*Journal, error) {
+	j := &Journal{path: o.Path, pending: map[int]Entry{}, pendingKeys: map[string]Entry{}}
+	info, err := j.stat()
+	if err != nil || info == nil {
+		return j.fresh(o, err)
 	}
-	if info, err := os.Stat(o.Path); err == nil && info.IsDir() {
-		return nil, exitcode.Usagef("the report %s is a directory: name a file", o.Path)
-	}
-	exists := false
-	if info, err := os.Stat(o.Path); err == nil && info.Size() > 0 {
-		exists = true
-	}
-	if exists && (o.Resume || (o.Auto && !o.Force)) {
-		if err := r.load(); err != nil {
+	if o.Resume || (o.Auto && !o.Force) {
+		if err := j.load(); err != nil {
 			return nil, err
 		}
 	}
+	if state := j.refusal(o); state != 0 {
+		e := &JournalError{Path: o.Path, State: state, Rows: j.done.count()}
+		if state == JournalComplete {
+			e.Ended = info.ModTime()
+		}
+		return nil, journalError(e)
+	}
+	return j.fresh(o, nil)
+}
+
+// stat makes the journal's folder and returns the journal's file info:
+// nil when there is none yet (or it is empty).
+func (r *Journal) stat() (os.FileInfo, error) {
+	if err := os.MkdirAll(filepath.Dir(r.path), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot write the journal %s: %w", r.path, err)
+	}
+	info, err := os.Stat(r.path)
 	switch {
-	case !exists || o.Force:
-	case o.Resume:
-	case o.Auto && r.complete:
-	case o.Auto:
-		return nil, exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("an earlier run of this input was interrupted (its journal is %s); nothing was sent", o.Path),
-			"add --resume to continue it without repeating what it did, or --force to start over")
-	default:
-		return nil, exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("the report %s already exists; nothing was sent", o.Path),
-			"add --resume to continue from it, --force to start over, or name a new report file")
+	case err != nil || info.Size() == 0 && !info.IsDir():
+		return nil, nil
+	case info.IsDir():
+		return nil, journalError(&JournalError{Path: r.path, State: JournalIsDir})
+	}
+	return info, nil
+}
+
+// fresh readies the journal for writing: appended to on --resume, else
+// started afresh (forgetting what was read) at the first line.
+func (r *Journal) fresh(o JournalOptions, err error) (*Journal, error) {
+	if err != nil {
+		return nil, err
 	}
 	if !o.Resume {
 		r.done, r.pending, r.pendingKeys = doneRows{}, map[int]Entry{}, map[string]Entry{}
@@ -126,9 +220,25 @@ func OpenJournal(o JournalOptions) (*Report, error) {
 	return r, nil
 }
 
+// refusal is why an existing journal, read, stops a fresh run (0: it
+// does not).
+func (r *Journal) refusal(o JournalOptions) JournalState {
+	switch {
+	case o.Force || o.Resume:
+		return 0
+	case !o.Auto:
+		return JournalExists
+	case !r.complete:
+		return JournalInterrupted
+	case o.Once && !o.Again:
+		return JournalComplete
+	}
+	return 0
+}
+
 // start opens the file at the first line written, so that a run refused
 // by its local checks, or a dry run, leaves no journal behind.
-func (r *Report) start() error {
+func (r *Journal) start() error {
 	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
 	if r.truncate {
 		flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
@@ -137,7 +247,7 @@ func (r *Report) start() error {
 	if err != nil {
 		return fmt.Errorf("cannot write the journal: %w", err)
 	}
-	// Report lines pass the one CSV guard: a server message such as
+	// Journal lines pass the one CSV guard: a server message such as
 	// =HYPERLINK(…) must not become a live formula in a spreadsheet.
 	r.file, r.csv = f, output.NewCSVWriter(f, output.CSVOptions{})
 	if info, err := f.Stat(); err == nil && info.Size() == 0 {
@@ -147,9 +257,9 @@ func (r *Report) start() error {
 }
 
 // Path is where the journal is.
-func (r *Report) Path() string { return r.path }
+func (r *Journal) Path() string { return r.path }
 
-func (r *Report) load() error {
+func (r *Journal) load() error {
 	f, err := os.Open(r.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -201,14 +311,13 @@ func (r *Report) load() error {
 // Done reports whether the row finished in an earlier run. A finished row
 // whose input changed since is an error: redoing it could create a
 // duplicate, skipping it could lose the edit.
-func (r *Report) Done(row int, key string) (bool, error) {
+func (r *Journal) Done(row int, key string) (bool, error) {
 	k, ok := r.done.key(row)
 	if !ok {
 		return false, nil
 	}
 	if k != keyHash(key) {
-		return false, exitcode.WithHint(exitcode.Usage,
-			fmt.Errorf("row %d changed since %s recorded it as done", row, r.path),
+		return false, exitcode.UsageHint(fmt.Errorf("row %d changed since %s recorded it as done", row, r.path),
 			"restore the input, or start over with --force (what was done is then forgotten)")
 	}
 	return true, nil
@@ -216,7 +325,7 @@ func (r *Report) Done(row int, key string) (bool, error) {
 
 // Pending returns the row's Pending line when an earlier run sent its
 // request without learning the outcome, for the same input.
-func (r *Report) Pending(row int, key string) (Entry, bool) {
+func (r *Journal) Pending(row int, key string) (Entry, bool) {
 	e, ok := r.pending[row]
 	return e, ok && e.Key == key
 }
@@ -224,20 +333,20 @@ func (r *Report) Pending(row int, key string) (Entry, bool) {
 // PendingKey returns the Pending line last written for key, whatever its
 // row, when an earlier run sent that item's request without learning the
 // outcome.
-func (r *Report) PendingKey(key string) (Entry, bool) {
+func (r *Journal) PendingKey(key string) (Entry, bool) {
 	e, ok := r.pendingKeys[key]
 	return e, ok
 }
 
 // Record appends one entry and flushes it to disk at once.
-func (r *Report) Record(e Entry) error {
+func (r *Journal) Record(e Entry) error {
 	return r.write([]string{strconv.Itoa(e.Row), e.Key, string(e.Outcome), e.ID, e.Message})
 }
 
 // finish marks the run as gone through to its end.
-func (r *Report) finish() error { return r.Record(Entry{Outcome: ended}) }
+func (r *Journal) finish() error { return r.Record(Entry{Outcome: ended}) }
 
-func (r *Report) write(rec []string) error {
+func (r *Journal) write(rec []string) error {
 	if r.file == nil {
 		if err := r.start(); err != nil {
 			return err
@@ -253,7 +362,7 @@ func (r *Report) write(rec []string) error {
 }
 
 // Close closes the file.
-func (r *Report) Close() error {
+func (r *Journal) Close() error {
 	if r == nil || r.file == nil {
 		return nil
 	}
