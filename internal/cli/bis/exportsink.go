@@ -39,10 +39,13 @@ type exportSink struct {
 	rows    RowWriter
 	written int
 	jq      bool
+	// merged is one store's run of an export over several stores: the
+	// merge writes the output and names it once, with every store's count.
+	merged bool
 }
 
 func openSink(opts *ExportOptions, p *output.Printer, cols []output.Column) (*exportSink, error) {
-	s := &exportSink{ios: opts.IO, where: "stdout", jq: p.HasJQ()}
+	s := &exportSink{ios: opts.IO, where: "stdout", jq: p.HasJQ(), merged: p.Collects()}
 	var w io.Writer = opts.IO.Out
 	if opts.File != "" {
 		f, err := createExportFile(opts.IO, opts.File)
@@ -93,10 +96,12 @@ func (s *exportSink) done(src exportSource, settings *config.Settings) {
 		return
 	}
 	w := s.ios.ErrOut
-	if s.jq {
+	switch {
+	case s.merged: // the merge says it once, with every store's count
+	case s.jq:
 		// --jq runs per row and may drop or reshape rows: count what was read.
 		fmt.Fprintf(w, "✓ Read %d submissions; wrote what --jq made of each to %s\n", s.written, s.where)
-	} else {
+	default:
 		fmt.Fprintf(w, "✓ Exported %d submissions to %s\n", s.written, s.where)
 	}
 	src.report(w)
@@ -107,7 +112,10 @@ func (s *exportSink) done(src exportSource, settings *config.Settings) {
 func (s *exportSink) stopped(src exportSource, err error, opts *ExportOptions) {
 	w := s.ios.ErrOut
 	where := "the output above is incomplete"
-	if s.file != nil {
+	switch {
+	case s.merged:
+		where = "its rows are left out of the merged output"
+	case s.file != nil:
 		where = s.where + " was not written"
 	}
 	_ = s.rows.Close() // what was streamed to stdout ends as a whole
