@@ -16,6 +16,7 @@ func TestQueryStreamsAndRefuses(t *testing.T) {
 	if err := runSync(context.Background(), &SyncOptions{MirrorDeps: e.F.MirrorDeps(), Groups: []string{"bis"}}); err != nil {
 		t.Fatal(err)
 	}
+	e.Out.Reset()
 	q := &QueryOptions{MirrorDeps: e.F.MirrorDeps(), SQL: "SELECT id, status FROM submissions ORDER BY id LIMIT 3;"}
 	if err := runQuery(context.Background(), q); err != nil {
 		t.Fatal(err)
