@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -59,7 +60,7 @@ func runDemand(ctx context.Context, opts *DemandOptions) error {
 	if err != nil {
 		return err
 	}
-	return cmdutil.PrintFromMirror(ctx, opts.MirrorDeps, cmdutil.MirrorList{Groups: []string{"bis"},
+	return mirrorshared.PrintFromMirror(ctx, opts.MirrorDeps, mirrorshared.MirrorList{Groups: []string{"bis"},
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) { return db.Demand(ctx, filter) },
 		Columns: func(p *output.Printer, items []json.RawMessage) []output.Column {
 			if p.Format() != output.Table {
