@@ -28,13 +28,19 @@ func storectlAt(t *testing.T, rows uint16, env []string, args ...string) string 
 // and how it ended.
 func storectlAtExit(t *testing.T, rows uint16, env []string, args ...string) (string, error) {
 	t.Helper()
+	return storectlSized(t, rows, 100, t.TempDir(), env, args...)
+}
+
+// storectlSized is storectlAtExit on a terminal of rows and cols, with
+// HOME at home (several runs may share one sandbox store).
+func storectlSized(t *testing.T, rows, cols uint16, home string, env []string, args ...string) (string, error) {
+	t.Helper()
 	master, tty := ptytest.Open(t)
-	ptytest.SetSize(t, tty, rows, 100)
+	ptytest.SetSize(t, tty, rows, cols)
 	var scr ptytest.Screen
 	done := make(chan struct{})
 	go func() { scr.Read(master); close(done) }()
 
-	home := t.TempDir()
 	cmd := exec.Command("storectl", args...)
 	cmd.Stdout, cmd.Stderr = tty, tty
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=xterm",

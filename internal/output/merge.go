@@ -203,7 +203,8 @@ func (p *Printer) writeView(b *pageBuffer, part Part) error {
 		if err != nil {
 			return err
 		}
-		return p.writeTable(b, part.Cols, objects)
+		_, err = p.writeTable(b, part.Cols, objects)
+		return err
 	}
 	return nil
 }

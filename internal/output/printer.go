@@ -73,6 +73,19 @@ type Column struct {
 	// Aliases are other names --fields accepts for the column (a custom
 	// form field's id, where Key is its label).
 	Aliases []string
+	// Drop, above 0, lets a terminal too narrow for the table leave the
+	// column out, lowest first, before any other column is cut (and a note
+	// on stderr says so). A command gives it to its secondary columns (a
+	// SKU, a phone), never to an identifier or to its own answer; --fields
+	// turns it off.
+	Drop int
+	// Answer marks the command's own answer (why an offer won): of the
+	// text columns it is cut last.
+	Answer bool
+	// Min is the narrowest a cut leaves the column (0: three characters
+	// and "…"); it also lets a column named like an id be cut, one whose
+	// text holds more than the id ("3110 Winter Parka").
+	Min int
 	// Kind types the column's cells in a workbook (see CellKind).
 	Kind CellKind
 	// sheet, when set, types the column's workbook cell itself (a merged
@@ -162,6 +175,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY, p.ios.ColorEnabled)
 	}
 	var out bytes.Buffer
+	var fitted *fitState
 	switch p.format {
 	case JSON:
 		arr, err := p.array(items, keys)
@@ -204,14 +218,18 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		case XLSX:
 			err = p.writeXLSX(&out, cols, objects)
 		default:
-			err = p.writeTable(&out, cols, objects)
+			fitted, err = p.writeTable(&out, cols, objects)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if p.format == Table {
-		return p.page(out.Bytes())
+		if err := p.page(out.Bytes()); err != nil {
+			return err
+		}
+		p.noteDropped(cols, fitted)
+		return nil
 	}
 	_, err = p.ios.Out.Write(out.Bytes())
 	return err
@@ -454,16 +472,16 @@ func (p *Printer) writeCSV(w io.Writer, cols []Column, objects []Object) error {
 	return rows.w.Flush()
 }
 
-func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) error {
+func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) (*fitState, error) {
 	if len(objects) == 0 {
-		return nil
+		return nil, nil
 	}
 	rows := make([][]string, len(objects))
 	for i, o := range objects {
 		rows[i] = tableRow(cols, o)
 	}
-	_, err := renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, nil, ranks(cols))
-	return err
+	state := &fitState{}
+	return state, renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, state, p.fits(cols))
 }
 
 func (p *Printer) tableHeader(cols []Column) []string {
@@ -477,14 +495,48 @@ func (p *Printer) tableHeader(cols []Column) []string {
 	return h
 }
 
-// ranks says how each column gives way when the table is too wide: by
-// its key, else its header (see columnRank).
-func ranks(cols []Column) []int {
-	r := make([]int, len(cols))
+// fits says how each column gives way when the table is too wide: its
+// rank by its key, else its header (see columnRank), unless the command
+// said otherwise (Answer, Min); droppable unless --fields chose the
+// columns.
+func (p *Printer) fits(cols []Column) []colFit {
+	f := make([]colFit, len(cols))
 	for i, c := range cols {
-		r[i] = max(columnRank(c.Key), columnRank(c.header()))
+		f[i] = colFit{rank: max(columnRank(c.Key), columnRank(c.header())), min: c.Min}
+		switch {
+		case c.Answer:
+			f[i].rank = shrinkAnswer
+		case c.Min > 0:
+			f[i].rank = min(f[i].rank, shrinkLast)
+		}
+		if len(p.fields) == 0 {
+			f[i].drop = c.Drop
+		}
 	}
-	return r
+	return f
+}
+
+// noteDropped says on stderr which columns a table left out to fit the
+// terminal, and how to see them.
+func (p *Printer) noteDropped(cols []Column, state *fitState) {
+	if state == nil || len(state.dropped) == 0 {
+		return
+	}
+	var names, example []string
+	fits := p.fits(cols)
+	for _, i := range state.show {
+		if fits[i].rank >= shrinkAnswer && len(example) < 2 {
+			example = append(example, cols[i].Key)
+		}
+	}
+	for k, i := range state.dropped {
+		names = append(names, cols[i].header())
+		if k < 3 {
+			example = append(example, cols[i].Key)
+		}
+	}
+	fmt.Fprintf(p.ios.ErrOut, "note: left out %s to fit %d columns; --fields chooses the columns (such as --fields %s), -o csv shows them all\n",
+		strings.Join(names, ", "), p.ios.TermWidth, strings.Join(example, ","))
 }
 
 func tableRow(cols []Column, o Object) []string {

@@ -15,15 +15,19 @@ import (
 // spreadsheets and mailing tools.
 func listColumns(terminal bool) []output.Column {
 	if terminal {
+		// On a narrow terminal the SKU, phone, variant and date give way
+		// (in that order) to the customer and the product.
+		created := output.HumanTimeColumn("created_at", "CREATED", time.Local)
+		created.Drop = 4
 		return []output.Column{
 			{Key: "id"},
 			{Key: "customer_email", Header: "EMAIL"},
-			{Key: "customer_phone", Header: "PHONE"},
+			{Key: "customer_phone", Header: "PHONE", Drop: 2},
 			{Key: "product_title", Header: "PRODUCT"},
-			{Key: "variant_title", Header: "VARIANT"},
-			{Key: "sku", Header: "SKU"},
+			{Key: "variant_title", Header: "VARIANT", Drop: 3},
+			{Key: "sku", Header: "SKU", Drop: 1},
 			{Key: "status", Value: func(o output.Object) string { return shortStatus(o.String("status")) }},
-			output.HumanTimeColumn("created_at", "CREATED", time.Local),
+			created,
 		}
 	}
 	// Kinds type a workbook's cells: a phone or SKU is text even if a
@@ -91,7 +95,15 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 	if taken[source] {
 		source = "source (content)"
 	}
-	return append(cols, output.Column{Key: source, Header: strings.ToUpper(source), Value: content.source})
+	cols = append(cols, output.Column{Key: source, Header: strings.ToUpper(source), Value: content.source})
+	if terminal {
+		// A narrow terminal leaves out the details from the last, after the
+		// list's own secondary columns (Drop 1 to 4).
+		for i := range cols {
+			cols[i].Drop = 4 + len(cols) - i
+		}
+	}
+	return cols
 }
 
 // contentCache decodes a row's content once for all its custom columns.

@@ -108,15 +108,30 @@ func demandColumns(f mirror.DemandFilter, items []json.RawMessage) []output.Colu
 			most = max(most, atoi(o.String(key)))
 		}
 	}
+	// The answer is who waits for what: on a narrow terminal the oldest
+	// and newest dates, the bar, the other count (and per variant the
+	// product id and SKU) give way first, in that order.
 	cols := []output.Column{{Key: "product_id", Header: "PRODUCT ID"}, {Key: "product_title", Header: "PRODUCT"}}
 	if f.ByVariant {
+		cols[0].Drop = 6
 		cols = append(cols, output.Column{Key: "variant_id", Header: "VARIANT ID"}, output.Column{Key: "variant_title", Header: "VARIANT"},
-			output.Column{Key: "sku", Header: "SKU"})
+			output.Column{Key: "sku", Header: "SKU", Drop: 5})
 	}
-	return append(cols,
-		output.Column{Key: "pending"}, output.Column{Key: "sent"},
-		output.Column{Key: "bar", Header: "DEMAND", Value: func(o output.Object) string { return bar(atoi(o.String(key)), most) }},
-		output.HumanTimeColumn("newest", "NEWEST", time.Local), output.HumanTimeColumn("oldest", "OLDEST", time.Local))
+	other := "sent"
+	if key == "sent" {
+		other = "pending"
+	}
+	newest, oldest := output.HumanTimeColumn("newest", "NEWEST", time.Local), output.HumanTimeColumn("oldest", "OLDEST", time.Local)
+	newest.Drop, oldest.Drop = 3, 1
+	cols = append(cols, output.Column{Key: "pending"}, output.Column{Key: "sent"},
+		output.Column{Key: "bar", Header: "DEMAND", Drop: 2, Value: func(o output.Object) string { return bar(atoi(o.String(key)), most) }},
+		newest, oldest)
+	for i := range cols {
+		if cols[i].Key == other {
+			cols[i].Drop = 4
+		}
+	}
+	return cols
 }
 
 // demandDataColumns are the items' own keys (what csv and json hold),

@@ -60,8 +60,8 @@ var offerColumns = []output.Column{
 		}
 		return output.HumanTime(o.EndDate, time.Local)
 	})),
-	offerColumn("preorder_condition_inventory", "INVENTORY", func(o shop.Offer) string { return orNone(o.ConditionInventory) }),
-	offerColumn("fulfillment", "FULFILLMENT", fulfillmentSummary),
+	withDrop(offerColumn("preorder_condition_inventory", "INVENTORY", func(o shop.Offer) string { return orNone(o.ConditionInventory) }), 1),
+	withDrop(offerColumn("fulfillment", "FULFILLMENT", fulfillmentSummary), 2),
 }
 
 // offerColumn is a column computed from the decoded offer; an offer that
