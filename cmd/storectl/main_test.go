@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,12 +41,20 @@ func TestScripts(t *testing.T) {
 			env.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(env.WorkDir, "no-dbus"))
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "office" {
+				return officeCondition(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":       cmdExits,
 			"fakeapi":     cmdFakeAPI,
 			"waitfile":    cmdWaitFile,
 			"httpget":     cmdHTTPGet,
 			"sandboxgrow": cmdSandboxGrow,
+			"xlsxcells":   cmdXLSXCells,
+			"odscheck":    cmdODSCheck,
 		},
 	})
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,25 +17,56 @@ import (
 // terminal of rows lines and returns what the terminal showed.
 func storectlAt(t *testing.T, rows uint16, env []string, args ...string) string {
 	t.Helper()
+	screen, err := storectlAtExit(t, rows, env, args...)
+	if err != nil {
+		t.Fatalf("storectl %s: %v\n%s", strings.Join(args, " "), err, screen)
+	}
+	return screen
+}
+
+// storectlAtExit is storectlAt for a command that may fail: the screen
+// and how it ended.
+func storectlAtExit(t *testing.T, rows uint16, env []string, args ...string) (string, error) {
+	t.Helper()
+	return storectlSized(t, rows, 100, t.TempDir(), env, args...)
+}
+
+// storectlSized is storectlAtExit on a terminal of rows and cols, with
+// HOME at home (several runs may share one sandbox store).
+func storectlSized(t *testing.T, rows, cols uint16, home string, env []string, args ...string) (string, error) {
+	t.Helper()
 	master, tty := ptytest.Open(t)
-	ptytest.SetSize(t, tty, rows, 100)
+	ptytest.SetSize(t, tty, rows, cols)
 	var scr ptytest.Screen
 	done := make(chan struct{})
 	go func() { scr.Read(master); close(done) }()
 
-	home := t.TempDir()
 	cmd := exec.Command("storectl", args...)
 	cmd.Stdout, cmd.Stderr = tty, tty
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=xterm",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, "c"), "XDG_STATE_HOME=" + filepath.Join(home, "s"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, "x"), "XDG_DATA_HOME=" + filepath.Join(home, "d"),
 		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(home, "no-dbus")}, env...)
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("storectl %s: %v\n%s", strings.Join(args, " "), err, scr.String())
-	}
+	err := cmd.Run()
 	tty.Close()
 	<-done
-	return strings.ReplaceAll(scr.String(), "\r\n", "\n")
+	return strings.ReplaceAll(scr.String(), "\r\n", "\n"), err
+}
+
+// A workbook is binary: refused at a terminal, with the ways to write one;
+// written into --file while the terminal watches.
+func TestXLSXAtATerminal(t *testing.T) {
+	screen, err := storectlAtExit(t, 40, nil, "--sandbox", "bis", "list", "-o", "xlsx")
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(screen, "-o xlsx writes a binary workbook, which a terminal cannot show") ||
+		!strings.Contains(screen, "`--file NAME.xlsx` where the command has it, or a redirect (`> NAME.xlsx`)") {
+		t.Errorf("-o xlsx at a terminal: %v\n%s", err, screen)
+	}
+	file := filepath.Join(t.TempDir(), "subs.xlsx")
+	screen = storectlAt(t, 40, nil, "--sandbox", "bis", "export", "--file", file)
+	if data, err := os.ReadFile(file); err != nil || !strings.HasPrefix(string(data), "PK") || strings.Contains(screen, "PK") {
+		t.Errorf("--file subs.xlsx at a terminal: %v\n%s", err, screen)
+	}
 }
 
 func TestTerminalPagerAndColour(t *testing.T) {

@@ -33,7 +33,7 @@ type Spec struct {
 }
 
 // Env is the part of a Spec every bulk command fills alike, from its
-// dependencies (cmdutil.BulkSources).
+// dependencies (cmdutil.BulkDeps).
 type Env struct {
 	IO       *iostreams.IOStreams
 	Printer  *output.Printer

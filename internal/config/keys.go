@@ -42,7 +42,7 @@ var Keys = []Key{
 	{Name: "catalog_url", Help: "catalog API base URL, ending in /sfs/v1", NamesStore: true, check: checkCatalogURL},
 	{Name: "rate_limit", Default: "30/1m", Help: "shop API pacing as N/DURATION; 0 or off turns pacing off", check: checkRateLimit},
 	{Name: "credential_store", Default: "keyring", Help: "where auth login keeps tokens: keyring, or file (a mode-0600 file, for hosts without a keyring)", check: oneOf("keyring", "file")},
-	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml", check: oneOf("table", "json", "ndjson", "csv", "yaml")},
+	{Name: "output", Flag: "output", Default: "table", Help: "output format: table, json, ndjson, csv, yaml, xlsx", check: oneOf("table", "json", "ndjson", "csv", "yaml", "xlsx")},
 	{Name: "fields", Flag: "fields", Help: "comma-separated columns or keys to keep"},
 	{Name: "jq", Flag: "jq", Help: "filter JSON output with a jq expression"},
 	{Name: "csv_guard", Flag: "csv-guard", Default: "on", Help: "quote CSV cells a spreadsheet would run as formulas: on, or off for machine consumers", check: oneOf("on", "off")},

@@ -55,7 +55,8 @@ const (
 	// Write opens it to write, waiting for any other writer.
 	Write
 	// WriteIfFree opens it to write unless another storectl is writing it
-	// (a sync or an export of hours): then ErrBusy.
+	// (a sync or an export of hours): then ErrBusy; or another program
+	// holds SQLite's write lock: then a LockedError, without waiting.
 	WriteIfFree
 )
 
@@ -109,7 +110,7 @@ func (db *DB) connect(ctx context.Context, opts Options) error {
 		// One connection: every write goes through one transaction at a
 		// time, and the pragmas above apply to it.
 		conn.SetMaxOpenConns(1)
-		if err := db.waitForWriteLock(ctx, opts.Waiting); err != nil {
+		if err := db.waitForWriteLock(ctx, opts.Mode == Write, opts.Waiting); err != nil {
 			return err
 		}
 	}
@@ -227,8 +228,9 @@ func (db *DB) unlock() {
 
 // waitForWriteLock checks that no other program (a sqlite3 shell, a
 // browser of the file) holds SQLite's write lock before a writer starts;
-// when one does, it says so once and waits for it, up to lockWait.
-func (db *DB) waitForWriteLock(ctx context.Context, waiting func(string)) error {
+// when one does, it says so once and waits for it, up to lockWait, or with
+// wait false returns a LockedError at once.
+func (db *DB) waitForWriteLock(ctx context.Context, wait bool, waiting func(string)) error {
 	conn, err := db.sql.Conn(ctx)
 	if err != nil {
 		return err
@@ -245,6 +247,9 @@ func (db *DB) waitForWriteLock(ctx context.Context, waiting func(string)) error 
 		return err
 	}
 	err = try(0)
+	if isBusy(err) && !wait {
+		return &LockedError{Path: db.path}
+	}
 	if isBusy(err) {
 		if waiting != nil {
 			waiting(fmt.Sprintf("the mirror at %s is locked by another program that holds a write transaction on it; waiting up to %s for it",

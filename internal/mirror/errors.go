@@ -43,15 +43,18 @@ func (e *DamagedError) ExitCode() int { return exitcode.Usage }
 
 // LockedError is a mirror whose SQLite write lock another program (a
 // sqlite3 shell, a browser of the file) held for longer than storectl
-// waits.
+// waits (Waited; zero for an open that does not wait).
 type LockedError struct {
 	Path   string
 	Waited time.Duration
 }
 
 func (e *LockedError) Error() string {
-	return fmt.Sprintf("the mirror at %s is locked by another program that holds a write transaction on it (waited %s)",
-		e.Path, e.Waited.Round(time.Second))
+	msg := fmt.Sprintf("the mirror at %s is locked by another program that holds a write transaction on it", e.Path)
+	if e.Waited > 0 {
+		msg += fmt.Sprintf(" (waited %s)", e.Waited.Round(time.Second))
+	}
+	return msg
 }
 
 // ExitCode: nothing is wrong with the command; another program is in the

@@ -27,7 +27,7 @@ type ExportOptions struct {
 
 // ExportResult is what an export did.
 type ExportResult struct {
-	Rows     int  // rows written
+	Rows     int  // rows written (handed to Write without error)
 	Resumed  bool // an interrupted export was continued
 	Replayed int  // rows written again from the mirror on resume
 	Walk     shop.WalkResult
@@ -79,15 +79,15 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 	var pageRows []shop.WalkRow
 	planned := p.walk.Started
 	out.Walk, err = p.run(ctx, c, opts.Report, func(tx *sql.Tx, row shop.WalkRow) error {
-		p.exported++
-		id, _ := rowID(row.ID)
-		_, err := tx.ExecContext(ctx, "INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)", p.id, p.exported, id)
 		pageRows = append(pageRows, row)
+		id, _ := rowID(row.ID)
+		_, err := tx.ExecContext(ctx, "INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)", p.id, p.exported+len(pageRows), id)
 		return err
 	}, func(ctx context.Context) error {
-		// After each page is committed: write its rows.
+		// After each page is committed: count and write its rows.
 		rows := pageRows
 		pageRows = nil
+		p.exported += len(rows)
 		if !planned && opts.Details {
 			planned = true
 			if err := ex.plan(ctx, report); err != nil {
@@ -179,9 +179,12 @@ func (ex *exporter) emit(ctx context.Context, id string, list json.RawMessage) e
 			raw = detail
 		}
 	}
+	if err := ex.opts.Write(raw); err != nil {
+		return err
+	}
 	ex.out.Rows++
 	orSilent(ex.opts.Report).Step(submissions.name, "export", ex.out.Rows, int(max(ex.p.walk.LastTotal, int64(ex.out.Rows))))
-	return ex.opts.Write(raw)
+	return nil
 }
 
 func (ex *exporter) detail(ctx context.Context, id string) (json.RawMessage, error) {

@@ -31,13 +31,10 @@ type pass struct {
 	purpose  string
 	details  bool
 	started  time.Time
-	walk     shop.WalkState
+	walk     shop.WalkState // as of the last page committed
 	resumed  bool
-	newRows  int
-	changed  int
-	ordered  bool   // every row so far followed the newest-first order
-	lastKey  string // the order key of the last row given going forward
-	exported int    // export passes: rows recorded in export_rows
+	tally        // as of the last page committed
+	exported int // export passes: rows recorded in export_rows
 }
 
 // openPass finds the interrupted pass of res for purpose, if any.
@@ -68,7 +65,7 @@ func (db *DB) openPass(ctx context.Context, res *resource, purpose string) (*pas
 // startPass journals a new pass.
 func (db *DB) startPass(ctx context.Context, res *resource, kind, purpose string, details bool) (*pass, error) {
 	now := db.Now()
-	p := &pass{db: db, res: res, kind: kind, purpose: purpose, details: details, started: now, ordered: true}
+	p := &pass{db: db, res: res, kind: kind, purpose: purpose, details: details, started: now, tally: tally{ordered: true}}
 	r, err := db.sql.ExecContext(ctx, `INSERT INTO sync_journal (resource, kind, purpose, details, started_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?)`, res.name, kind, purpose, details, stamp(now), stamp(now))
 	if err != nil {
@@ -117,15 +114,14 @@ func (p *pass) seen(ctx context.Context) (map[string]bool, error) {
 	return seen, rows.Err()
 }
 
-// saveState writes the walk's state and the counters in tx.
-func (p *pass) saveState(ctx context.Context, tx *sql.Tx, st shop.WalkState) error {
+// saveState writes the walk's state and the counters after a page in tx.
+func (p *pass) saveState(ctx context.Context, tx *sql.Tx, st shop.WalkState, t tally) error {
 	walk, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE sync_journal SET walk = ?, updated_at = ?, rows_new = ?, rows_changed = ?, newest_first = ?
-		WHERE id = ?`, string(walk), stamp(p.db.Now()), p.newRows, p.changed, p.ordered, p.id)
-	p.walk = st
+		WHERE id = ?`, string(walk), stamp(p.db.Now()), t.newRows, t.changed, t.ordered, p.id)
 	return err
 }
 

@@ -22,8 +22,10 @@ const (
 
 // storePage writes a page's rows and the pass's state in one transaction:
 // a kill at any instant keeps either the page and its state or neither.
-// It returns whether every row of the page was already mirrored unchanged
-// (rows given earlier in this walk count as mirrored).
+// The pass's counters move only once the page is committed, so that what
+// an interrupted pass says it kept is what it kept. It returns whether
+// every row of the page was already mirrored unchanged (rows given earlier
+// in this walk count as mirrored).
 func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx *sql.Tx, row shop.WalkRow) error) (allKnown bool, err error) {
 	tx, err := p.db.sql.BeginTx(ctx, nil)
 	if err != nil {
@@ -32,38 +34,55 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx 
 	defer tx.Rollback()
 	stmts := &txStmts{tx: tx}
 	now := p.db.Now()
+	t := p.tally
 	allKnown = len(wp.Page.Items) > 0
 	for _, row := range wp.Rows {
 		state, key, err := p.upsert(ctx, stmts, row, now)
 		if err != nil {
 			return false, err
 		}
-		switch state {
-		case rowNew:
-			p.newRows++
-			allKnown = false
-		case rowChanged:
-			p.changed++
-			allKnown = false
-		}
-		if wp.Kind == shop.Forward && p.res.orderKey != "" {
-			if p.lastKey != "" && key != "" && laterThan(key, p.lastKey) {
-				p.ordered = false
-			}
-			if key != "" {
-				p.lastKey = key
-			}
-		}
+		allKnown = allKnown && state == rowUnchanged
+		t.count(state, key, wp.Kind == shop.Forward && p.res.orderKey != "")
 		if record != nil {
 			if err := record(tx, row); err != nil {
 				return false, err
 			}
 		}
 	}
-	if err := p.saveState(ctx, tx, wp.State); err != nil {
+	if err := p.saveState(ctx, tx, wp.State, t); err != nil {
 		return false, err
 	}
-	return allKnown, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return false, err
+	}
+	p.tally, p.walk = t, wp.State
+	return allKnown, nil
+}
+
+// tally is what a pass has stored: its new and changed rows, and whether
+// every row so far followed the newest-first order.
+type tally struct {
+	newRows, changed int
+	ordered          bool   // every row so far followed the newest-first order
+	lastKey          string // the order key of the last row given going forward
+}
+
+// count adds a stored row; ordered says whether the row's key counts for
+// the order check (a row read going forward, of a list with an order key).
+func (t *tally) count(state rowState, key string, ordered bool) {
+	switch state {
+	case rowNew:
+		t.newRows++
+	case rowChanged:
+		t.changed++
+	}
+	if !ordered || key == "" {
+		return
+	}
+	if t.lastKey != "" && laterThan(key, t.lastKey) {
+		t.ordered = false
+	}
+	t.lastKey = key
 }
 
 // upsert stores a list row and says what the mirror knew of it; key is

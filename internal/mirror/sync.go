@@ -87,10 +87,11 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 		return result, err
 	}
 	result.Kind, result.Resumed = p.kind, p.resumed
-	// Counted for this run: a continued pass's earlier runs said theirs.
+	// Counted for this run, from the pages committed: a continued pass's
+	// earlier runs said theirs, and a page read but not stored is not kept.
 	requests, newRows, changed := p.walk.Requests, p.newRows, p.changed
 	walk, err := p.run(ctx, c, opts.Report, nil, nil)
-	result.Walk, result.Requests, result.New, result.Changed = walk, walk.Requests-requests, p.newRows-newRows, p.changed-changed
+	result.Walk, result.Requests, result.New, result.Changed = walk, p.walk.Requests-requests, p.newRows-newRows, p.changed-changed
 	if err != nil {
 		return result, err
 	}

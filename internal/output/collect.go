@@ -35,6 +35,9 @@ type Part struct {
 	View []byte
 	// Text is what the command wrote to stdout without the printer.
 	Text []byte
+	// Sheet and Store are what a workbook of the results says: the
+	// sheet's name (see Printer.Sheet) and the store's base URL.
+	Sheet, Store string
 }
 
 // Write takes text written to stdout directly.
@@ -107,7 +110,7 @@ func (p *Printer) collectList(items []json.RawMessage, cols []Column) error {
 				}
 			}
 		}
-		p.collect.add(Part{Items: shaped})
+		p.collect.add(Part{Items: shaped, Sheet: p.sheet, Store: p.store})
 		return nil
 	}
 	objects, err := parseAll(items)
@@ -117,7 +120,7 @@ func (p *Printer) collectList(items []json.RawMessage, cols []Column) error {
 	if cols, err = columnsFor(p.fields, cols, objects); err != nil {
 		return err
 	}
-	p.collect.add(Part{Items: items, Cols: cols})
+	p.collect.add(Part{Items: items, Cols: cols, Sheet: p.sheet, Store: p.store})
 	return nil
 }
 
@@ -128,7 +131,7 @@ func (p *Printer) collectObject(o Object, human func(w io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	part := Part{Items: []json.RawMessage{o.raw}, Single: true}
+	part := Part{Items: []json.RawMessage{o.raw}, Single: true, Sheet: p.sheet, Store: p.store}
 	switch {
 	case p.jsonLike():
 		if part.Items[0], err = p.shape(o.raw, keys); err != nil {

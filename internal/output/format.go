@@ -11,7 +11,9 @@
 package output
 
 import (
+	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/storectl/storectl/internal/exitcode"
@@ -27,10 +29,12 @@ const (
 	NDJSON Format = "ndjson"
 	CSV    Format = "csv"
 	YAML   Format = "yaml"
+	// XLSX is an Excel workbook: typed cells, for a spreadsheet.
+	XLSX Format = "xlsx"
 )
 
 // Formats lists the valid formats in the order help texts show them.
-var Formats = []Format{Table, JSON, NDJSON, CSV, YAML}
+var Formats = []Format{Table, JSON, NDJSON, CSV, YAML, XLSX}
 
 // ParseFormat reads a --output value, ignoring case and surrounding space.
 // An unknown value is a usage error (exit 2) that lists the valid ones.
@@ -53,12 +57,68 @@ func formatList() string {
 }
 
 // FormatOfFile is the format a file's extension names (.csv, .json,
-// .ndjson or .jsonl, .yaml or .yml), if any.
+// .ndjson or .jsonl, .yaml or .yml, .xlsx), if any.
 func FormatOfFile(path string) (Format, bool) {
-	f, ok := extensionFormats[strings.ToLower(filepath.Ext(path))]
+	f, ok := extensionFormats[fileExtension(path)]
 	return f, ok
 }
 
+func fileExtension(path string) string { return strings.ToLower(filepath.Ext(path)) }
+
 var extensionFormats = map[string]Format{
-	".csv": CSV, ".json": JSON, ".ndjson": NDJSON, ".jsonl": NDJSON, ".yaml": YAML, ".yml": YAML,
+	".csv": CSV, ".json": JSON, ".ndjson": NDJSON, ".jsonl": NDJSON, ".yaml": YAML, ".yml": YAML, ".xlsx": XLSX,
+}
+
+// FileFormat is the format of an output file a command names (bis export
+// --file): the -o given on the command line (flag, "" when none), else
+// the format the file's extension names, else def for a file without an
+// extension (or no file: stdout). An -o that contradicts the extension is refused (a file named
+// .csv holding JSON breaks whatever opens it), and so is an extension no
+// format writes (.xls, .txt) without -o: nothing is written silently in a
+// format its name does not promise.
+func FileFormat(path, flag string, def Format) (Format, error) {
+	var chosen Format
+	if flag != "" {
+		var err error
+		if chosen, err = ParseFormat(flag); err != nil {
+			return "", err
+		}
+	}
+	byExt, named := FormatOfFile(path)
+	ext := fileExtension(path)
+	switch {
+	case chosen != "" && named && chosen != byExt:
+		return "", exitcode.WithHint(exitcode.Usage,
+			fmt.Errorf("-o %s contradicts the extension of %s, which names %s", chosen, path, byExt),
+			"drop -o, or name the file for its format: "+extensionList())
+	case chosen != "":
+		return chosen, nil
+	case named:
+		return byExt, nil
+	case ext != "" && ext != ".":
+		return "", exitcode.WithHint(exitcode.Usage,
+			fmt.Errorf("the extension %s of %s names no format storectl writes", ext, path),
+			"name the file for its format ("+extensionList()+"), or choose the format with -o")
+	}
+	return def, nil
+}
+
+// extensionList says which extensions each format takes: ".csv (csv),
+// .json (json), …".
+func extensionList() string {
+	var parts []string
+	for _, f := range Formats {
+		var exts []string
+		for ext, ef := range extensionFormats {
+			if ef == f {
+				exts = append(exts, ext)
+			}
+		}
+		if len(exts) == 0 {
+			continue
+		}
+		sort.Strings(exts)
+		parts = append(parts, strings.Join(exts, " or ")+" for "+string(f))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // StoreResults is what one store's run of a read over several stores
@@ -52,7 +53,26 @@ func (p *Printer) MergeStores(stores []StoreResults) error {
 	if err != nil || len(items) == 0 && len(cols) < 2 {
 		return err // nothing printed by any store prints nothing
 	}
+	whole.sheet, whole.store = workbookOf(stores)
 	return whole.List(items, cols)
+}
+
+// workbookOf is what a merged workbook says it holds: the stores' sheet
+// name, and each profile's store ("eu=https://eu.example.com, us=…").
+func workbookOf(stores []StoreResults) (sheet, store string) {
+	var each []string
+	for _, s := range stores {
+		for _, part := range s.Parts {
+			if sheet == "" {
+				sheet = part.Sheet
+			}
+			if part.Store != "" {
+				each = append(each, s.Profile+"="+part.Store)
+				break
+			}
+		}
+	}
+	return sheet, strings.Join(each, ", ")
 }
 
 func (p *Printer) mergeJSON(stores []StoreResults) error {
@@ -183,7 +203,8 @@ func (p *Printer) writeView(b *pageBuffer, part Part) error {
 		if err != nil {
 			return err
 		}
-		return p.writeTable(b, part.Cols, objects)
+		_, err = p.writeTable(b, part.Cols, objects)
+		return err
 	}
 	return nil
 }

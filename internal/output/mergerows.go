@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
+
+	"github.com/storectl/storectl/internal/xlsx"
 )
 
 // mergedRows makes the stores' row results one list that any row format
@@ -13,7 +16,7 @@ import (
 // columns can be its own: a form's custom fields), empty where the store
 // has none.
 func mergedRows(stores []StoreResults) ([]json.RawMessage, []Column, error) {
-	m := &rowMerge{byStore: map[string]map[string]Column{}, headers: map[string]string{}}
+	m := &rowMerge{byStore: map[string]map[string]Column{}, headers: map[string]string{}, kinds: map[string]CellKind{}}
 	var items []json.RawMessage
 	for _, s := range stores {
 		own := map[string]Column{}
@@ -38,6 +41,7 @@ type rowMerge struct {
 	byStore map[string]map[string]Column // each store's columns by key
 	keys    []string                     // every key, in first-seen order
 	headers map[string]string
+	kinds   map[string]CellKind
 	row     innerRow
 }
 
@@ -50,17 +54,27 @@ func (m *rowMerge) addColumns(own map[string]Column, cols []Column) {
 		if _, seen := m.headers[c.Key]; !seen {
 			m.keys = append(m.keys, c.Key)
 			m.headers[c.Key] = c.header()
+			m.kinds[c.Key] = c.kind()
 		}
 	}
 }
 
-// columns are the merged list's: profile, then one per key.
+// columns are the merged list's: profile, then one per key. In a
+// workbook a cell is typed as its own store's column types it, and the
+// header is the first store's (the zone of its times).
 func (m *rowMerge) columns() []Column {
-	cols := []Column{{Key: "profile", Header: "PROFILE"}}
+	cols := []Column{{Key: "profile", Header: "PROFILE", Kind: KindText}}
 	for _, key := range m.keys {
-		cols = append(cols, Column{Key: key, Header: m.headers[key],
+		cols = append(cols, Column{Key: key, Header: m.headers[key], Kind: m.kinds[key],
 			Value: func(o Object) string { return m.cell(o, key, Column.text) },
-			Data:  func(o Object) string { return m.cell(o, key, Column.data) }})
+			Data:  func(o Object) string { return m.cell(o, key, Column.data) },
+			sheet: func(o Object, loc *time.Location, clean func(string) string) xlsx.Cell {
+				c, ok := m.byStore[o.String("profile")][key]
+				if !ok {
+					return xlsx.Cell{}
+				}
+				return c.sheetCell(m.row.of(o), loc, clean)
+			}})
 	}
 	return cols
 }

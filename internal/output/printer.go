@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/itchyny/gojq"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/xlsx"
 )
 
 // Options are the global output flags: -o, --fields, --jq, --no-headers.
@@ -27,6 +29,16 @@ type Options struct {
 	// key) for table output longer than the terminal; see
 	// iostreams.PagerCommand for the fallbacks.
 	Pager string
+	// ToFile says the command writes to a file it names (bis export
+	// --file), not stdout: -o xlsx is then fine whatever stdout is.
+	ToFile bool
+	// Store is the store's base URL, which a workbook's document
+	// properties name.
+	Store string
+	// Loc is the zone a workbook's date-times are shown in (nil: the
+	// user's, time.Local); Now the time it is made (nil: time.Now).
+	Loc *time.Location
+	Now func() time.Time
 }
 
 // Printer writes command results to stdout in the chosen format.
@@ -40,6 +52,12 @@ type Printer struct {
 	pager     string
 	// beforePaging clears the terminal for the pager (stops the spinner).
 	beforePaging func()
+	// For workbooks: the sheet's name (see Sheet), the store, the zone of
+	// date-times, the clock.
+	sheet string
+	store string
+	loc   *time.Location
+	now   func() time.Time
 	// collect, when set, takes the results instead (see CollectInto).
 	collect *Collector
 }
@@ -55,6 +73,24 @@ type Column struct {
 	// Aliases are other names --fields accepts for the column (a custom
 	// form field's id, where Key is its label).
 	Aliases []string
+	// Drop, above 0, lets a terminal too narrow for the table leave the
+	// column out, lowest first, before any other column is cut (and a note
+	// on stderr says so). A command gives it to its secondary columns (a
+	// SKU, a phone), never to an identifier or to its own answer; --fields
+	// turns it off.
+	Drop int
+	// Answer marks the command's own answer (why an offer won): of the
+	// text columns it is cut last.
+	Answer bool
+	// Min is the narrowest a cut leaves the column (0: three characters
+	// and "…"); it also lets a column named like an id be cut, one whose
+	// text holds more than the id ("3110 Winter Parka").
+	Min int
+	// Kind types the column's cells in a workbook (see CellKind).
+	Kind CellKind
+	// sheet, when set, types the column's workbook cell itself (a merged
+	// column: its own store's column's cell).
+	sheet func(o Object, loc *time.Location, clean func(string) string) xlsx.Cell
 	// Data, when set, is the column's CSV value. Without it, CSV holds the
 	// server's value at Key when the item has one, and Value's text only
 	// for a computed column: CSV is data (it must round-trip into a bulk
@@ -65,7 +101,8 @@ type Column struct {
 // New checks the options, compiling --jq, so that a bad flag fails before
 // any request is sent (a usage error, exit 2).
 func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
-	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV, pager: opts.Pager}
+	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV, pager: opts.Pager,
+		store: opts.Store, loc: opts.Loc, now: opts.Now}
 	if opts.Format != "" {
 		f, err := ParseFormat(string(opts.Format))
 		if err != nil {
@@ -82,6 +119,9 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 		if p.jq, err = compileJQ(opts.JQ); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkXLSX(p, opts.ToFile); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -135,6 +175,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY, p.ios.ColorEnabled)
 	}
 	var out bytes.Buffer
+	var fitted *fitState
 	switch p.format {
 	case JSON:
 		arr, err := p.array(items, keys)
@@ -163,7 +204,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err := writeYAML(&out, seq); err != nil {
 			return err
 		}
-	case CSV, Table:
+	case CSV, Table, XLSX:
 		objects, err := parseAll(items)
 		if err != nil {
 			return err
@@ -171,17 +212,24 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if cols, err = columnsFor(p.fields, cols, objects); err != nil {
 			return err
 		}
-		if p.format == CSV {
+		switch p.format {
+		case CSV:
 			err = p.writeCSV(&out, cols, objects)
-		} else {
-			err = p.writeTable(&out, cols, objects)
+		case XLSX:
+			err = p.writeXLSX(&out, cols, objects)
+		default:
+			fitted, err = p.writeTable(&out, cols, objects)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if p.format == Table {
-		return p.page(out.Bytes())
+		if err := p.page(out.Bytes()); err != nil {
+			return err
+		}
+		p.noteDropped(cols, fitted)
+		return nil
 	}
 	_, err = p.ios.Out.Write(out.Bytes())
 	return err
@@ -272,6 +320,14 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 			return err
 		}
 		if err := p.writeCSV(&out, cols, []Object{o}); err != nil {
+			return err
+		}
+	case XLSX:
+		cols, err := objectColumns(p.fields, o)
+		if err != nil {
+			return err
+		}
+		if err := p.writeXLSX(&out, cols, []Object{o}); err != nil {
 			return err
 		}
 	case Table:
@@ -416,16 +472,16 @@ func (p *Printer) writeCSV(w io.Writer, cols []Column, objects []Object) error {
 	return rows.w.Flush()
 }
 
-func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) error {
+func (p *Printer) writeTable(w io.Writer, cols []Column, objects []Object) (*fitState, error) {
 	if len(objects) == 0 {
-		return nil
+		return nil, nil
 	}
 	rows := make([][]string, len(objects))
 	for i, o := range objects {
 		rows[i] = tableRow(cols, o)
 	}
-	_, err := renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, nil, ranks(cols))
-	return err
+	state := &fitState{}
+	return state, renderTable(w, styleFor(p.ios.Out, p.ios), p.tableHeader(cols), rows, state, p.fits(cols))
 }
 
 func (p *Printer) tableHeader(cols []Column) []string {
@@ -439,14 +495,48 @@ func (p *Printer) tableHeader(cols []Column) []string {
 	return h
 }
 
-// ranks says how each column gives way when the table is too wide: by
-// its key, else its header (see columnRank).
-func ranks(cols []Column) []int {
-	r := make([]int, len(cols))
+// fits says how each column gives way when the table is too wide: its
+// rank by its key, else its header (see columnRank), unless the command
+// said otherwise (Answer, Min); droppable unless --fields chose the
+// columns.
+func (p *Printer) fits(cols []Column) []colFit {
+	f := make([]colFit, len(cols))
 	for i, c := range cols {
-		r[i] = max(columnRank(c.Key), columnRank(c.header()))
+		f[i] = colFit{rank: max(columnRank(c.Key), columnRank(c.header())), min: c.Min}
+		switch {
+		case c.Answer:
+			f[i].rank = shrinkAnswer
+		case c.Min > 0:
+			f[i].rank = min(f[i].rank, shrinkLast)
+		}
+		if len(p.fields) == 0 {
+			f[i].drop = c.Drop
+		}
 	}
-	return r
+	return f
+}
+
+// noteDropped says on stderr which columns a table left out to fit the
+// terminal, and how to see them.
+func (p *Printer) noteDropped(cols []Column, state *fitState) {
+	if state == nil || len(state.dropped) == 0 {
+		return
+	}
+	var names, example []string
+	fits := p.fits(cols)
+	for _, i := range state.show {
+		if fits[i].rank >= shrinkAnswer && len(example) < 2 {
+			example = append(example, cols[i].Key)
+		}
+	}
+	for k, i := range state.dropped {
+		names = append(names, cols[i].header())
+		if k < 3 {
+			example = append(example, cols[i].Key)
+		}
+	}
+	fmt.Fprintf(p.ios.ErrOut, "note: left out %s to fit %d columns; --fields chooses the columns (such as --fields %s), -o csv shows them all\n",
+		strings.Join(names, ", "), p.ios.TermWidth, strings.Join(example, ","))
 }
 
 func tableRow(cols []Column, o Object) []string {

@@ -377,6 +377,12 @@ func FuzzPrint(f *testing.F) {
 			if (objErr == nil) != (listErr == nil) {
 				t.Fatalf("%s: Object error %v but List error %v", format, objErr, listErr)
 			}
+			if format == XLSX {
+				if listErr == nil {
+					assertWellFormedWorkbook(t, out.Bytes())
+				}
+				continue
+			}
 			if !terminalSafe(out.String()) {
 				t.Fatalf("%s output holds control characters: %q", format, out)
 			}

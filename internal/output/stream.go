@@ -62,6 +62,8 @@ func (p *Printer) Stream(w io.Writer, cols []Column) (Stream, error) {
 		s := &csvStream{streamBase: base, cols: cols}
 		s.rows.w = NewCSVWriter(s.w, p.csv)
 		return s, nil
+	case XLSX:
+		return p.xlsxStream(w, cols), nil
 	default:
 		return &tableStream{streamBase: base, cols: cols, style: styleFor(w, p.ios)}, nil
 	}
@@ -273,7 +275,7 @@ type tableStream struct {
 	cols    []Column
 	style   tableStyle
 	rows    [][]string
-	widths  []int
+	fitted  fitState
 	started bool
 	headed  bool // the header has been written
 }
@@ -308,8 +310,7 @@ func (s *tableStream) flush() error {
 		s.headed = true
 		header = s.p.tableHeader(s.cols)
 	}
-	widths, err := renderTable(s.w, s.style, header, s.rows, s.widths, ranks(s.cols))
-	s.widths = widths
+	err := renderTable(s.w, s.style, header, s.rows, &s.fitted, s.p.fits(s.cols))
 	clear(s.rows)
 	s.rows = s.rows[:0]
 	return err
@@ -322,7 +323,11 @@ func (s *tableStream) Close() error {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	return s.finish()
+	if err := s.finish(); err != nil {
+		return err
+	}
+	s.p.noteDropped(s.cols, &s.fitted)
+	return nil
 }
 
 type jqStream struct{ streamBase }

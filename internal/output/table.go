@@ -77,37 +77,37 @@ func RenderTable(w io.Writer, ios *iostreams.IOStreams, headers []string, rows [
 	for i, r := range rows {
 		body[i] = clean(r)
 	}
-	ranks := make([]int, len(h))
+	fits := make([]colFit, len(h))
 	for i, name := range h {
-		ranks[i] = columnRank(name)
+		fits[i] = colFit{rank: columnRank(name)}
 	}
-	_, err := renderTable(w, styleFor(w, ios), h, body, nil, ranks)
-	return err
+	return renderTable(w, styleFor(w, ios), h, body, &fitState{}, fits)
 }
 
-// renderTable writes cells already made single-line and safe. Columns are at
-// least minWidths wide (a streamed table keeps its columns aligned from one
-// block of rows to the next). It returns the natural column widths.
-func renderTable(w io.Writer, st tableStyle, header []string, rows [][]string, minWidths []int, ranks []int) ([]int, error) {
+// renderTable writes cells already made single-line and safe, fitted to
+// the terminal's width (see fitState.decide and fitShown). state carries
+// the fitting from one block of a streamed table to the next, so that its
+// columns stay the same and only ever widen.
+func renderTable(w io.Writer, st tableStyle, header []string, rows [][]string, state *fitState, fits []colFit) error {
 	if header == nil && len(rows) == 0 {
-		return minWidths, nil
+		return nil
 	}
-	natural := naturalWidths(header, rows, minWidths)
-	if len(natural) == 0 {
-		return natural, nil
+	if !state.decided {
+		state.decide(header, rows, fits, st.width)
 	}
-	widths := natural
+	header, rows = state.apply(header, rows)
+	state.natural = naturalWidths(header, rows, state.natural)
+	if len(state.natural) == 0 {
+		return nil
+	}
+	widths := state.natural
 	if st.width > 0 {
-		widths = fitWidths(natural, st.width, ranks)
+		widths = fitShown(state.natural, st.width, fits, state.show)
 	}
 	fit := func(cells []string) []string {
 		for i, c := range cells {
-			cw := twwidth.Width(c)
-			if cw > widths[i] {
-				c = twwidth.Truncate(c, widths[i], ellipsis)
-				cw = twwidth.Width(c)
-			}
-			if i < len(cells)-1 && cw < widths[i] {
+			c = cut(c, widths[i])
+			if cw := twwidth.Width(c); i < len(cells)-1 && cw < widths[i] {
 				c += strings.Repeat(" ", widths[i]-cw)
 			}
 			cells[i] = c
@@ -122,13 +122,13 @@ func renderTable(w io.Writer, st tableStyle, header []string, rows [][]string, m
 	}
 	for _, r := range rows {
 		if err := t.Append(fit(r)); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := t.Render(); err != nil {
-		return nil, err
+		return err
 	}
-	return natural, writeLines(w, buf.Bytes(), st.bold && header != nil)
+	return writeLines(w, buf.Bytes(), st.bold && header != nil)
 }
 
 func newTableWriter(w io.Writer) *tablewriter.Table {
@@ -195,11 +195,12 @@ func naturalWidths(header []string, rows [][]string, minWidths []int) []int {
 }
 
 // Column ranks for fitting a table to the terminal: free text gives way
-// first, then the short fixed forms (dates, phones, status), never an id,
-// which is useless cut.
+// first, then the short fixed forms (dates, phones, status), then the
+// command's answer and e-mail addresses, never an id, which is useless cut.
 const (
 	shrinkFirst = iota
 	shrinkLast
+	shrinkAnswer
 	neverShrink
 )
 
@@ -209,6 +210,8 @@ func columnRank(name string) int {
 	switch {
 	case n == "id" || n == "#" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, " id"):
 		return neverShrink
+	case strings.Contains(n, "email"):
+		return shrinkAnswer
 	case strings.HasSuffix(n, "_at") || strings.Contains(n, "date") || strings.Contains(n, "phone") ||
 		n == "status" || n == "created" || n == "updated" || n == "start" || n == "end" || n == "sku":
 		return shrinkLast
@@ -216,12 +219,11 @@ func columnRank(name string) int {
 	return shrinkFirst
 }
 
-// fitWidths shrinks column widths to fit a terminal: the free-text
-// columns first (those no wider than an equal share keep their width, the
-// wider ones split what is left), then, if that is not enough, the
-// short fixed forms; ids keep their width. A column is cut to no less
-// than minColWidth.
-func fitWidths(natural []int, termWidth int, ranks []int) []int {
+// fitWidths shrinks column widths to fit a terminal, rank by rank (free
+// text first): in a rank, the columns no wider than an equal share keep
+// their width, the wider ones split what is left; ids keep their width. A
+// column is cut to no less than its min (0: minColWidth).
+func fitWidths(natural []int, termWidth int, ranks, mins []int) []int {
 	budget := termWidth - columnGap*(len(natural)-1)
 	fitted := slices.Clone(natural)
 	for rank := shrinkFirst; rank < neverShrink; rank++ {
@@ -238,7 +240,7 @@ func fitWidths(natural []int, termWidth int, ranks []int) []int {
 		if total <= budget {
 			return fitted
 		}
-		shareOut(fitted, natural, open, budget-others)
+		shareOut(fitted, natural, open, budget-others, 0, mins...)
 	}
 	return fitted
 }
@@ -251,8 +253,10 @@ func rankOf(ranks []int, i int) int {
 }
 
 // shareOut fits the columns open into budget: those no wider than an
-// equal share keep their width, the wider ones split what is left.
-func shareOut(fitted, natural, open []int, budget int) {
+// equal share keep their width, the wider ones split what is left. Each
+// keeps at least its min (mins[i] when given and set, else floor, else
+// minColWidth) unless narrower by nature.
+func shareOut(fitted, natural, open []int, budget, floor int, mins ...int) {
 	for len(open) > 0 {
 		share := budget / len(open)
 		rest := open[:0]
@@ -274,7 +278,14 @@ func shareOut(fitted, natural, open []int, budget int) {
 		if k < max(budget, 0)%len(open) {
 			share++
 		}
-		fitted[i] = max(share, min(minColWidth, natural[i]))
+		least := minColWidth
+		switch {
+		case i < len(mins) && mins[i] > 0:
+			least = mins[i]
+		case floor > 0:
+			least = floor
+		}
+		fitted[i] = max(share, min(least, natural[i]))
 	}
 }
 

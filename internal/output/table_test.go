@@ -32,10 +32,11 @@ func TestTableOnTerminalTruncatesToWidth(t *testing.T) {
 	if err := p.List(items, nil); err != nil {
 		t.Fatal(err)
 	}
+	// The address is cut after the free text, the id never.
 	want := "" +
-		"ID  EMAIL              TITLE\n" +
-		"1   someone.with.a.l…  A rather long pr…\n" +
-		"22  b@c.d              Short\n"
+		"ID  EMAIL                           TIT…\n" +
+		"1   someone.with.a.long.address@e…  A r…\n" +
+		"22  b@c.d                           Sho…\n"
 	if out.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
@@ -190,7 +191,7 @@ func TestFitWidths(t *testing.T) {
 		{[]int{20, 30, 30}, 30, []int{never, free, late}, []int{20, 4, 4}},
 	}
 	for _, tt := range tests {
-		got := fitWidths(tt.natural, tt.width, tt.ranks)
+		got := fitWidths(tt.natural, tt.width, tt.ranks, nil)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("fitWidths(%v, %d, %v) = %v, want %v", tt.natural, tt.width, tt.ranks, got, tt.want)
 		}
@@ -201,7 +202,7 @@ func TestColumnRank(t *testing.T) {
 	for name, want := range map[string]int{
 		"id": neverShrink, "ID": neverShrink, "product_id": neverShrink, "OFFER ID": neverShrink,
 		"created_at": shrinkLast, "CREATED": shrinkLast, "PHONE": shrinkLast, "start_date": shrinkLast,
-		"EMAIL": shrinkFirst, "PRODUCT": shrinkFirst, "name": shrinkFirst,
+		"EMAIL": shrinkAnswer, "customer_email": shrinkAnswer, "PRODUCT": shrinkFirst, "name": shrinkFirst,
 	} {
 		if got := columnRank(name); got != want {
 			t.Errorf("columnRank(%q) = %d, want %d", name, got, want)

@@ -15,20 +15,28 @@ import (
 // spreadsheets and mailing tools.
 func listColumns(terminal bool) []output.Column {
 	if terminal {
+		// On a narrow terminal the SKU, phone, variant and date give way
+		// (in that order) to the customer and the product.
+		created := output.HumanTimeColumn("created_at", "CREATED", time.Local)
+		created.Drop = 4
 		return []output.Column{
 			{Key: "id"},
 			{Key: "customer_email", Header: "EMAIL"},
-			{Key: "customer_phone", Header: "PHONE"},
+			{Key: "customer_phone", Header: "PHONE", Drop: 2},
 			{Key: "product_title", Header: "PRODUCT"},
-			{Key: "variant_title", Header: "VARIANT"},
-			{Key: "sku", Header: "SKU"},
+			{Key: "variant_title", Header: "VARIANT", Drop: 3},
+			{Key: "sku", Header: "SKU", Drop: 1},
 			{Key: "status", Value: func(o output.Object) string { return shortStatus(o.String("status")) }},
-			output.HumanTimeColumn("created_at", "CREATED", time.Local),
+			created,
 		}
 	}
+	// Kinds type a workbook's cells: a phone or SKU is text even if a
+	// server sends it as a number (ids and times are typed by their keys).
+	text := output.KindText
 	data := []output.Column{
-		{Key: "id"}, {Key: "product_id"}, {Key: "variant_id"}, {Key: "customer_email"}, {Key: "customer_phone"},
-		{Key: "product_title"}, {Key: "variant_title"}, {Key: "sku"}, {Key: "status"}, {Key: "created_at"}, {Key: "updated_at"},
+		{Key: "id"}, {Key: "product_id"}, {Key: "variant_id"}, {Key: "customer_email", Kind: text}, {Key: "customer_phone", Kind: text},
+		{Key: "product_title", Kind: text}, {Key: "variant_title", Kind: text}, {Key: "sku", Kind: text}, {Key: "status", Kind: output.KindNumber},
+		{Key: "created_at"}, {Key: "updated_at"},
 	}
 	// --fields may name a column by the header people see in the table.
 	for i := range data {
@@ -47,7 +55,7 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 	// An e-mail event is 0 or when it happened: at a terminal "no" or the
 	// time, in data an empty cell or the time as sent.
 	event := func(key string) output.Column {
-		return output.Column{Key: key,
+		return output.Column{Key: key, Kind: output.KindShopTime,
 			Value: func(o output.Object) string { return eventText(o.String(key), time.Local) },
 			Data: func(o output.Object) string {
 				if v := o.String(key); v != "0" {
@@ -57,8 +65,8 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 			}}
 	}
 	cols := []output.Column{
-		{Key: "inventory_id"}, {Key: "last_sent"}, {Key: "unsubscribe"}, {Key: "locale"},
-		event("opened"), event("clicked"), {Key: "note"},
+		{Key: "inventory_id"}, {Key: "last_sent"}, {Key: "unsubscribe", Kind: output.KindBool}, {Key: "locale", Kind: output.KindText},
+		event("opened"), event("clicked"), {Key: "note", Kind: output.KindText},
 	}
 	if terminal {
 		cols[2].Value = yesNo("unsubscribe")
@@ -78,7 +86,8 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 		}
 		taken[key] = true
 		id := field.ID
-		cols = append(cols, output.Column{Key: key, Header: key, Aliases: []string{id}, Value: func(o output.Object) string { return content.value(o, id) }})
+		cols = append(cols, output.Column{Key: key, Header: key, Aliases: []string{id}, Kind: output.KindText,
+			Value: func(o output.Object) string { return content.value(o, id) }})
 	}
 	// content.source says where the customer signed up (storefront, quick
 	// view, api): no form field, but part of what was stored.
@@ -86,7 +95,15 @@ func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 	if taken[source] {
 		source = "source (content)"
 	}
-	return append(cols, output.Column{Key: source, Header: strings.ToUpper(source), Value: content.source})
+	cols = append(cols, output.Column{Key: source, Header: strings.ToUpper(source), Value: content.source})
+	if terminal {
+		// A narrow terminal leaves out the details from the last, after the
+		// list's own secondary columns (Drop 1 to 4).
+		for i := range cols {
+			cols[i].Drop = 4 + len(cols) - i
+		}
+	}
+	return cols
 }
 
 // contentCache decodes a row's content once for all its custom columns.

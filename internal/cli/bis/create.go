@@ -12,7 +12,6 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
@@ -20,12 +19,8 @@ import (
 
 // CreateOptions are the inputs of `bis create`.
 type CreateOptions struct {
-	IO         *iostreams.IOStreams
-	Settings   func() (*config.Settings, error)
-	Printer    func() (*output.Printer, error)
-	ShopClient func() (*shop.Client, error)
-	Progress   func() *output.Progress
-	Forms      *formStore
+	cmdutil.BulkDeps
+	Forms *formStore
 
 	Input       bisform.Input // the core flags; Fields come from FieldArgs
 	FieldArgs   []string      // --field ID_OR_LABEL=VALUE
@@ -37,7 +32,7 @@ type CreateOptions struct {
 }
 
 func newCreate(f *cmdutil.Factory, forms *formStore, runF func(*CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.Printer, ShopClient: f.ShopClient, Progress: f.Progress, Forms: forms}
+	opts := &CreateOptions{BulkDeps: f.BulkDeps(), Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Register a customer for a variant, or many from a file",

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bisform"
@@ -55,7 +54,7 @@ func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 	if opts.DryRun {
 		return printBulkDryRun(opts, in, form.Form)
 	}
-	env, err := cmdutil.BulkSources{IO: opts.IO, Settings: opts.Settings, Printer: opts.Printer, ShopClient: opts.ShopClient, Progress: opts.Progress, Now: time.Now}.Env()
+	env, err := opts.Env()
 	if err != nil {
 		return err
 	}

@@ -29,8 +29,7 @@ func bulkOpts(t *testing.T, e *clitest.Env, forms *formStore, content string) *C
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return &CreateOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.Printer, ShopClient: e.F.ShopClient, Progress: e.F.Progress,
-		Forms: forms, FromFile: path, Bulk: cmdutil.BulkFlags{Report: filepath.Join(dir, "report.csv")}}
+	return &CreateOptions{BulkDeps: e.F.BulkDeps(), Forms: forms, FromFile: path, Bulk: cmdutil.BulkFlags{Report: filepath.Join(dir, "report.csv")}}
 }
 
 func TestBulkCreateFailingRowThenResume(t *testing.T) {

@@ -12,8 +12,7 @@ import (
 )
 
 func createOpts(e *clitest.Env, forms *formStore, email string, fields ...string) *CreateOptions {
-	return &CreateOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.Printer, ShopClient: e.F.ShopClient, Progress: e.F.Progress,
-		Forms: forms, Input: bisform.Input{Email: email, ProductID: demoProduct, VariantID: demoVariant}, FieldArgs: fields}
+	return &CreateOptions{BulkDeps: e.F.BulkDeps(), Forms: forms, Input: bisform.Input{Email: email, ProductID: demoProduct, VariantID: demoVariant}, FieldArgs: fields}
 }
 
 var validFields = []string{"full_name=Jane Doe", "Size you wear=M", "accept_terms=true"}

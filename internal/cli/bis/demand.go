@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -59,15 +60,15 @@ func runDemand(ctx context.Context, opts *DemandOptions) error {
 	if err != nil {
 		return err
 	}
-	return cmdutil.PrintFromMirror(ctx, opts.MirrorDeps, cmdutil.MirrorList{Groups: []string{"bis"},
+	return mirrorshared.PrintFromMirror(ctx, opts.MirrorDeps, mirrorshared.MirrorList{Groups: []string{"bis"},
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) { return db.Demand(ctx, filter) },
 		Columns: func(p *output.Printer, items []json.RawMessage) []output.Column {
 			if p.Format() != output.Table {
-				return nil
+				return demandDataColumns(items)
 			}
 			return demandColumns(filter, items)
 		},
-		Empty: "no submissions in the mirror"})
+		Empty: "no submissions in the mirror", Sheet: "demand"})
 }
 
 func (opts *DemandOptions) filter() (mirror.DemandFilter, error) {
@@ -107,15 +108,52 @@ func demandColumns(f mirror.DemandFilter, items []json.RawMessage) []output.Colu
 			most = max(most, atoi(o.String(key)))
 		}
 	}
+	// The answer is who waits for what: on a narrow terminal the oldest
+	// and newest dates, the bar, the other count (and per variant the
+	// product id and SKU) give way first, in that order.
 	cols := []output.Column{{Key: "product_id", Header: "PRODUCT ID"}, {Key: "product_title", Header: "PRODUCT"}}
 	if f.ByVariant {
+		cols[0].Drop = 6
 		cols = append(cols, output.Column{Key: "variant_id", Header: "VARIANT ID"}, output.Column{Key: "variant_title", Header: "VARIANT"},
-			output.Column{Key: "sku", Header: "SKU"})
+			output.Column{Key: "sku", Header: "SKU", Drop: 5})
 	}
-	return append(cols,
-		output.Column{Key: "pending"}, output.Column{Key: "sent"},
-		output.Column{Key: "bar", Header: "DEMAND", Value: func(o output.Object) string { return bar(atoi(o.String(key)), most) }},
-		output.HumanTimeColumn("newest", "NEWEST", time.Local), output.HumanTimeColumn("oldest", "OLDEST", time.Local))
+	other := "sent"
+	if key == "sent" {
+		other = "pending"
+	}
+	newest, oldest := output.HumanTimeColumn("newest", "NEWEST", time.Local), output.HumanTimeColumn("oldest", "OLDEST", time.Local)
+	newest.Drop, oldest.Drop = 3, 1
+	cols = append(cols, output.Column{Key: "pending"}, output.Column{Key: "sent"},
+		output.Column{Key: "bar", Header: "DEMAND", Drop: 2, Value: func(o output.Object) string { return bar(atoi(o.String(key)), most) }},
+		newest, oldest)
+	for i := range cols {
+		if cols[i].Key == other {
+			cols[i].Drop = 4
+		}
+	}
+	return cols
+}
+
+// demandDataColumns are the items' own keys (what csv and json hold),
+// with the newest and oldest submission's instants typed as such for a
+// workbook.
+func demandDataColumns(items []json.RawMessage) []output.Column {
+	if len(items) == 0 {
+		return nil
+	}
+	first, err := output.ParseObject(items[0])
+	if err != nil {
+		return nil
+	}
+	var cols []output.Column
+	for _, k := range first.Keys() {
+		c := output.Column{Key: k}
+		if k == "newest" || k == "oldest" {
+			c.Kind = output.KindTime
+		}
+		cols = append(cols, c)
+	}
+	return cols
 }
 
 func bar(n, most int) string {

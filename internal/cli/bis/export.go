@@ -2,15 +2,18 @@ package bis
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -20,29 +23,38 @@ type ExportOptions struct {
 	Settings func() (*config.Settings, error)
 	// Printer takes the command's default format, used unless the user
 	// chose one.
-	Printer    func(commandDefault output.Format) (*output.Printer, error)
-	ShopClient func() (*shop.Client, error)
-	Progress   func() *output.Progress
-	Mirror     cmdutil.MirrorDeps
-	Forms      *formStore
-	File       string
-	Details    bool
-	Resume     bool
+	Printer func(commandDefault output.Format) (*output.Printer, error)
+	// FilePrinter prints into --file.
+	FilePrinter func(format output.Format) (*output.Printer, error)
+	ShopClient  func() (*shop.Client, error)
+	Progress    func() *output.Progress
+	Mirror      cmdutil.MirrorDeps
+	Forms       *formStore
+	File        string
+	Details     bool
+	Resume      bool
 }
 
 func newExport(f *cmdutil.Factory, forms *formStore, runF func(*ExportOptions) error) *cobra.Command {
-	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, ShopClient: f.ShopClient,
+	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, FilePrinter: f.FilePrinter, ShopClient: f.ShopClient,
 		Progress: f.Progress, Mirror: f.MirrorDeps(), Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "export",
-		Short: "Export every submission as CSV (or JSON, NDJSON)",
+		Short: "Export every submission as CSV or an Excel workbook (or JSON, NDJSON)",
 		Long: `Export every back-in-stock submission, page after page, for a spreadsheet or
 a mailing tool. Rows are streamed as they arrive, so exports of any size use
 little memory. The format is -o when given, else the one --file's extension
-names (.csv, .json, .ndjson or .jsonl, .yaml or .yml), else CSV; the output
-setting of a profile or STORECTL_OUTPUT does not apply, so a saved preference
-for JSON at the terminal never turns a mailing-list CSV into JSON. json and
-ndjson give the items exactly as sent.
+names (.xlsx, .csv, .json, .ndjson or .jsonl, .yaml or .yml), else CSV; an
+extension no format writes (.xls, .txt) is refused unless -o names the
+format, and so is an -o the extension contradicts. The output setting of a
+profile or STORECTL_OUTPUT does not apply, so a saved preference for JSON at
+the terminal never turns a mailing-list CSV into JSON. json and ndjson give
+the items exactly as sent.
+
+.xlsx is for a spreadsheet: ids, phones and SKUs are text cells (every
+digit, the +), dates are date-time cells in your time zone (named in the
+header), counts are numbers, and no cell is ever a formula. CSV is for
+mailing tools and scripts. See docs/export-for-mailing.md.
 
 With --file the export is written to a temporary file beside PATH, mode 0600
 (it holds customers' e-mails and phones), and renamed to PATH when complete:
@@ -66,7 +78,8 @@ fields and named at the end (exit 5).
 
 --offline writes the export from the mirror without a request, saying how
 old it is.`,
-		Example: `  storectl bis export --file submissions.csv
+		Example: `  storectl bis export --file submissions.xlsx
+  storectl bis export --file submissions.csv
   storectl bis export --details --file submissions.csv
   storectl bis export --resume --file submissions.csv
   storectl bis export --offline -o ndjson | jq -r .customer_email`,
@@ -93,47 +106,101 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := opts.Printer(format)
+	p, err := exportPrinter(opts, format)
 	if err != nil {
 		return err
 	}
-	ex := &exporter{opts: opts, settings: s, progress: opts.Progress(), merged: p.Collects()}
-	defer ex.progress.Stop()
-	if err := ex.open(ctx); err != nil {
-		return err
-	}
-	defer ex.db.Close()
-	cols, err := ex.columns(ctx, p.Format() == output.Table)
+	progress := opts.Progress()
+	defer progress.Stop()
+	src, err := openExportSource(ctx, opts, s, progress)
 	if err != nil {
 		return err
 	}
+	defer src.close()
+	cols, err := exportColumns(ctx, opts, src, p.Format() == output.Table)
+	if err != nil {
+		return err
+	}
+	sink, err := openSink(opts, p, cols)
+	if err != nil {
+		return err
+	}
+	defer sink.abort()
+	err = src.run(ctx, sink)
+	progress.Stop()
+	if err == nil {
+		err = sink.commit()
+	}
+	if err != nil {
+		sink.stopped(src, err, opts)
+		return err
+	}
+	sink.done(src, s)
+	return src.incomplete()
+}
 
-	w := opts.IO.Out
-	var file fsutil.Output
-	if opts.File != "" {
-		if file, err = createExportFile(opts.IO, opts.File); err != nil {
-			return err
+// openExportSource chooses where the rows come from: the mirror alone
+// (--offline), the store recorded into the mirror (so --resume can go on),
+// or, when the mirror cannot be written, the store alone, saying that a
+// resume will not be possible: the mirror never blocks an online export.
+func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settings, progress *output.Progress) (exportSource, error) {
+	if s.Offline {
+		db, age, err := mirrorshared.OfflineMirror(ctx, opts.Mirror, "bis")
+		if err != nil {
+			return nil, err
 		}
-		defer file.Abort() // a no-op once committed
-		w = file
+		return &offlineExport{db: db, age: age, details: opts.Details, forms: opts.Forms}, nil
 	}
-	stream, err := p.Stream(w, cols)
+	c, err := opts.ShopClient()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ex.stream = stream
-	err = ex.run(ctx)
-	ex.progress.Stop()
-	if closeErr := stream.Close(); err == nil {
-		err = closeErr
+	online := onlineExport{client: c, details: opts.Details, forms: opts.Forms, settings: s,
+		progress: mirrorshared.NewSyncReporter(opts.IO, progress, c.PaceLeft, s.Quiet), errOut: opts.IO.ErrOut}
+	mode := mirror.WriteIfFree
+	if opts.Resume {
+		mode = mirror.Write // only the mirror can resume: wait for it
 	}
-	if err == nil && file != nil {
-		err = file.Commit()
+	db, err := opts.Mirror.Mirror(ctx, mode)
+	if err == nil {
+		return &recordedExport{onlineExport: online, db: db, resume: opts.Resume}, nil
 	}
+	if opts.Resume || !mirrorCanBeSkipped(ctx, err) {
+		return nil, err
+	}
+	if !s.Quiet {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s: exporting straight from the store, without recording into the mirror; --resume cannot continue this export if it is interrupted\n",
+			mirrorUnwritable(err))
+	}
+	return &walkExport{onlineExport: online}, nil
+}
+
+// mirrorCanBeSkipped says whether an online export goes on without the
+// mirror that failed to open: yes, unless it holds another store (mixing
+// stores is refused, as ever) or the user stopped the wait.
+func mirrorCanBeSkipped(ctx context.Context, err error) bool {
+	var other *mirror.OtherStoreError
+	return ctx.Err() == nil && !errors.As(err, &other)
+}
+
+// mirrorUnwritable says why the mirror was skipped.
+func mirrorUnwritable(err error) string {
+	if errors.Is(err, mirror.ErrBusy) {
+		return "another storectl is writing the mirror (a sync or an export)"
+	}
+	return "the mirror cannot be written (" + err.Error() + ")"
+}
+
+// exportColumns are the list's, and with --details the detail's and the
+// form's custom fields.
+func exportColumns(ctx context.Context, opts *ExportOptions, src exportSource, terminal bool) ([]output.Column, error) {
+	cols := listColumns(terminal)
+	if !opts.Details {
+		return cols, nil
+	}
+	form, err := src.form(ctx)
 	if err != nil {
-		ex.stopped(err)
-		return err
+		return nil, err
 	}
-	ex.done()
-	return ex.noDetail()
+	return append(cols, detailColumns(terminal, form)...), nil
 }

@@ -20,7 +20,7 @@ import (
 )
 
 func exportOpts(t testing.TB, e *clitest.Env) *ExportOptions {
-	return &ExportOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.PrinterWithDefault, ShopClient: e.F.ShopClient,
+	return &ExportOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.PrinterWithDefault, FilePrinter: e.F.FilePrinter, ShopClient: e.F.ShopClient,
 		Progress: e.F.Progress, Mirror: e.F.MirrorDeps(), Forms: testForms(t, e)}
 }
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"golang.org/x/term"
+
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
@@ -32,18 +34,43 @@ func createExportFile(ios *iostreams.IOStreams, path string) (fsutil.Output, err
 }
 
 // exportFormat is -o from this command line, else the format --file's
-// extension names, else CSV. An -o that contradicts the extension is a
-// usage error: a file named .csv holding JSON breaks whatever opens it.
+// extension names, else CSV (output.FileFormat refuses the mismatches).
 func exportFormat(s *config.Settings, file string) (output.Format, error) {
-	byExt, named := output.FormatOfFile(file)
-	flag, given := s.OutputFlag()
-	switch {
-	case given && named && output.Format(flag) != byExt:
-		return "", exitcode.Usagef("-o %s contradicts the extension of --file %s (%s): drop -o, or name the file for its format", flag, file, byExt)
-	case given:
-		return output.Format(flag), nil
-	case named:
-		return byExt, nil
+	flag, _ := s.OutputFlag()
+	return output.FileFormat(file, flag, output.CSV)
+}
+
+// exportPrinter prints the export: into --file, or to stdout. Its
+// workbooks name their sheet "submissions".
+func exportPrinter(opts *ExportOptions, format output.Format) (*output.Printer, error) {
+	if opts.File == "" {
+		p, err := opts.Printer(format)
+		if err != nil {
+			return nil, err
+		}
+		return p.Sheet("submissions"), nil
 	}
-	return output.CSV, nil
+	if format == output.XLSX && isTerminal(opts.File) {
+		return nil, exitcode.WithHint(exitcode.Usage, fmt.Errorf("--file %s is a terminal, and a workbook is binary", opts.File),
+			"name a file: --file submissions.xlsx")
+	}
+	p, err := opts.FilePrinter(format)
+	if err != nil {
+		return nil, err
+	}
+	return p.Sheet("submissions"), nil
+}
+
+// isTerminal reports path naming a terminal (--file /dev/stdout at one).
+func isTerminal(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	f, err := fsutil.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return term.IsTerminal(int(f.Fd()))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/mirror"
@@ -60,13 +61,13 @@ func runFind(ctx context.Context, opts *FindOptions) error {
 	if err != nil {
 		return err
 	}
-	return cmdutil.PrintFromMirror(ctx, opts.MirrorDeps, cmdutil.MirrorList{Groups: []string{"bis"},
+	return mirrorshared.PrintFromMirror(ctx, opts.MirrorDeps, mirrorshared.MirrorList{Groups: []string{"bis"},
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) { return db.Find(ctx, filter) },
 		Columns: func(p *output.Printer, _ []json.RawMessage) []output.Column {
 			return listColumns(p.Format() == output.Table)
 		},
 		Footer: func(n int) string { return output.Plural(n, "submission") },
-		Empty:  "no submissions match"})
+		Empty:  "no submissions match", Sheet: "submissions"})
 }
 
 // filter checks the flags before anything is read or sent.

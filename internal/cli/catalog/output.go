@@ -17,14 +17,16 @@ import (
 // are the variants' lowest and highest, which already reflect the
 // request's rate and adjustment.
 func productColumns() []output.Column {
+	// On a narrow terminal the tags, type and vendor give way to the title,
+	// price and availability.
 	return []output.Column{
 		{Key: "id"},
 		{Key: "title"},
-		{Key: "vendor"},
-		{Key: "product_type", Header: "TYPE"},
+		{Key: "vendor", Drop: 3},
+		{Key: "product_type", Header: "TYPE", Drop: 2},
 		{Key: "price", Value: func(o output.Object) string { return priceText(decoded(o)) }},
 		{Key: "available", Value: func(o output.Object) string { return availableText(decoded(o)) }},
-		{Key: "tags", Value: tagsText, Data: tagsText},
+		{Key: "tags", Value: tagsText, Data: tagsText, Drop: 1},
 	}
 }
 

@@ -127,6 +127,7 @@ func (q query[P, R]) run(ctx context.Context, o *queryOptions) (*tableRun[R], er
 	o.Progress().Stop()
 	t.products = len(products)
 
+	p = p.Sheet("products")
 	switch view(p, s) {
 	case viewWhole:
 		return nil, p.Object(whole, nil)

@@ -22,7 +22,7 @@ func view(p *output.Printer, s *config.Settings) responseView {
 	switch {
 	case strings.TrimSpace(s.JQ) != "":
 		return viewWhole
-	case p.Format() == output.NDJSON || p.Format() == output.CSV:
+	case p.Format() == output.NDJSON || p.Format() == output.CSV || p.Format() == output.XLSX:
 		return viewProducts
 	case p.Format() == output.Table:
 		return viewTable

@@ -20,6 +20,7 @@ import (
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -108,6 +109,9 @@ func New(t testing.TB, opts ...Option) *Env {
 		return cmdutil.NewPrinter(ios, e.Settings, commandDefault)
 	}
 	f.Printer = func() (*output.Printer, error) { return f.PrinterWithDefault("") }
+	f.FilePrinter = func(format output.Format) (*output.Printer, error) {
+		return cmdutil.NewFilePrinter(ios, e.Settings, format)
+	}
 	f.ShopClient = func() (*shop.Client, error) {
 		h, err := client("https://sandbox.test", o.shopToken)
 		if err != nil {
@@ -127,7 +131,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		if err != nil {
 			return nil, err
 		}
-		return cmdutil.OpenMirror(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
+		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
 	}
 	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
 		base, token := "https://sandbox.test", o.shopToken

@@ -172,8 +172,9 @@ func completed(command string, je *bulk.JournalError) error {
 // BulkErrors read the server's errors for a bulk run.
 var BulkErrors = bulk.Errors{Refused: Refused, Fatal: TokenRejected, Message: FailureMessage}
 
-// BulkSources are where a bulk run's Env comes from: a verb's options.
-type BulkSources struct {
+// BulkDeps are what a bulk verb's options take from the factory (embedded,
+// as ShopDeps are), and where its run's BulkEnv comes from.
+type BulkDeps struct {
 	IO         *iostreams.IOStreams
 	Settings   func() (*config.Settings, error)
 	Printer    func() (*output.Printer, error)
@@ -193,7 +194,7 @@ type BulkEnv struct {
 
 // Env gathers the run's BulkEnv, but the client: a run refused before
 // it connects (no --yes) must not have touched the store.
-func (src BulkSources) Env() (*BulkEnv, error) {
+func (src BulkDeps) Env() (*BulkEnv, error) {
 	s, err := src.Settings()
 	if err != nil {
 		return nil, err
@@ -205,6 +206,11 @@ func (src BulkSources) Env() (*BulkEnv, error) {
 	env := bulk.Env{IO: src.IO, Printer: p, Progress: src.Progress(), Quiet: s.Quiet, Errors: BulkErrors,
 		ResumeCommand: ResumeCommand(), Now: src.Now}
 	return &BulkEnv{Env: env, Store: StoreName(s), shopClient: src.ShopClient}, nil
+}
+
+// BulkDeps hands a bulk verb the factory's BulkDeps.
+func (f *Factory) BulkDeps() BulkDeps {
+	return BulkDeps{IO: f.IOStreams, Settings: f.Settings, Printer: f.Printer, ShopClient: f.ShopClient, Progress: f.Progress, Now: time.Now}
 }
 
 // Connect makes the shop client, whose pace the run keeps.

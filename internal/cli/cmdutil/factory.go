@@ -42,6 +42,9 @@ type Factory struct {
 	// PrinterWithDefault is Printer for a command with a default format of
 	// its own, used when the user chose none (bis export: csv).
 	PrinterWithDefault func(commandDefault output.Format) (*output.Printer, error)
+	// FilePrinter prints into a file the user named (bis export --file), in
+	// the format the command chose for it (see NewFilePrinter).
+	FilePrinter func(format output.Format) (*output.Printer, error)
 	// Progress is the one stderr spinner of the process; the transport
 	// writes its waits to it, commands their page counts.
 	Progress func() *output.Progress

@@ -49,7 +49,9 @@ func CheckPageFlags(cmd *cobra.Command, p PageFlags) error {
 
 // ShopList is what a shop API list command prints.
 type ShopList struct {
-	Noun    string // plural, for the footer: "submissions"
+	Noun string // plural, for the footer: "submissions"
+	// Sheet names a workbook's sheet (-o xlsx); "" uses Noun.
+	Sheet   string
 	Fetch   func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error)
 	Columns []output.Column
 	// DataColumns, when set, replace Columns outside table mode (csv gets
@@ -83,7 +85,11 @@ func PrintList(ctx context.Context, d ShopDeps, pages PageFlags, l ShopList) err
 	if l.DataColumns != nil && p.Format() != output.Table {
 		cols = l.DataColumns
 	}
-	if err := p.List(items, cols); err != nil {
+	sheet := l.Sheet
+	if sheet == "" {
+		sheet = l.Noun
+	}
+	if err := p.Sheet(sheet).List(items, cols); err != nil {
 		return err
 	}
 	if w := last.walk; w != nil && w.Changed() {

@@ -7,24 +7,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/ruleform"
 )
 
 // ApplyOptions are the inputs of `comingsoon apply`.
 type ApplyOptions struct {
-	IO         *iostreams.IOStreams
-	ShopClient func() (*shop.Client, error)
-	Printer    func() (*output.Printer, error)
-	Settings   func() (*config.Settings, error)
-	Progress   func() *output.Progress
-	Loc        *time.Location
-	Now        func() time.Time
+	cmdutil.BulkDeps
+	Loc *time.Location
 
 	File   string
 	Prune  bool
@@ -34,8 +25,7 @@ type ApplyOptions struct {
 }
 
 func newApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command {
-	opts := &ApplyOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Settings: f.Settings,
-		Progress: f.Progress, Loc: time.Local, Now: time.Now}
+	opts := &ApplyOptions{BulkDeps: f.BulkDeps(), Loc: time.Local}
 	cmd := &cobra.Command{
 		Use:   "apply --file FILE [--prune] [--yes] [--dry-run]",
 		Short: "Make the store's coming-soon rules equal to a file",
@@ -108,7 +98,7 @@ func runApply(ctx context.Context, opts *ApplyOptions) error {
 	if err != nil {
 		return err
 	}
-	env, err := opts.sources().Env()
+	env, err := opts.Env()
 	if err != nil {
 		return err
 	}
@@ -156,8 +146,4 @@ func (a *applier) confirm() error {
 	a.env.Progress.Stop() // for good: the question needs the line
 	question := fmt.Sprintf("apply %s to %s (%s)", a.fileName, a.env.Store, a.plan.Summary())
 	return cmdutil.Confirm(a.opts.IO, question, a.opts.Yes)
-}
-
-func (o *ApplyOptions) sources() cmdutil.BulkSources {
-	return cmdutil.BulkSources{IO: o.IO, Settings: o.Settings, Printer: o.Printer, ShopClient: o.ShopClient, Progress: o.Progress, Now: o.Now}
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
-	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -132,21 +130,6 @@ func (a *applier) deletes(yield func(*bulk.Item) error) error {
 		}
 	}
 	return nil
-}
-
-// applyDeleteItem deletes one batch. A rule already gone is what apply
-// wants, so "not found" counts as deleted.
-func applyDeleteItem(client *shop.Client, row int, ids []json.Number) *bulk.Item {
-	it := deleteItem(client, batchResult{Batch: row, Count: len(ids), IDs: ids})
-	send := it.Send
-	it.Send = func(ctx context.Context) (bulk.Done, error) {
-		d, err := send(ctx)
-		if refusal, ok := cmdutil.RefusalOf(err); ok && strings.Contains(strings.ToLower(refusal.Message), "not found") {
-			return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(ids), Message: "already deleted"}, nil
-		}
-		return d, err
-	}
-	return it
 }
 
 // count counts a request's result as the rules it changed: a delete

@@ -24,8 +24,7 @@ import (
 )
 
 func applyOpts(e *clitest.Env, file string) *ApplyOptions {
-	return &ApplyOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Settings: e.F.Settings,
-		Progress: e.F.Progress, Loc: berlin, Now: time.Now, File: file, Yes: true}
+	return &ApplyOptions{BulkDeps: e.F.BulkDeps(), Loc: berlin, File: file, Yes: true}
 }
 
 func writeFile(t *testing.T, name, text string) string {

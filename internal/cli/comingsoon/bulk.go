@@ -60,7 +60,7 @@ func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 	if opts.DryRun {
 		return printBulkDryRun(opts, in, total, local)
 	}
-	env, err := opts.sources().Env()
+	env, err := opts.Env()
 	if err != nil {
 		return err
 	}

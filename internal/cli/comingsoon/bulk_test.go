@@ -3,12 +3,13 @@ package comingsoon
 import (
 	"context"
 	"fmt"
-	"github.com/storectl/storectl/internal/bulk"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/storectl/storectl/internal/bulk"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/exitcode"

@@ -10,26 +10,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
-	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/ruleform"
 )
 
 // CreateOptions are the inputs of `comingsoon create`, for one rule from
 // flags or many from a file.
 type CreateOptions struct {
-	IO         *iostreams.IOStreams
-	ShopClient func() (*shop.Client, error)
-	Printer    func() (*output.Printer, error)
-	Settings   func() (*config.Settings, error)
-	Progress   func() *output.Progress
-	Loc        *time.Location
-	Now        func() time.Time
+	cmdutil.BulkDeps
+	Loc *time.Location
 
 	Input        ruleform.Input
 	Translations []string // LANG.KEY=TEXT
@@ -50,8 +42,7 @@ var flagNames = map[string]string{"name": "--name", "start_date": "--start", "en
 var singleRuleFlags = []string{"name", "start", "end", "apply-to", "product-id", "variant-id", "collection-id", "status", "show-countdown", "translation"}
 
 func newCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Settings: f.Settings,
-		Progress: f.Progress, Loc: time.Local, Now: time.Now}
+	opts := &CreateOptions{BulkDeps: f.BulkDeps(), Loc: time.Local}
 	countdown := &optionalBool{}
 	cmd := &cobra.Command{
 		Use:   "create",
@@ -221,7 +212,3 @@ type optionalBool struct{ value string }
 func (b *optionalBool) String() string     { return b.value }
 func (b *optionalBool) Set(s string) error { b.value = s; return nil }
 func (b *optionalBool) Type() string       { return "bool" }
-
-func (o *CreateOptions) sources() cmdutil.BulkSources {
-	return cmdutil.BulkSources{IO: o.IO, Settings: o.Settings, Printer: o.Printer, ShopClient: o.ShopClient, Progress: o.Progress, Now: o.Now}
-}

@@ -17,21 +17,14 @@ import (
 	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
-	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
-	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
 
 // DeleteOptions are the inputs of `comingsoon delete`.
 type DeleteOptions struct {
-	IO         *iostreams.IOStreams
-	ShopClient func() (*shop.Client, error)
-	Printer    func() (*output.Printer, error)
-	Settings   func() (*config.Settings, error)
-	Progress   func() *output.Progress
-	Now        func() time.Time
+	cmdutil.BulkDeps
 
 	Args       []string // ids, or "-" for stdin
 	FromFile   string   // a file of ids, or "-" for stdin
@@ -43,8 +36,7 @@ type DeleteOptions struct {
 }
 
 func newDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Command {
-	opts := &DeleteOptions{IO: f.IOStreams, ShopClient: f.ShopClient, Printer: f.Printer, Settings: f.Settings,
-		Progress: f.Progress, Now: time.Now}
+	opts := &DeleteOptions{BulkDeps: f.BulkDeps()}
 	cmd := &cobra.Command{
 		Use:   "delete [ID...] [--from-file FILE | -] [--expired] [--name-prefix P]",
 		Short: "Delete coming-soon rules, in batches of at most 100",
@@ -115,7 +107,7 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 	if opts.DryRun {
 		return printDeleteDryRun(opts, batches, len(ruleIDs))
 	}
-	env, err := opts.sources().Env()
+	env, err := opts.Env()
 	if err != nil {
 		return err
 	}
@@ -208,10 +200,6 @@ func openDeleteJournal(opts *DeleteOptions, ruleIDs []json.Number, batches []bat
 	return journal, nil
 }
 
-func (o *DeleteOptions) sources() cmdutil.BulkSources {
-	return cmdutil.BulkSources{IO: o.IO, Settings: o.Settings, Printer: o.Printer, ShopClient: o.ShopClient, Progress: o.Progress, Now: o.Now}
-}
-
 // deleteItem sends one batch. A batch an interrupted run sent is sent
 // again: deleting twice changes nothing, and "not found" then means the
 // first request did it.
@@ -228,6 +216,21 @@ func deleteItem(client *shop.Client, b batchResult) *bulk.Item {
 			}
 			return d, err == nil, nil
 		}}
+}
+
+// applyDeleteItem deletes one batch. A rule already gone is what apply
+// wants, so "not found" counts as deleted.
+func applyDeleteItem(client *shop.Client, row int, ids []json.Number) *bulk.Item {
+	it := deleteItem(client, batchResult{Batch: row, Count: len(ids), IDs: ids})
+	send := it.Send
+	it.Send = func(ctx context.Context) (bulk.Done, error) {
+		d, err := send(ctx)
+		if refusal, ok := cmdutil.RefusalOf(err); ok && strings.Contains(strings.ToLower(refusal.Message), "not found") {
+			return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(ids), Message: "already deleted"}, nil
+		}
+		return d, err
+	}
+	return it
 }
 
 // selectRules reads the rule list for the rules --expired and --name-prefix

@@ -24,13 +24,11 @@ var berlin = func() *time.Location {
 }()
 
 func createOpts(e *clitest.Env) *CreateOptions {
-	return &CreateOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Settings: e.F.Settings,
-		Progress: e.F.Progress, Loc: berlin, Now: time.Now}
+	return &CreateOptions{BulkDeps: e.F.BulkDeps(), Loc: berlin}
 }
 
 func deleteOpts(e *clitest.Env, args ...string) *DeleteOptions {
-	return &DeleteOptions{IO: e.IO, ShopClient: e.F.ShopClient, Printer: e.F.Printer, Settings: e.F.Settings,
-		Progress: e.F.Progress, Args: args, Yes: true}
+	return &DeleteOptions{BulkDeps: e.F.BulkDeps(), Args: args, Yes: true}
 }
 
 // requests returns the sandbox log lines that start with prefix.

@@ -36,5 +36,5 @@ them; "comingsoon get ID" adds the translations.`,
 
 func runList(ctx context.Context, opts *ListOptions) error {
 	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
-		Noun: "coming-soon rules", Fetch: (*shop.Client).ListRules, Columns: ruleColumns(opts.Loc), DataColumns: ruleDataColumns()})
+		Noun: "coming-soon rules", Sheet: "rules", Fetch: (*shop.Client).ListRules, Columns: ruleColumns(opts.Loc), DataColumns: ruleDataColumns()})
 }

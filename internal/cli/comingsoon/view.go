@@ -74,8 +74,15 @@ func ruleColumns(loc *time.Location) []output.Column {
 		ruleColumn("apply_to", "APPLIES TO", targetText),
 		ruleColumn("start_date", "START", func(r shop.Rule) string { return displayTime(r.StartDate, loc) }),
 		ruleColumn("end_date", "END", func(r shop.Rule) string { return displayTime(r.EndDate, loc) }),
-		ruleColumn("show_countdown", "COUNTDOWN", func(r shop.Rule) string { return countdownText(r.ShowCountdown) }),
+		countdownColumn(),
 	}
+}
+
+// countdownColumn is the first to give way on a narrow terminal.
+func countdownColumn() output.Column {
+	c := ruleColumn("show_countdown", "COUNTDOWN", func(r shop.Rule) string { return countdownText(r.ShowCountdown) })
+	c.Drop = 1
+	return c
 }
 
 // ruleDataColumns are a rule's fields as sent, for CSV: the columns of a
@@ -96,8 +103,9 @@ func ruleDataColumns() []output.Column {
 			return strings.Join(parts, ";")
 		}}
 	}
+	instant := output.KindTime
 	return []output.Column{
-		{Key: "id"}, {Key: "name"}, {Key: "status"}, {Key: "start_date"}, {Key: "end_date"}, {Key: "apply_to"},
+		{Key: "id"}, {Key: "name"}, {Key: "status", Kind: output.KindBool}, {Key: "start_date", Kind: instant}, {Key: "end_date", Kind: instant}, {Key: "apply_to"},
 		idList("product_ids"), idList("variant_ids"), {Key: "collection_id"}, {Key: "show_countdown"},
 		{Key: "created_at"}, {Key: "updated_at"},
 	}

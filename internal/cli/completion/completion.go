@@ -34,8 +34,9 @@ func OutputFormats() cobra.CompletionFunc {
 		output.Table:  "aligned columns for people",
 		output.JSON:   "the server's JSON, lossless",
 		output.NDJSON: "one JSON item per line",
-		output.CSV:    "comma-separated, spreadsheet-safe",
+		output.CSV:    "comma-separated, for mailing tools and scripts",
 		output.YAML:   "YAML",
+		output.XLSX:   "an Excel workbook with typed cells, for spreadsheets",
 	}
 	choices := make([]Choice, len(output.Formats))
 	for i, f := range output.Formats {

@@ -14,6 +14,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/output"
 )
 
 func complete(t *testing.T, fn cobra.CompletionFunc, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -166,7 +167,7 @@ func TestConfigKey(t *testing.T) {
 	}
 	set := &cobra.Command{Use: "set"}
 	formats, _ := ConfigKey()(set, []string{"output"}, "")
-	if len(formats) != 5 {
+	if len(formats) != len(output.Formats) {
 		t.Errorf("config set output completed %v", formats)
 	}
 }

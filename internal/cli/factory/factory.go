@@ -14,6 +14,7 @@ import (
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -58,6 +59,13 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		return p, nil
 	}
 	f.Printer = sync.OnceValues(func() (*output.Printer, error) { return f.PrinterWithDefault("") })
+	f.FilePrinter = func(format output.Format) (*output.Printer, error) {
+		s, err := f.Settings()
+		if err != nil {
+			return nil, err
+		}
+		return cmdutil.NewFilePrinter(ios, s, format)
+	}
 
 	f.Mirror = func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error) {
 		s, err := f.Settings()
@@ -68,7 +76,7 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		if err != nil {
 			return nil, err
 		}
-		return cmdutil.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
+		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
 			Waiting: func(msg string) { f.Progress().Say(msg) }})
 	}
 

@@ -119,22 +119,20 @@ func newRunner(c *cobra.Command, profiles []string, f *cmdutil.Factory) (*runner
 			return nil, err
 		}
 	}
-	if r.Printer, err = cmdutil.NewPrinter(f.IOStreams, s, format); err != nil {
+	newPrinter := cmdutil.NewPrinter
+	if r.File != "" {
+		newPrinter = cmdutil.NewFilePrinter // a workbook into the file, whatever stdout is
+	}
+	if r.Printer, err = newPrinter(f.IOStreams, s, format); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
 // fileFormat is the format the user chose for a command that writes a file
-// (bis export): -o, else the file's extension, else CSV.
+// (bis export): -o, else the file's extension, else CSV (output.FileFormat
+// refuses the mismatches).
 func fileFormat(s *config.Settings, file string) (output.Format, error) {
-	byExt, named := output.FormatOfFile(file)
-	flag, given := s.OutputFlag()
-	switch {
-	case given && named && output.Format(flag) != byExt:
-		return "", exitcode.Usagef("-o %s contradicts the extension of %s (%s): drop -o, or name the file for its format", flag, file, byExt)
-	case named:
-		return byExt, nil
-	}
-	return output.CSV, nil
+	flag, _ := s.OutputFlag()
+	return output.FileFormat(file, flag, output.CSV)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -27,7 +28,7 @@ func newQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cobra.Command
 		Use:   "query SQL",
 		Short: "Run a read-only SQL query on the mirror",
 		Long: `Run SQL on the profile's mirror and print the rows in any output format
-(table, json, ndjson, csv, yaml; --fields and --jq apply). The database is
+(table, json, ndjson, csv, yaml, xlsx; --fields and --jq apply). The database is
 opened read-only: any statement that would write is refused and nothing
 changes. Sends nothing; run mirror sync first for fresh data.
 
@@ -54,7 +55,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		return err
 	}
 	defer db.Close()
-	sink := &querySink{p: p, w: opts.IO.Out}
+	sink := &querySink{p: p.Sheet("query"), w: opts.IO.Out}
 	err = db.Query(ctx, opts.SQL, mirror.QueryRows{Columns: sink.columns, Row: sink.row})
 	if closeErr := sink.close(); err == nil {
 		err = closeErr
@@ -124,5 +125,5 @@ func queryError(err error) error {
 		return exitcode.WithHint(exitcode.Usage, err,
 			"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
 	}
-	return cmdutil.MirrorError(err)
+	return shared.MirrorError(err)
 }

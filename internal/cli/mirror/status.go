@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -65,7 +66,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	defer db.Close()
 	st, err := db.Status(ctx)
 	if err != nil {
-		return cmdutil.MirrorError(err)
+		return shared.MirrorError(err)
 	}
 	raw, err := statusJSON(st)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
@@ -97,11 +98,11 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 	groups = slices.Compact(slices.SortedFunc(slices.Values(groups), func(a, b string) int {
 		return slices.Index(mirror.Groups, a) - slices.Index(mirror.Groups, b)
 	}))
-	rep := cmdutil.NewSyncReporter(opts.IO, opts.Progress(), c.PaceLeft, s.Quiet)
+	rep := shared.NewSyncReporter(opts.IO, opts.Progress(), c.PaceLeft, s.Quiet)
 	results, err := db.Sync(ctx, c, groups, mirror.SyncOptions{Full: opts.Full, Details: opts.Details, Report: rep})
 	opts.Progress().Stop()
 	if err != nil {
-		return stopped(opts.IO.ErrOut, results, cmdutil.MirrorError(err))
+		return stopped(opts.IO.ErrOut, results, shared.MirrorError(err))
 	}
 	if !p.IsTable() {
 		return p.List(resultItems(results), nil)

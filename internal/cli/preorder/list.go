@@ -53,15 +53,15 @@ var offerColumns = []output.Column{
 	{Key: "offer_name", Header: "NAME"},
 	{Key: "apply_to"},
 	offerColumn("status", "STATUS", func(o shop.Offer) string { return statusText(o.Status) }),
-	offerColumn("start_date", "START", func(o shop.Offer) string { return output.HumanTime(o.StartDate, time.Local) }),
-	offerColumn("end_date", "END", func(o shop.Offer) string {
+	shopTimeColumn(offerColumn("start_date", "START", func(o shop.Offer) string { return output.HumanTime(o.StartDate, time.Local) })),
+	shopTimeColumn(offerColumn("end_date", "END", func(o shop.Offer) string {
 		if o.EndDate == "" {
 			return "no end"
 		}
 		return output.HumanTime(o.EndDate, time.Local)
-	}),
-	offerColumn("preorder_condition_inventory", "INVENTORY", func(o shop.Offer) string { return orNone(o.ConditionInventory) }),
-	offerColumn("fulfillment", "FULFILLMENT", fulfillmentSummary),
+	})),
+	withDrop(offerColumn("preorder_condition_inventory", "INVENTORY", func(o shop.Offer) string { return orNone(o.ConditionInventory) }), 1),
+	withDrop(offerColumn("fulfillment", "FULFILLMENT", fulfillmentSummary), 2),
 }
 
 // offerColumn is a column computed from the decoded offer; an offer that
@@ -74,6 +74,13 @@ func offerColumn(key, header string, text func(shop.Offer) string) output.Column
 		}
 		return text(o)
 	}}
+}
+
+// shopTimeColumn types an offer date as the contract gives it: the shop's
+// zone-less wall time.
+func shopTimeColumn(c output.Column) output.Column {
+	c.Kind = output.KindShopTime
+	return c
 }
 
 // sampleNote warns that a product offer's row is not all of it.

@@ -189,7 +189,7 @@ func TestWhy(t *testing.T) {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
 	}
-	if got := offerName("3104", listed); got != "3104 Fall" {
+	if got := offerName("3104", listed); got != "Fall" {
 		t.Errorf("offerName = %q", got)
 	}
 	if got := sold(shop.PriorityRow{UnitsSold: flex.Int{Value: 3, Valid: true}}); got != "3 / unlimited" {

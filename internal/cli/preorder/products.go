@@ -29,7 +29,7 @@ func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.C
 		Use:   "products",
 		Short: "Show which offer each variant gets, and why",
 		Long: `List variants in pre-order offers (10 a page) with the offer each one gets.
-The OFFER column names the winning offer; WHY explains the choice from what
+OFFER and NAME are the winning offer; WHY explains the choice from what
 the row and the offer list show: a manual assignment, the most specific offer
 (product, then collection, then all), or, between offers of the same kind, the
 most recently updated one; then the other offers holding the variant that it
@@ -37,7 +37,8 @@ beat. When the server's choice does not follow that order, WHY says so ("the
 server chose all-products offer 806 although collection offer 808 covers this
 variant"); what the offers cannot show (an offer missing from the list) is
 named as unknown. SOLD shows units sold against the limit. In a table or CSV
-the offer list is read once for the names and kinds.
+the offer list is read once for the names and kinds. On a narrow terminal the
+other columns give way to WHY (a note on stderr names those left out).
 
 --keyword searches product titles, SKUs and similar.
 
@@ -80,7 +81,7 @@ func runProducts(ctx context.Context, opts *ProductsOptions) error {
 		cols = priorityColumns(offers)
 	}
 	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
-		Noun: "variants in pre-order offers", Columns: cols,
+		Noun: "variants in pre-order offers", Sheet: "priority products", Columns: cols,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListPriorityProducts(ctx, page, opts.Keyword)
 		}})
@@ -111,26 +112,41 @@ func loadOffers(ctx context.Context, d cmdutil.ShopDeps) (map[flex.ID]offerInfo,
 // priorityColumns are the table's columns; with the offers known, the
 // OFFER column names the winner and WHY can state every rule that decided.
 func priorityColumns(offers map[flex.ID]offerInfo) []output.Column {
+	// WHY is the answer: on a narrow terminal the date, the end quantity,
+	// the offer's name, units sold and the row's product and id give way to
+	// it, in that order.
+	updated := shopTimeColumn(output.HumanTimeColumn("updated_at", "UPDATED", time.Local))
+	updated.Drop = 1
 	return []output.Column{
-		{Key: "id"},
-		{Key: "product_id", Header: "PRODUCT"},
+		{Key: "id", Drop: 6},
+		{Key: "product_id", Header: "PRODUCT", Drop: 5},
 		{Key: "variant_id", Header: "VARIANT"},
-		rowColumn("priority_profile_id", "OFFER", func(r shop.PriorityRow) string { return offerName(r.Winner(), offers) }),
-		rowColumn("why", "WHY", func(r shop.PriorityRow) string { return why(r, offers) }),
-		rowColumn("sold", "SOLD/LIMIT", sold),
-		rowColumn("end_quantity", "END QTY", func(r shop.PriorityRow) string { return intOr(r.EndQuantity, none) }),
-		output.HumanTimeColumn("updated_at", "UPDATED", time.Local),
+		rowColumn("priority_profile_id", "OFFER", func(r shop.PriorityRow) string { return idOr(r.Winner()) }),
+		withDrop(rowColumn("offer_name", "NAME", func(r shop.PriorityRow) string { return offerName(r.Winner(), offers) }), 3),
+		withAnswer(rowColumn("why", "WHY", func(r shop.PriorityRow) string { return why(r, offers) })),
+		withDrop(rowColumn("sold", "SOLD/LIMIT", sold), 4),
+		withDrop(rowColumn("end_quantity", "END QTY", func(r shop.PriorityRow) string { return intOr(r.EndQuantity, none) }), 2),
+		updated,
 	}
 }
 
-func offerName(id flex.ID, offers map[flex.ID]offerInfo) string {
+func withDrop(c output.Column, order int) output.Column { c.Drop = order; return c }
+
+func withAnswer(c output.Column) output.Column { c.Answer = true; return c }
+
+func idOr(id flex.ID) string {
 	if id == "" {
 		return none
 	}
-	if o, ok := offers[id]; ok && o.name != "" {
-		return string(id) + " " + o.name
-	}
 	return string(id)
+}
+
+// offerName is the winning offer's name, when the offer list has it.
+func offerName(id flex.ID, offers map[flex.ID]offerInfo) string {
+	if o, ok := offers[id]; ok && o.name != "" {
+		return o.name
+	}
+	return none
 }
 
 func rowColumn(key, header string, text func(shop.PriorityRow) string) output.Column {

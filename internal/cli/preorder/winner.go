@@ -8,7 +8,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
-	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/mirror"
@@ -43,7 +43,7 @@ func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
 	if opts.VariantID == "" {
 		what = "product " + opts.ProductID
 	}
-	return cmdutil.PrintFromMirror(ctx, opts.Mirror, cmdutil.MirrorList{Groups: []string{"preorder"},
+	return mirrorshared.PrintFromMirror(ctx, opts.Mirror, mirrorshared.MirrorList{Groups: []string{"preorder"},
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) {
 			rows, offerItems, err := db.Priority(ctx, mirror.PriorityFilter{VariantID: opts.VariantID, ProductID: opts.ProductID})
 			for _, raw := range offerItems {
@@ -54,5 +54,5 @@ func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
 			return rows, err
 		},
 		Columns: func(*output.Printer, []json.RawMessage) []output.Column { return priorityColumns(offers) },
-		Empty:   what + " is in no pre-order offer"})
+		Empty:   what + " is in no pre-order offer", Sheet: "priority products"})
 }

@@ -61,7 +61,7 @@ Environment variables:   storectl help environment
 	flags.StringP("profile", "p", "", "store `profile` to use (default: the config's current profile, else \"default\"); reads take a comma-separated list")
 	flags.Bool("all-profiles", false, "run a read over every profile, concurrently, merged with a profile column")
 	flags.Int("concurrency", manystores.DefaultConcurrency, "how many stores a read over several profiles runs at once")
-	flags.StringP("output", "o", "table", "output `format`: table, json, ndjson, csv, yaml")
+	flags.StringP("output", "o", "table", "output `format`: table, json, ndjson, csv, yaml, xlsx (a workbook: --file NAME.xlsx or a redirect)")
 	flags.String("fields", "", "comma-separated `columns` for table/csv, keys kept for json/yaml")
 	flags.String("jq", "", "filter JSON output with a jq `expression`")
 	flags.Bool("no-headers", false, "omit the header row of table and csv output")

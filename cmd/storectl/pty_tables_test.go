@@ -1,0 +1,94 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+)
+
+// listViews are the commands that print a table, with what each must
+// still show whole on a narrow terminal: its identifiers and its answer.
+var listViews = []struct {
+	args []string
+	show []string
+}{
+	{[]string{"bis", "list"}, []string{"EMAIL", "liam.kim@example.com", "Prairie Waffle Pullover"}},
+	{[]string{"bis", "find", "--email", "liam.kim@example.com"}, []string{"10320", "liam.kim@example.com"}},
+	{[]string{"bis", "demand"}, []string{"PENDING", "Northstar Road Runners"}},
+	{[]string{"bis", "demand", "--by", "variant"}, []string{"VARIANT ID", "45001234560768", "PENDING"}},
+	{[]string{"bis", "export", "-o", "table", "--details"}, []string{"maya.schmidt@example.net"}},
+	{[]string{"preorder", "list"}, []string{"3101", "START (shop time)"}},
+	{[]string{"preorder", "products"}, []string{"45001234560040", "WHY", "product offer (most specific) · beat 3103, 3106, 3108"}},
+	{[]string{"preorder", "products", "--product-id", "8001234560026"}, []string{"45001234560092", "manual assignment (collection offer) · beat 3101, 3106"}},
+	{[]string{"comingsoon", "list"}, []string{"NAME", "Hoodie XXL", "2026-11-21 10:00"}},
+	{[]string{"comingsoon", "apply", "--file", "@launches.csv", "--dry-run"}, []string{"Parka launch", "create"}},
+	{[]string{"comingsoon", "delete", "--expired", "--dry-run"}, []string{"BATCH", "IDS"}},
+	{[]string{"catalog", "filter"}, []string{"TITLE", "PRICE", "Glacier Pocket Tee"}},
+	{[]string{"catalog", "search", "boots"}, []string{"TITLE", "8001234560128"}},
+	{[]string{"profile", "list"}, []string{"NAME", "default"}},
+	{[]string{"config", "list"}, []string{"KEY", "rate_limit"}},
+}
+
+var (
+	terminalEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+	message        = regexp.MustCompile(`^(\S+ )?(note|warning|dry run|page \d+|Suggestions): |^(POST|DELETE) /`)
+)
+
+// TestTablesFitTheTerminal runs every list view on terminals of 80 and 120
+// columns: no line is wider than the terminal, what the view is for stays
+// whole, and columns left out are named with how to see them.
+func TestTablesFitTheTerminal(t *testing.T) {
+	dir := t.TempDir()
+	launches := filepath.Join(dir, "launches.csv")
+	if err := os.WriteFile(launches, []byte("name,start_date,end_date,apply_to,product_ids\n"+
+		"Parka launch,2026-12-01 09:00:00,2026-12-15,product,8001234560034;8001234560072\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"TZ=UTC", "NO_COLOR=1", "STORECTL_PAGER=cat"}
+	for _, cols := range []uint16{80, 120} {
+		home := t.TempDir()
+		for _, v := range listViews {
+			args := append([]string{"--sandbox"}, v.args...)
+			for i, a := range args {
+				if a == "@launches.csv" {
+					args[i] = launches
+				}
+			}
+			screen, err := storectlSized(t, 200, cols, home, env, args...)
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, screen)
+			}
+			checkScreen(t, cols, strings.Join(v.args, " "), screen, v.show)
+		}
+	}
+}
+
+func checkScreen(t *testing.T, cols uint16, name, screen string, show []string) {
+	t.Helper()
+	var table []string
+	for _, line := range strings.Split(terminalEscape.ReplaceAllString(screen, ""), "\n") {
+		// The spinner redraws its line after a carriage return; messages
+		// and request lines are not table rows.
+		for _, part := range strings.Split(line, "\r") {
+			if w := twwidth.Width(part); w > int(cols) && !message.MatchString(part) {
+				t.Errorf("%s at %d columns: a line of %d:\n%s", name, cols, w, part)
+			}
+		}
+		table = append(table, line)
+	}
+	text := strings.Join(table, "\n")
+	for _, want := range show {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s at %d columns: %q is missing or cut:\n%s", name, cols, want, text)
+		}
+	}
+	if strings.Contains(text, "note: left out") && !regexp.MustCompile(`--fields chooses the columns \(such as --fields [a-z_,]+\), -o csv shows them all`).MatchString(text) {
+		t.Errorf("%s at %d columns: the note says not how to see what was left out:\n%s", name, cols, text)
+	}
+}

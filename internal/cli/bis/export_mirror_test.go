@@ -1,0 +1,159 @@
+package bis
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/sandbox"
+)
+
+// mirrorPath is the test profile's mirror.
+func mirrorPath(t *testing.T) string {
+	t.Helper()
+	dir, err := config.MirrorDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := mirror.Path(dir, "default", false)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// An online export never waits for, nor fails on, a mirror it cannot
+// write: damaged, written by another storectl, or locked by another
+// program. It writes the same file as ever from the store alone, says
+// once that --resume cannot continue it, and exits 0; --resume, which
+// needs the mirror, says what is wrong with it.
+func TestExportWithoutAWritableMirror(t *testing.T) {
+	want := plainExport(t)
+	for _, tc := range []struct {
+		name  string
+		block func(t *testing.T, path string)
+		why   string
+	}{
+		{"damaged", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, "the mirror cannot be written (the mirror at "},
+		{"another storectl writing it", func(t *testing.T, path string) {
+			db, err := mirror.Open(context.Background(), path, mirror.Options{Mode: mirror.Write})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+		}, "another storectl is writing the mirror"},
+		{"locked by another program", func(t *testing.T, path string) {
+			db, err := mirror.Open(context.Background(), path, mirror.Options{Mode: mirror.Write})
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			shell, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx, err := shell.Begin()
+			if err == nil {
+				_, err = tx.Exec("UPDATE store SET value = value")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = tx.Rollback(); shell.Close() })
+		}, "is locked by another program"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := clitest.New(t)
+			tc.block(t, mirrorPath(t))
+			opts := exportOpts(t, e)
+			opts.File = filepath.Join(t.TempDir(), "out.csv")
+			if err := runExport(context.Background(), opts); err != nil {
+				t.Fatalf("%v\n%s", err, e.ErrOut)
+			}
+			got, _ := os.ReadFile(opts.File)
+			if string(got) != want {
+				t.Fatal("the export differs from one recorded into the mirror")
+			}
+			stderr := e.ErrOut.String()
+			if !strings.HasPrefix(stderr, "warning: ") || !strings.Contains(stderr, tc.why) || !strings.Contains(stderr, "--resume cannot continue this export if it is interrupted") ||
+				!strings.Contains(stderr, "✓ Exported 320 submissions to "+opts.File) {
+				t.Fatalf("stderr: %s", stderr)
+			}
+		})
+	}
+	e := clitest.New(t)
+	path := mirrorPath(t)
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := exportOpts(t, e)
+	opts.Resume = true
+	err := runExport(context.Background(), opts)
+	clitest.WantExit(t, err, exitcode.Usage)
+	if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "empty") || !strings.Contains(exitcode.HintOf(err), "storectl mirror reset") {
+		t.Fatalf("--resume: %v (hint %q)", err, exitcode.HintOf(err))
+	}
+}
+
+func plainExport(t *testing.T) string {
+	e := clitest.New(t)
+	opts := exportOpts(t, e)
+	opts.File = filepath.Join(t.TempDir(), "out.csv")
+	if err := runExport(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(opts.File)
+	return string(data)
+}
+
+// A stopped export suggests --resume only when it can help: not before
+// anything was recorded, and never for an export the mirror did not
+// record.
+func TestExportSuggestsResumeOnlyWhenItHelps(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		after   int // requests served before the interruption
+		damaged bool
+		reached string
+		resume  bool
+	}{
+		{"before the first page", 1, false, "export stopped before the first page was read", false},
+		{"after two pages", 3, false, "export stopped after 30 of 320 rows (page 2 of 22)", true},
+		{"without the mirror", 3, true, "export stopped after 30 of 320 rows (page 2 of 22)", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			stop := &cancelAfter{n: tc.after, cancel: cancel}
+			e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Log = stop }))
+			if tc.damaged {
+				if err := os.WriteFile(mirrorPath(t), []byte("not a database"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			opts := exportOpts(t, e)
+			opts.File = filepath.Join(t.TempDir(), "out.csv")
+			err := runExport(ctx, opts)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v", err)
+			}
+			stderr := e.ErrOut.String()
+			if !strings.Contains(stderr, tc.reached+"; "+opts.File+" was not written") ||
+				strings.Contains(stderr, "--resume\n") != tc.resume {
+				t.Fatalf("stderr: %s", stderr)
+			}
+		})
+	}
+}

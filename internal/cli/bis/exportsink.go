@@ -1,0 +1,145 @@
+package bis
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/fsutil"
+	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// RowWriter writes an export's rows in one format, as they come, and ends
+// the output on Close. output.Stream is one (csv, json, ndjson, yaml, the
+// table); a format that writes a document of its own (a spreadsheet)
+// implements it too and is chosen in newRowWriter. Every export path, from
+// the store or from the mirror, writes through the same one.
+type RowWriter interface {
+	Write(item json.RawMessage) error
+	Close() error
+}
+
+// newRowWriter is the writer of the printer's format onto w.
+func newRowWriter(p *output.Printer, w io.Writer, cols []output.Column) (RowWriter, error) {
+	return p.Stream(w, cols)
+}
+
+// exportSink is where every export path writes: the rows' writer, the
+// file written atomically (or stdout), and the count of rows written.
+type exportSink struct {
+	ios     *iostreams.IOStreams
+	file    fsutil.Output // nil: stdout
+	where   string        // the file's name, or stdout
+	rows    RowWriter
+	written int
+	jq      bool
+	// merged is one store's run of an export over several stores: the
+	// merge writes the output and names it once, with every store's count.
+	merged bool
+}
+
+func openSink(opts *ExportOptions, p *output.Printer, cols []output.Column) (*exportSink, error) {
+	s := &exportSink{ios: opts.IO, where: "stdout", jq: p.HasJQ(), merged: p.Collects()}
+	var w io.Writer = opts.IO.Out
+	if opts.File != "" {
+		f, err := createExportFile(opts.IO, opts.File)
+		if err != nil {
+			return nil, err
+		}
+		s.file, s.where, w = f, opts.File, f
+	}
+	rows, err := newRowWriter(p, w, cols)
+	if err != nil {
+		s.abort()
+		return nil, err
+	}
+	s.rows = rows
+	return s, nil
+}
+
+// Write writes one row; only a row written counts.
+func (s *exportSink) Write(raw json.RawMessage) error {
+	if err := s.rows.Write(raw); err != nil {
+		return err
+	}
+	s.written++
+	return nil
+}
+
+// commit ends the output and puts the file in place.
+func (s *exportSink) commit() error {
+	if err := s.rows.Close(); err != nil {
+		return err
+	}
+	if s.file != nil {
+		return s.file.Commit()
+	}
+	return nil
+}
+
+// abort drops a file not committed (a no-op once it is).
+func (s *exportSink) abort() {
+	if s.file != nil {
+		s.file.Abort()
+	}
+}
+
+// done says what was written, then what the source has to add.
+func (s *exportSink) done(src exportSource, settings *config.Settings) {
+	if settings.Quiet {
+		return
+	}
+	w := s.ios.ErrOut
+	switch {
+	case s.merged: // the merge says it once, with every store's count
+	case s.jq:
+		// --jq runs per row and may drop or reshape rows: count what was read.
+		fmt.Fprintf(w, "✓ Read %d submissions; wrote what --jq made of each to %s\n", s.written, s.where)
+	default:
+		fmt.Fprintf(w, "✓ Exported %d submissions to %s\n", s.written, s.where)
+	}
+	src.report(w)
+}
+
+// stopped says how far a failed or interrupted export got, with the rows
+// actually written, and how to go on when --resume can help.
+func (s *exportSink) stopped(src exportSource, err error, opts *ExportOptions) {
+	w := s.ios.ErrOut
+	where := "the output above is incomplete"
+	switch {
+	case s.merged:
+		where = "its rows are left out of the merged output"
+	case s.file != nil:
+		where = s.where + " was not written"
+	}
+	_ = s.rows.Close() // what was streamed to stdout ends as a whole
+	fmt.Fprintf(w, "export stopped %s; %s\n", src.reached(s.written), where)
+	if src.resumable(err) {
+		fmt.Fprintf(w, "to continue without reading again what was read: %s\n", cmdutil.ResumeCommand())
+	}
+}
+
+// walkReached says how far a walk of the store got: "after 30 of 320
+// rows (page 2 of 22)", with the rows written.
+func walkReached(st shop.WalkState, written int) string {
+	if !st.Started {
+		return "before the first page was read"
+	}
+	return fmt.Sprintf("after %d of %d rows (page %d of %d)", written, st.LastTotal, st.Furthest, st.LastPage)
+}
+
+// resumeHelps says whether --resume can continue an export of the mirror
+// that stopped with err, having recorded the pages of pos: not when
+// nothing was recorded, nor when the server does not page (a resume would
+// meet the same server) or the mirror itself is damaged.
+func resumeHelps(pos shop.WalkState, err error) bool {
+	var paging *shop.PagingError
+	var damaged *mirror.DamagedError
+	return pos.Furthest > 0 && !errors.As(err, &paging) && !errors.As(err, &damaged)
+}

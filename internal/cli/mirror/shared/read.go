@@ -1,0 +1,104 @@
+// Package shared is what the commands that read or write the mirror
+// share: opening it with its errors worded for the user, bringing it up to
+// date before an answer, the progress of a sync, and the body of a
+// command that prints an answer from it.
+package shared
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/output"
+)
+
+// ReadMirror opens the mirror to answer a question about groups ("bis",
+// "preorder", "comingsoon"). It first brings them up to date with an
+// incremental sync (a first sync reads every page); with --offline it
+// sends nothing and says on stderr how old the answer is. Close the DB.
+func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*mirror.DB, error) {
+	s, err := d.Settings()
+	if err != nil {
+		return nil, err
+	}
+	if s.Offline {
+		return readOffline(ctx, d, s, groups)
+	}
+	c, err := d.ShopClient()
+	if err != nil {
+		return nil, err
+	}
+	db, err := d.Mirror(ctx, mirror.WriteIfFree)
+	var locked *mirror.LockedError
+	switch {
+	case errors.Is(err, mirror.ErrBusy):
+		// A sync or export of hours holds it: answer from what it has.
+		if !s.Quiet {
+			fmt.Fprintln(d.IO.ErrOut, "another storectl is bringing the mirror up to date (a sync or an export); answering from it as it is")
+		}
+		return readOffline(ctx, d, s, groups)
+	case errors.As(err, &locked):
+		// Another program's transaction does not keep readers out.
+		if !s.Quiet {
+			fmt.Fprintf(d.IO.ErrOut, "%s; answering from the mirror as it is\n", locked.Error())
+		}
+		return readOffline(ctx, d, s, groups)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep := NewSyncReporter(d.IO, d.Progress(), c.PaceLeft, s.Quiet)
+	_, err = db.Sync(ctx, c, groups, mirror.SyncOptions{Report: rep})
+	d.Progress().Stop()
+	if err != nil {
+		db.Close()
+		return nil, MirrorError(err)
+	}
+	return db, nil
+}
+
+func readOffline(ctx context.Context, d cmdutil.MirrorDeps, s *config.Settings, groups []string) (*mirror.DB, error) {
+	db, age, err := OfflineMirror(ctx, d, groups...)
+	if err != nil {
+		return nil, err
+	}
+	if !s.Quiet {
+		fmt.Fprintf(d.IO.ErrOut, "offline: answering from the mirror of profile %q as of %s\n", s.Profile, output.Ago(age, time.Now()))
+	}
+	return db, nil
+}
+
+// OfflineMirror opens the mirror read-only for an answer about groups,
+// refusing one that never held them, and says when it was last brought up
+// to date. Close the DB.
+func OfflineMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*mirror.DB, time.Time, error) {
+	db, err := d.Mirror(ctx, mirror.ReadOnly)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	missing, err := db.NeedsSync(ctx, groups)
+	if err == nil && len(missing) > 0 {
+		err = mirrorNotSynced(missing)
+	}
+	var age time.Time
+	if err == nil {
+		age, err = db.Age(ctx, groups)
+	}
+	if err != nil {
+		db.Close()
+		return nil, time.Time{}, MirrorError(err)
+	}
+	return db, age, nil
+}
+
+// mirrorNotSynced is an offline read of groups the mirror never had.
+func mirrorNotSynced(groups []string) error {
+	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("the mirror has no copy of %s yet, and --offline sends nothing", strings.Join(groups, ", ")),
+		fmt.Sprintf("run `storectl mirror sync %s` first, or drop --offline", strings.Join(groups, " ")))
+}
