@@ -178,7 +178,8 @@ func (db *DB) Priority(ctx context.Context, f PriorityFilter) (rows, offerItems 
 }
 
 // EachSubmission calls fn with every mirrored submission (not gone), in
-// list order (newest first), as sent: the detail when details is set and
+// the order the list gave them when last read (list_pos; rows no pass has
+// placed follow, newest first), as sent: the detail when details is set and
 // the mirror has a current one, else the list item. It reads row by row, so
 // memory stays flat however many there are. missing counts the rows
 // written without a detail.
@@ -188,7 +189,7 @@ func (db *DB) EachSubmission(ctx context.Context, details bool, fn func(raw json
 	if details {
 		col = fmt.Sprintf("list_json, CASE WHEN detail_for IS %s THEN detail_json END", versionExpr)
 	}
-	rows, err := db.sql.QueryContext(ctx, "SELECT "+col+" FROM submissions WHERE gone_at IS NULL ORDER BY created_at DESC, id DESC")
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+col+" FROM submissions WHERE gone_at IS NULL ORDER BY list_pos DESC, created_at DESC, id DESC")
 	if err != nil {
 		return 0, 0, err
 	}

@@ -59,7 +59,19 @@ func (db *DB) openPass(ctx context.Context, res *resource, purpose string) (*pas
 			return nil, err
 		}
 	}
-	return p, nil
+	return p, p.countPlaced(ctx)
+}
+
+// countPlaced finds how many rows an interrupted pass placed in the list,
+// going forward and by the catch-up, so that a continued pass goes on
+// numbering where it stopped.
+func (p *pass) countPlaced(ctx context.Context) error {
+	if !p.res.placed {
+		return nil
+	}
+	base := p.id << 32
+	return p.db.sql.QueryRowContext(ctx, fmt.Sprintf(`SELECT coalesce(sum(list_pos < ?), 0), coalesce(sum(list_pos >= ?), 0)
+		FROM %s WHERE list_pos >= ? AND list_pos < ?`, p.res.name), base|1<<31, base|1<<31, base, base+1<<32).Scan(&p.placed, &p.arrived)
 }
 
 // startPass journals a new pass.

@@ -28,6 +28,8 @@ type resource struct {
 	// carry updated_at (else a changed list item tells a change).
 	orderKey     string
 	hasUpdatedAt bool
+	// placed says the table keeps each row's place in the list (list_pos).
+	placed bool
 	// derived, when set, computes columns of the table's own from the list
 	// columns' values (searchable forms), stored next to them.
 	derived func(list []any) (cols []string, vals []any)
@@ -44,7 +46,7 @@ var submissions = &resource{
 		"sku", "inventory_id", "status", "last_sent", "unsubscribe", "content", "locale", "opened", "clicked", "note",
 		"created_at", "updated_at"},
 	idCols:   map[string]bool{"product_id": true, "variant_id": true},
-	orderKey: "created_at", hasUpdatedAt: true,
+	orderKey: "created_at", hasUpdatedAt: true, placed: true,
 	// phone_digits finds "+1 (480) 555-0172" as +14805550172 and back.
 	derived: func(list []any) ([]string, []any) {
 		phone, _ := list[3].(string) // customer_phone

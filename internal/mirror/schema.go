@@ -202,6 +202,12 @@ CREATE INDEX submissions_variant ON submissions (variant_id, product_id, created
 -- bis find --sku matches in any case: only a NOCASE index serves that.
 DROP INDEX submissions_sku;
 CREATE INDEX submissions_sku ON submissions (sku COLLATE NOCASE);
+`, `
+-- Where each submission last stood in the list (see listPosition): an
+-- offline export writes the rows in the list's order, which need not be
+-- created_at's. Rows no pass has placed yet (NULL) follow, newest first.
+ALTER TABLE submissions ADD COLUMN list_pos INTEGER;
+CREATE INDEX submissions_list ON submissions (list_pos, created_at);
 `}
 
 // SchemaVersion is the schema this storectl writes.

@@ -37,7 +37,7 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx 
 	t := p.tally
 	allKnown = len(wp.Page.Items) > 0
 	for _, row := range wp.Rows {
-		state, key, err := p.upsert(ctx, stmts, row, now)
+		state, key, err := p.upsert(ctx, stmts, row, now, t.place(p.id, wp.Kind))
 		if err != nil {
 			return false, err
 		}
@@ -59,12 +59,28 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx 
 	return allKnown, nil
 }
 
-// tally is what a pass has stored: its new and changed rows, and whether
-// every row so far followed the newest-first order.
+// tally is what a pass has stored: its new and changed rows, whether
+// every row so far followed the newest-first order, and how many rows it
+// placed in the list.
 type tally struct {
 	newRows, changed int
 	ordered          bool   // every row so far followed the newest-first order
 	lastKey          string // the order key of the last row given going forward
+	placed, arrived  int    // rows given going forward, and by the final catch-up
+}
+
+// place is the list position (list_pos) of the next row the pass gives:
+// the rows of a later pass come before every row it did not meet again,
+// those the final catch-up found at the top before those read going
+// forward, each in the order given. Descending list_pos is list order.
+func (t *tally) place(pass int64, kind shop.WalkKind) int64 {
+	base := pass << 32
+	if kind == shop.CatchUp {
+		t.arrived++
+		return base | 1<<31 | (1<<30 - int64(t.arrived))
+	}
+	t.placed++
+	return base | (1<<31 - int64(t.placed))
 }
 
 // count adds a stored row; ordered says whether the row's key counts for
@@ -85,9 +101,10 @@ func (t *tally) count(state rowState, key string, ordered bool) {
 	t.lastKey = key
 }
 
-// upsert stores a list row and says what the mirror knew of it; key is
-// the row's order key (created_at or updated_at).
-func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now time.Time) (rowState, string, error) {
+// upsert stores a list row, at place in the list when the table keeps
+// it, and says what the mirror knew of it; key is the row's order key
+// (created_at or updated_at).
+func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now time.Time, place int64) (rowState, string, error) {
 	res := p.res
 	id, err := rowID(row.ID)
 	if err != nil {
@@ -113,6 +130,9 @@ func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now ti
 		dc, dv := res.derived(vals)
 		cols = append(cols, dc...)
 		vals = append(vals, dv...)
+	}
+	if res.placed {
+		cols, vals = append(cols, "list_pos"), append(vals, place)
 	}
 	ts := stamp(now)
 	insertCols := append(append([]string{"id"}, cols...), "list_json", "list_fetched_at", "first_seen_at", "last_seen_at")

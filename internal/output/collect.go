@@ -113,7 +113,7 @@ func (p *Printer) collectList(items []json.RawMessage, cols []Column) error {
 		p.collect.add(Part{Items: shaped, Sheet: p.sheet, Store: p.store})
 		return nil
 	}
-	objects, err := parseAll(items)
+	objects, err := parseAll(columnsRead(p.fields, cols, items))
 	if err != nil {
 		return err
 	}
@@ -121,6 +121,19 @@ func (p *Printer) collectList(items []json.RawMessage, cols []Column) error {
 		return err
 	}
 	p.collect.add(Part{Items: items, Cols: cols, Sheet: p.sheet, Store: p.store})
+	return nil
+}
+
+// columnsRead are the items columnsFor reads: all of them for --fields (a
+// path any item holds), the first when the command gave no columns, none
+// otherwise. The merge parses every item once, so the run need not.
+func columnsRead(fields []string, cols []Column, items []json.RawMessage) []json.RawMessage {
+	switch {
+	case len(fields) > 0:
+		return items
+	case len(cols) == 0 && len(items) > 0:
+		return items[:1]
+	}
 	return nil
 }
 

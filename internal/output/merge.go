@@ -32,8 +32,8 @@ func (p *Printer) CaptureFormat() Format {
 //     value; an array of them when the run printed several);
 //   - ndjson: one {"profile": NAME, "item": …} per line the one-store
 //     command prints;
-//   - table, csv, and any other format that prints rows: the stores' rows
-//     as one list led by a profile column (see mergedRows); in a table, a
+//   - table, csv, and any other format that prints rows (printRows): the
+//     stores' rows as one list led by a profile column; in a table, a
 //     command's own view (a get's sheet) goes under a heading per store
 //     instead.
 //
@@ -49,12 +49,12 @@ func (p *Printer) MergeStores(stores []StoreResults) error {
 	case p.format == Table && slices.ContainsFunc(stores, hasView):
 		return whole.mergeViews(stores)
 	}
-	items, cols, err := mergedRows(stores)
-	if err != nil || len(items) == 0 && len(cols) < 2 {
+	rows, cols, err := mergedRows(stores)
+	if err != nil || len(rows) == 0 && len(cols) < 2 {
 		return err // nothing printed by any store prints nothing
 	}
 	whole.sheet, whole.store = workbookOf(stores)
-	return whole.List(items, cols)
+	return whole.printRows(rows, cols)
 }
 
 // workbookOf is what a merged workbook says it holds: the stores' sheet

@@ -2,22 +2,26 @@ package output
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/storectl/storectl/internal/xlsx"
 )
 
-// mergedRows makes the stores' row results one list that any row format
-// prints with List: each item is {"profile": NAME, "item": ROW}, and the
-// columns are profile, then every store's columns by key in first-seen
-// order. A cell comes from its own store's column of that key (a store's
-// columns can be its own: a form's custom fields), empty where the store
-// has none.
-func mergedRows(stores []StoreResults) ([]json.RawMessage, []Column, error) {
+// mergedRows make the stores' row results one list of rows that every row
+// format prints (printRows): each row tagged with its store, and columns
+// led by profile, then every store's columns by key in first-seen order. A
+// cell comes from its own store's column of that key (a store's columns
+// can be its own: a form's custom fields), empty where the store has none.
+func mergedRows(stores []StoreResults) ([]Object, []Column, error) {
 	m := &rowMerge{byStore: map[string]map[string]Column{}, headers: map[string]string{}, kinds: map[string]CellKind{}}
-	var items []json.RawMessage
+	n := 0
+	for _, s := range stores {
+		for _, part := range s.Parts {
+			n += len(part.Items)
+		}
+	}
+	rows := make([]Object, 0, n)
 	for _, s := range stores {
 		own := map[string]Column{}
 		for _, part := range s.Parts {
@@ -28,13 +32,18 @@ func mergedRows(stores []StoreResults) ([]json.RawMessage, []Column, error) {
 				continue
 			}
 			m.addColumns(own, part.Cols)
-			for _, item := range part.Items {
-				items = append(items, tagged(s.Profile, "item", item))
+			for i, item := range part.Items {
+				o, err := ParseObject(item)
+				if err != nil {
+					return nil, nil, fmt.Errorf("profile %s: item %d: %w", s.Profile, i+1, err)
+				}
+				o.profile = s.Profile
+				rows = append(rows, o)
 			}
 		}
 		m.byStore[s.Profile] = own
 	}
-	return items, m.columns(), nil
+	return rows, m.columns(), nil
 }
 
 type rowMerge struct {
@@ -42,7 +51,6 @@ type rowMerge struct {
 	keys    []string                     // every key, in first-seen order
 	headers map[string]string
 	kinds   map[string]CellKind
-	row     innerRow
 }
 
 func (m *rowMerge) addColumns(own map[string]Column, cols []Column) {
@@ -63,44 +71,28 @@ func (m *rowMerge) addColumns(own map[string]Column, cols []Column) {
 // workbook a cell is typed as its own store's column types it, and the
 // header is the first store's (the zone of its times).
 func (m *rowMerge) columns() []Column {
-	cols := []Column{{Key: "profile", Header: "PROFILE", Kind: KindText}}
+	profile := func(o Object) string { return o.profile }
+	cols := []Column{{Key: "profile", Header: "PROFILE", Kind: KindText, Value: profile, Data: profile}}
 	for _, key := range m.keys {
 		cols = append(cols, Column{Key: key, Header: m.headers[key], Kind: m.kinds[key],
 			Value: func(o Object) string { return m.cell(o, key, Column.text) },
 			Data:  func(o Object) string { return m.cell(o, key, Column.data) },
 			sheet: func(o Object, loc *time.Location, clean func(string) string) xlsx.Cell {
-				c, ok := m.byStore[o.String("profile")][key]
+				c, ok := m.byStore[o.profile][key]
 				if !ok {
 					return xlsx.Cell{}
 				}
-				return c.sheetCell(m.row.of(o), loc, clean)
+				return c.sheetCell(o, loc, clean)
 			}})
 	}
 	return cols
 }
 
-// cell is the text (or CSV value) of a merged item's store column.
+// cell is the text (or CSV value) of a row's own store's column.
 func (m *rowMerge) cell(o Object, key string, value func(Column, Object) string) string {
-	c, ok := m.byStore[o.String("profile")][key]
+	c, ok := m.byStore[o.profile][key]
 	if !ok {
 		return ""
 	}
-	return value(c, m.row.of(o))
-}
-
-// innerRow is the row inside a merged item, parsed once for all of the
-// item's cells: a list prints its items one after the other.
-type innerRow struct {
-	raw []byte
-	row Object
-}
-
-func (r *innerRow) of(o Object) Object {
-	v, _ := o.Get("item")
-	if len(v) > 0 && len(r.raw) == len(v) && &r.raw[0] == &v[0] {
-		return r.row
-	}
-	r.raw = v
-	r.row, _ = ParseObject(v) // valid: a part of a valid item
-	return r.row
+	return value(c, o)
 }

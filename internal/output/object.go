@@ -13,6 +13,9 @@ import (
 type Object struct {
 	raw     json.RawMessage
 	members []member
+	// profile is the store a row of a merge over several stores came from
+	// (mergedRows): its columns read it.
+	profile string
 }
 
 type member struct {

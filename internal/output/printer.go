@@ -175,7 +175,6 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY, p.ios.ColorEnabled)
 	}
 	var out bytes.Buffer
-	var fitted *fitState
 	switch p.format {
 	case JSON:
 		arr, err := p.array(items, keys)
@@ -209,27 +208,39 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err != nil {
 			return err
 		}
-		if cols, err = columnsFor(p.fields, cols, objects); err != nil {
-			return err
-		}
-		switch p.format {
-		case CSV:
-			err = p.writeCSV(&out, cols, objects)
-		case XLSX:
-			err = p.writeXLSX(&out, cols, objects)
-		default:
-			fitted, err = p.writeTable(&out, cols, objects)
-		}
+		return p.printRows(objects, cols)
+	}
+	_, err = p.ios.Out.Write(out.Bytes())
+	return err
+}
+
+// printRows prints objects in a format of rows (csv, table, xlsx), for List and
+// for the merge of several stores' rows (MergeStores): a new format that
+// prints rows is added here.
+func (p *Printer) printRows(objects []Object, cols []Column) error {
+	cols, err := columnsFor(p.fields, cols, objects)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	switch p.format {
+	case CSV:
+		err = p.writeCSV(&out, cols, objects)
+	case XLSX:
+		err = p.writeXLSX(&out, cols, objects)
+	default:
+		fitted, err := p.writeTable(&out, cols, objects)
 		if err != nil {
 			return err
 		}
-	}
-	if p.format == Table {
 		if err := p.page(out.Bytes()); err != nil {
 			return err
 		}
 		p.noteDropped(cols, fitted)
 		return nil
+	}
+	if err != nil {
+		return err
 	}
 	_, err = p.ios.Out.Write(out.Bytes())
 	return err

@@ -37,7 +37,12 @@ func newStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Comma
   storectl auth status -o json --jq '.[] | select(.active)'`,
 		Long: `For every profile (or the one --profile names): the API URLs, where each token is kept (keyring, file or
 env), the token masked, and the verdict of one live request with it.
-Exits 4 when a token is missing or refused, 1 when a server cannot be reached.`,
+Exits 4 when a token is missing or refused, 1 when a server cannot be reached.
+
+STORECTL_SHOP_TOKEN, STORECTL_CATALOG_TOKEN, STORECTL_BASE_URL and
+STORECTL_CATALOG_URL apply to the current profile only: every other profile
+is checked with its own URLs and stored tokens, and its sheet says so. With
+several profiles named (--profile a,b, --all-profiles) they are refused.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmdutil.Run(cmd.Context(), opts, runF, runStatus)
@@ -88,33 +93,12 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	names := file.ProfileNames()
 	if _, ok := file.Profiles[s.Profile]; !ok || s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
 		// A profile named on the command line is the one asked about (and
-		// --profile a,b asks about each).
+		// --profile a,b asks about each, in a run of its own).
 		names = []string{s.Profile}
 	}
-	var statuses []profileStatus
-	for _, name := range names {
-		urls := map[credentials.Kind]string{
-			credentials.Shop:    file.Profiles[name]["base_url"],
-			credentials.Catalog: file.Profiles[name]["catalog_url"],
-		}
-		if name == s.Profile {
-			urls[credentials.Shop], urls[credentials.Catalog] = s.BaseURL, s.CatalogURL
-		}
-		ps := profileStatus{Profile: name, Active: name == s.Profile}
-		for _, kind := range credentials.Kinds {
-			if name == s.Profile {
-				ps.Tokens = append(ps.Tokens, checkToken(ctx, opts, store.Get, name, kind, urls[kind]))
-				continue
-			}
-			ts := checkToken(ctx, opts, store.Stored, name, kind, urls[kind])
-			ts.Note = overrideNote(kind, s.Profile)
-			ps.Tokens = append(ps.Tokens, ts)
-		}
-		if !slices.ContainsFunc(ps.Tokens, func(ts tokenStatus) bool { return ts.Masked != "" }) {
-			// A profile may hold either API, but not neither.
-			ps.Tokens[0].err = exitcode.New(exitcode.Auth, "not logged in")
-		}
-		statuses = append(statuses, ps)
+	statuses := make([]profileStatus, len(names))
+	for i, name := range names {
+		statuses[i] = checkProfile(ctx, opts, store, file, s, name)
 	}
 
 	raw, _ := json.Marshal(statuses)
@@ -122,6 +106,35 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 		return err
 	}
 	return verdict(statuses)
+}
+
+// checkProfile checks a profile's tokens. The current profile's URLs and
+// tokens are the settings' (the environment may override them); any other
+// profile's are its own, from the config file and the stored tokens: an
+// override set for one store must never reach another.
+func checkProfile(ctx context.Context, opts *StatusOptions, store *credentials.Store, file *config.File, s *config.Settings, name string) profileStatus {
+	ps := profileStatus{Profile: name, Active: name == s.Profile}
+	urls := map[credentials.Kind]string{
+		credentials.Shop:    file.Profiles[name]["base_url"],
+		credentials.Catalog: file.Profiles[name]["catalog_url"],
+	}
+	lookup := store.Stored
+	if ps.Active {
+		urls[credentials.Shop], urls[credentials.Catalog] = s.BaseURL, s.CatalogURL
+		lookup = store.Get
+	}
+	for _, kind := range credentials.Kinds {
+		ts := checkToken(ctx, opts, lookup, name, kind, urls[kind])
+		if !ps.Active {
+			ts.Note = overrideNote(kind, s.Profile)
+		}
+		ps.Tokens = append(ps.Tokens, ts)
+	}
+	if !slices.ContainsFunc(ps.Tokens, func(ts tokenStatus) bool { return ts.Masked != "" }) {
+		// A profile may hold either API, but not neither.
+		ps.Tokens[0].err = exitcode.New(exitcode.Auth, "not logged in")
+	}
+	return ps
 }
 
 // overrideNote names the variables set for kind, which apply to the

@@ -28,9 +28,15 @@ func newQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cobra.Command
 		Use:   "query SQL",
 		Short: "Run a read-only SQL query on the mirror",
 		Long: `Run SQL on the profile's mirror and print the rows in any output format
-(table, json, ndjson, csv, yaml, xlsx; --fields and --jq apply). The database is
-opened read-only: any statement that would write is refused and nothing
-changes. Sends nothing; run mirror sync first for fresh data.
+(table, json, ndjson, csv, yaml, xlsx; --fields and --jq apply), streamed
+as they are read; Ctrl-C stops it. Sends nothing; run mirror sync first for
+fresh data.
+
+The query is one statement that reads (SELECT, WITH, VALUES, a reporting
+PRAGMA, EXPLAIN). Anything else is refused before it runs, naming what was
+refused (exit 2): a second statement, a write, ATTACH, DETACH, VACUUM, a
+pragma given a value, load_extension. The mirror and the files around it
+never change.
 
 Tables: submissions, offers, offer_products, priority_rows, rules,
 form_fields, sync_journal. Columns carry the API's own names; see

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	apicmd "github.com/storectl/storectl/internal/cli/api"
 	"github.com/storectl/storectl/internal/cli/auth"
@@ -36,44 +37,9 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo) (*cobra.Command, *cm
 // newTree builds the tree; with collect set, it is one store's run of a
 // read over several stores, its results handed to collect.
 func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, collect *output.Collector) (*cobra.Command, *cmdutil.Factory) {
-	cmd := &cobra.Command{
-		Use:   "storectl <command> <subcommand> [flags]",
-		Short: "Manage Back In Stock, Pre-order, Coming soon and catalog search from the command line",
-		Long: `storectl works with a store's Back In Stock submissions, pre-order offers,
-coming-soon rules and its filter & search catalog, for people at a terminal
-and for scripts.
-
-Try it with no account:  storectl --sandbox bis list
-Connect a store:         storectl auth login --base-url https://… --catalog-url https://…/sfs/v1
-Environment variables:   storectl help environment
-
-` + helptopic.ExitCodesHelp(),
-		Version:       build.Version,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	cmd.SetVersionTemplate(versionLine(build) + "\n")
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return exitcode.WithHint(exitcode.Usage, err, fmt.Sprintf("run `%s --help` for usage", c.CommandPath()))
-	})
-
+	cmd := newRootCommand(build)
 	flags := cmd.PersistentFlags()
-	flags.StringP("profile", "p", "", "store `profile` to use (default: the config's current profile, else \"default\"); reads take a comma-separated list")
-	flags.Bool("all-profiles", false, "run a read over every profile, concurrently, merged with a profile column")
-	flags.Int("concurrency", manystores.DefaultConcurrency, "how many stores a read over several profiles runs at once")
-	flags.StringP("output", "o", "table", "output `format`: table, json, ndjson, csv, yaml, xlsx (a workbook: --file NAME.xlsx or a redirect)")
-	flags.String("fields", "", "comma-separated `columns` for table/csv, keys kept for json/yaml")
-	flags.String("jq", "", "filter JSON output with a jq `expression`")
-	flags.Bool("no-headers", false, "omit the header row of table and csv output")
-	flags.String("csv-guard", "on", "quote CSV cells a spreadsheet would run as formulas (`on|off`; off for machine consumers)")
-	flags.Bool("excel", false, "write CSV for Excel on Windows: UTF-8 byte-order mark, CRLF line ends")
-	flags.BoolP("quiet", "q", false, "print nothing on success but the ids of created items")
-	flags.Bool("debug", false, "print an HTTP trace on stderr (tokens redacted)")
-	flags.Bool("sandbox", false, "use the built-in sandbox store instead of a real one (no account needed)")
-	flags.Duration("timeout", 30*time.Second, "per-request `duration` before giving up")
-	flags.Bool("offline", false, "answer from the local mirror, sending nothing (commands that read the mirror)")
-
-	manystores.WholeRunFlags(flags, "profile", "all-profiles", "concurrency", "output", "jq", "no-headers", "csv-guard", "excel")
+	addGlobalFlags(flags)
 
 	f := factory.New(ios, build, flags)
 	if collect != nil {
@@ -100,6 +66,51 @@ Environment variables:   storectl help environment
 	cmd.CompletionOptions.HiddenDefaultCmd = false
 	completion.Setup(cmd, f)
 	return cmd, f
+}
+
+// newRootCommand is the root command, before its flags and commands.
+func newRootCommand(build cmdutil.BuildInfo) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "storectl <command> <subcommand> [flags]",
+		Short: "Manage Back In Stock, Pre-order, Coming soon and catalog search from the command line",
+		Long: `storectl works with a store's Back In Stock submissions, pre-order offers,
+coming-soon rules and its filter & search catalog, for people at a terminal
+and for scripts.
+
+Try it with no account:  storectl --sandbox bis list
+Connect a store:         storectl auth login --base-url https://… --catalog-url https://…/sfs/v1
+Environment variables:   storectl help environment
+
+` + helptopic.ExitCodesHelp(),
+		Version:       build.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.SetVersionTemplate(versionLine(build) + "\n")
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return exitcode.WithHint(exitcode.Usage, err, fmt.Sprintf("run `%s --help` for usage", c.CommandPath()))
+	})
+	return cmd
+}
+
+// addGlobalFlags defines the flags every command takes.
+func addGlobalFlags(flags *pflag.FlagSet) {
+	flags.StringP("profile", "p", "", "store `profile` to use (default: the config's current profile, else \"default\"); reads take a comma-separated list")
+	flags.Bool("all-profiles", false, "run a read over every profile, concurrently, merged with a profile column")
+	flags.Int("concurrency", manystores.DefaultConcurrency, "how many stores a read over several profiles runs at once")
+	flags.StringP("output", "o", "table", "output `format`: table, json, ndjson, csv, yaml, xlsx (a workbook: --file NAME.xlsx or a redirect)")
+	flags.String("fields", "", "comma-separated `columns` for table/csv, keys kept for json/yaml")
+	flags.String("jq", "", "filter JSON output with a jq `expression`")
+	flags.Bool("no-headers", false, "omit the header row of table and csv output")
+	flags.String("csv-guard", "on", "quote CSV cells a spreadsheet would run as formulas (`on|off`; off for machine consumers)")
+	flags.Bool("excel", false, "write CSV for Excel on Windows: UTF-8 byte-order mark, CRLF line ends")
+	flags.BoolP("quiet", "q", false, "print nothing on success but the ids of created items")
+	flags.Bool("debug", false, "print an HTTP trace on stderr (tokens redacted)")
+	flags.Bool("sandbox", false, "use the built-in sandbox store instead of a real one (no account needed)")
+	flags.Duration("timeout", 30*time.Second, "per-request `duration` before giving up")
+	flags.Bool("offline", false, "answer from the local mirror, sending nothing (commands that read the mirror)")
+
+	manystores.WholeRunFlags(flags, "profile", "all-profiles", "concurrency", "output", "jq", "no-headers", "csv-guard", "excel")
 }
 
 func versionLine(b cmdutil.BuildInfo) string {
