@@ -141,8 +141,8 @@ func (s *xlsxStream) Close() error {
 func (s *xlsxStream) report() {
 	w := s.p.ios.ErrOut
 	if names, rows := s.book.Sheets(); len(names) > 1 {
-		fmt.Fprintf(w, "note: a sheet holds %d rows, so the %d rows continue on %d sheets: %s\n",
-			xlsx.MaxRows, s.n, len(names), sheetList(names, rows))
+		fmt.Fprintf(w, "note: a sheet holds %d rows, header included, so the %d rows continue on %d sheets: %s\n",
+			rows[0], s.n, len(names), sheetList(names, rows))
 	}
 	if n := s.book.Cut(); n > 0 {
 		fmt.Fprintf(w, "warning: %s longer than a cell holds (%d characters) end in a note of what was cut; -o json keeps every character\n",
@@ -176,8 +176,12 @@ func (p *Printer) workbookOptions() xlsx.Options {
 		props.Description = fmt.Sprintf("%s exported by storectl from %s at %s", sheet, p.store, now.UTC().Format(time.RFC3339))
 		props.Custom = append([]xlsx.Property{{Name: "store", Value: p.store}}, props.Custom...)
 	}
-	return xlsx.Options{Sheet: sheet, Properties: props}
+	return xlsx.Options{Sheet: sheet, Properties: props, RowsPerSheet: rowsPerSheet}
 }
+
+// rowsPerSheet is a sheet's size, header included: 0 is the format's
+// limit (xlsx.MaxRows); tests make it small.
+var rowsPerSheet = 0
 
 func (p *Printer) location() *time.Location {
 	if p.loc != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -302,5 +303,27 @@ func TestXLSXMergesStoresWithTypedCells(t *testing.T) {
 	custom, _ := f.GetCustomProps()
 	if len(custom) == 0 || custom[0].Value != "eu=https://eu.example.com, us=https://us.example.com" {
 		t.Errorf("custom properties %+v, want each profile's store", custom)
+	}
+}
+
+// Past a sheet's rows the workbook goes on in another sheet, and says so.
+func TestXLSXSaysRowsContinueOnASecondSheet(t *testing.T) {
+	rowsPerSheet = 3
+	t.Cleanup(func() { rowsPerSheet = 0 })
+	p, out, errOut := xlsxPrinter(t, Options{})
+	var items []json.RawMessage
+	for i := range 5 {
+		items = append(items, json.RawMessage(fmt.Sprintf(`{"id":%d}`, i+1)))
+	}
+	if err := p.Sheet("submissions").List(items, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := `note: a sheet holds 3 rows, header included, so the 5 rows continue on 3 sheets: "submissions" (3 rows), "submissions (2)" (3 rows), "submissions (3)" (2 rows)`
+	if !strings.Contains(errOut.String(), want) {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	f := openWorkbook(t, out.Bytes())
+	if got := strings.Join(f.GetSheetList(), "|"); got != "submissions|submissions (2)|submissions (3)" {
+		t.Errorf("sheets %s", got)
 	}
 }

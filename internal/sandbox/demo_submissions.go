@@ -230,3 +230,15 @@ func demoSent(r *demoRand, sub *Submission) {
 		sub.Clicked = clicked.In(demoShopZone).Format(shopTimeLayout)
 	}
 }
+
+// demoKeyLabel is the keyLabel map a well-behaved client sends: the plain
+// labels of the custom fields.
+var demoKeyLabel = map[string]string{
+	fieldName:        "Your name",
+	fieldSize:        "Size you wear",
+	fieldMessage:     "Anything we should know?",
+	fieldContactTime: "Best time to reach you",
+	fieldInterests:   "Also tell me about",
+	fieldTerms:       "I agree to the privacy policy",
+	fieldCampaign:    "Campaign",
+}

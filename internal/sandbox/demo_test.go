@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -134,5 +135,46 @@ func TestDemoCoverage(t *testing.T) {
 	}
 	if n := len(st.Submissions); n < 200 || n > 500 {
 		t.Errorf("%d submissions, want a few hundred", n)
+	}
+}
+
+// The demo data files name products, variants and collections of the demo
+// catalog by id: each must exist, and a variant must be its product's.
+func TestDemoDataMatchesTheCatalog(t *testing.T) {
+	cat, st := demoCatalog(), DemoState()
+	variantOf := func(where string, productID, variantID int64) {
+		p, _, ok := cat.Variant(variantID)
+		if !ok || productID != 0 && p.ID != productID {
+			t.Errorf("%s: variant %d of product %d is not in the catalog", where, variantID, productID)
+		}
+	}
+	for _, o := range st.Offers {
+		for _, p := range o.Products {
+			variantOf(fmt.Sprintf("offer %d", o.ID), p.ProductID, p.VariantID)
+		}
+		if _, ok := cat.Collection(o.CollectionID); o.CollectionID != 0 && !ok {
+			t.Errorf("offer %d: collection %d is not in the catalog", o.ID, o.CollectionID)
+		}
+	}
+	for _, m := range st.ManualAssignments {
+		variantOf(fmt.Sprintf("manual assignment to offer %d", m.OfferID), 0, m.VariantID)
+	}
+	for _, r := range st.Rules {
+		for _, id := range r.ProductIDs {
+			if _, ok := cat.Product(id); !ok {
+				t.Errorf("rule %d: product %d is not in the catalog", r.ID, id)
+			}
+		}
+		for _, id := range r.VariantIDs {
+			variantOf(fmt.Sprintf("rule %d", r.ID), 0, id)
+		}
+		if r.CollectionID != nil {
+			if _, ok := cat.Collection(*r.CollectionID); !ok {
+				t.Errorf("rule %d: collection %d is not in the catalog", r.ID, *r.CollectionID)
+			}
+		}
+	}
+	if len(st.Form) == 0 || len(st.Offers) == 0 || len(st.Rules) <= 15 {
+		t.Errorf("demo data: %d form fields, %d offers, %d rules (more than one page of rules wanted)", len(st.Form), len(st.Offers), len(st.Rules))
 	}
 }

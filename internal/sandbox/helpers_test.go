@@ -9,10 +9,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/storectl/storectl/internal/sandbox/catalog"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -149,3 +152,41 @@ func paginationOf(t *testing.T, got response) string {
 	}
 	return string(body.Pagination)
 }
+
+// demoProduct returns the nth product of a type, preferring products with
+// several variants so that offers and rules can list a few of them; it does
+// not depend on other details of the catalog.
+func demoProduct(cat *catalog.Catalog, productType string, nth int) catalog.Product {
+	for _, minVariants := range []int{4, 2, 1} {
+		var found []catalog.Product
+		for _, p := range cat.Products() {
+			if p.ProductType == productType && len(p.Variants) >= minVariants {
+				found = append(found, p)
+			}
+		}
+		if len(found) > 0 {
+			return found[min(nth, len(found)-1)]
+		}
+	}
+	return cat.Products()[0]
+}
+
+// demoCollection returns the collection with the handle, or the first one.
+func demoCollection(cat *catalog.Catalog, handle string) catalog.Collection {
+	cols := cat.Collections()
+	if i := slices.IndexFunc(cols, func(c catalog.Collection) bool { return c.Handle == handle }); i >= 0 {
+		return cols[i]
+	}
+	return cols[0]
+}
+
+// at parses a demo time written as YYYY-MM-DD HH:MM:SS in UTC.
+func at(s string) *time.Time {
+	t, err := time.ParseInLocation(time.DateTime, s, time.UTC)
+	if err != nil {
+		panic("sandbox: bad demo time " + s) // static data: a typo is a bug
+	}
+	return &t
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -7,10 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// appendJSON appends v's JSON encoding. The types the handlers build
-// responses from are written directly, which keeps encoding a page cheap;
-// anything else goes through encoding/json. <, > and & are not escaped:
-// form labels hold raw HTML and should read as the merchant wrote them.
+// appendJSON appends v's JSON encoding, byte for byte what encoding/json
+// writes with HTML escaping off (<, > and & as they are: form labels hold
+// raw HTML and should read as the merchant wrote them; FuzzAppendString
+// compares the two). No quirk of the API's JSON needs an encoding of its
+// own (the spec names none, such as escaped slashes): this one is kept for
+// speed alone, because the sandbox is the server of the export and mirror
+// benchmarks. encoding/json through object.MarshalJSON measured about 2x
+// the time per 15-row page (median 1.16 ms against 0.61 ms, 4 interleaved
+// runs of BenchmarkSubmissionPages100k), some 3.6 s more server time for
+// a 100,000-row export.
 func appendJSON(buf []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
