@@ -173,7 +173,7 @@ func listFooter(ios *iostreams.IOStreams, p PageFlags, end *listEnd, count int, 
 	case count == 0:
 		fmt.Fprintf(ios.ErrOut, "no %s found\n", noun)
 	case p.All:
-		fmt.Fprintf(ios.ErrOut, "%d %s\n", count, noun)
+		fmt.Fprintln(ios.ErrOut, output.Count(count, noun))
 	default:
 		pg := last.Pagination
 		output.PageFooter(ios, int(pg.CurrentPage.Value), int(pg.LastPage.Value), int(pg.Total.Value))
