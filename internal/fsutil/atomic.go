@@ -56,11 +56,22 @@ func (a *AtomicFile) Write(p []byte) (int, error) { return a.tmp.Write(p) }
 // Commit puts the file in place: synced to disk, renamed over the path,
 // and the rename itself made durable, so that after a power loss the path
 // holds either its old content or the whole new one.
-func (a *AtomicFile) Commit() error {
+func (a *AtomicFile) Commit() error { return a.commit(true) }
+
+// CommitVolatile puts the file in place as Commit does, atomically for
+// every process, but without the fsyncs that make it survive a power loss
+// (about 5 ms on a laptop disk): for small state rewritten often and worth
+// nothing after a reboot.
+func (a *AtomicFile) CommitVolatile() error { return a.commit(false) }
+
+func (a *AtomicFile) commit(durable bool) error {
 	if a.done {
 		return fmt.Errorf("cannot write %s: already committed or aborted", a.path)
 	}
-	err := a.tmp.Sync()
+	var err error
+	if durable {
+		err = a.tmp.Sync()
+	}
 	if closeErr := a.tmp.Close(); err == nil {
 		err = closeErr
 	}
@@ -72,7 +83,9 @@ func (a *AtomicFile) Commit() error {
 		os.Remove(a.tmp.Name())
 		return fmt.Errorf("cannot write %s: %w", a.path, err)
 	}
-	syncDir(filepath.Dir(a.path))
+	if durable {
+		syncDir(filepath.Dir(a.path))
+	}
 	return nil
 }
 

@@ -156,3 +156,29 @@ func TestCreateOutputRefusesDirectoriesAndKeepsLinks(t *testing.T) {
 		t.Errorf("target holds %q", data)
 	}
 }
+
+// CommitVolatile puts the whole file in place with its mode, as Commit
+// does (only the fsyncs are skipped).
+func TestCommitVolatile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	for _, text := range []string{"one", "two"} {
+		a, err := CreateAtomic(path, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Write([]byte(text))
+		if err := a.CommitVolatile(); err != nil {
+			t.Fatal(err)
+		}
+		a.Abort() // a no-op after the commit
+		if data, _ := os.ReadFile(path); string(data) != text {
+			t.Errorf("file holds %q, want %q", data, text)
+		}
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("mode: %v %v", info, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("temp files left: %v", entries)
+	}
+}

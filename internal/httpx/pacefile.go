@@ -132,9 +132,24 @@ func (s *fileStore) update(ctx context.Context, fn func(*paceState)) error {
 	if err != nil || bytes.Equal(data, stored) {
 		return err
 	}
-	// Replaced atomically (fsutil), so that a crash mid-write leaves the
-	// old state rather than half a file.
-	return fsutil.WriteFileAtomic(s.path, data, 0o600)
+	return s.write(data)
+}
+
+// write replaces the file atomically, so that a process killed mid-write
+// leaves the old state rather than half a file, but without fsync: the
+// window is worth nothing after a power loss (it has passed by the time
+// the machine is back, and a lost or empty file reads as an empty window),
+// while two fsyncs per request cost as much as the rest of the pacing.
+func (s *fileStore) write(data []byte) error {
+	a, err := fsutil.CreateAtomic(s.path, 0o600)
+	if err != nil {
+		return err
+	}
+	defer a.Abort()
+	if _, err := a.Write(data); err != nil {
+		return fmt.Errorf("cannot write %s: %w", s.path, err)
+	}
+	return a.CommitVolatile()
 }
 
 // read returns the stored state and the bytes it was read from; a missing,

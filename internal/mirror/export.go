@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/ids"
 )
 
 // ExportOptions say how to export the submissions.
@@ -38,6 +39,10 @@ type ExportResult struct {
 	// since the list was read): written with their list fields.
 	NoDetail []string
 	Gone     int // rows the pass no longer found, marked gone
+	// Odd are the rows whose id is not a 64-bit integer: written as sent
+	// (without a detail), kept in odd_rows, but not written again by a
+	// resume nor by an offline export.
+	Odd []string
 }
 
 // Export walks every page of the submission list fresh, recording each
@@ -80,8 +85,11 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 	planned := p.walk.Started
 	out.Walk, err = p.run(ctx, c, opts.Report, func(tx *sql.Tx, row shop.WalkRow) error {
 		pageRows = append(pageRows, row)
-		id, _ := rowID(row.ID)
-		_, err := tx.ExecContext(ctx, "INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)", p.id, p.exported+len(pageRows), id)
+		id, err := rowID(row.ID)
+		if err != nil {
+			return nil // an odd id (kept in odd_rows): written, not replayed
+		}
+		_, err = tx.ExecContext(ctx, "INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)", p.id, p.exported+len(pageRows), id)
 		return err
 	}, func(ctx context.Context) error {
 		// After each page is committed: count and write its rows.
@@ -104,6 +112,7 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 	if err != nil {
 		return out, err
 	}
+	out.Odd = p.odd
 	out.Gone, err = p.finish(ctx, true)
 	return out, err
 }
@@ -170,7 +179,7 @@ func (ex *exporter) replay(ctx context.Context) error {
 // current, else fetched (and stored) now.
 func (ex *exporter) emit(ctx context.Context, id string, list json.RawMessage) error {
 	raw := list
-	if ex.opts.Details {
+	if _, ok := ids.Normalize(id); ex.opts.Details && ok {
 		detail, err := ex.detail(ctx, id)
 		if err != nil {
 			return err

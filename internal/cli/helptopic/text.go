@@ -102,7 +102,7 @@ func Files() []Group {
 			"Linux:   $XDG_CACHE_HOME/storectl, ~/.cache/storectl",
 			"macOS:   ~/Library/Caches/storectl",
 			`Windows: %LocalAppData%\storectl\cache`}},
-		{Name: "state", Text: "pace/ (the rate-limit budget every storectl process with a token shares), journals/ (bulk runs, for --resume), sandbox.json (the --sandbox store).", Lines: []string{
+		{Name: "state", Text: "pace/ (the rate-limit budget every storectl process with a token shares, and what the server said of it; files named by an HMAC of the token under pace/key, a random key of this install), journals/ (bulk runs, for --resume), sandbox.json (the --sandbox store).", Lines: []string{
 			"Linux:   $XDG_STATE_HOME/storectl, ~/.local/state/storectl",
 			"macOS:   ~/Library/Application Support/storectl/state",
 			`Windows: %LocalAppData%\storectl\state (local: it never roams)`}},
