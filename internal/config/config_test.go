@@ -192,3 +192,22 @@ func TestRateLimitCheckAgreesWithTheTransport(t *testing.T) {
 		}
 	}
 }
+
+// mirror_url may carry a password: config get and config list never print
+// it, and a bad value's error does not either.
+func TestMirrorURLPasswordNeverShown(t *testing.T) {
+	k, ok := LookupKey("mirror_url")
+	if !ok {
+		t.Fatal("no mirror_url key")
+	}
+	shown := k.Shown("postgres://writer:Sup3r-secret@127.0.0.1:5432/team")
+	if strings.Contains(shown, "Sup3r") || !strings.Contains(shown, "writer:xxxxx@127.0.0.1") {
+		t.Errorf("shown as %q", shown)
+	}
+	if err := k.Check("postgres://writer:Sup3r-secret@127.0.0.1:bad/team"); err == nil || strings.Contains(err.Error(), "Sup3r") {
+		t.Errorf("Check: %v", err)
+	}
+	if err := k.Check("postgres://writer@db.example.com/team?sslmode=disable"); err == nil {
+		t.Error("clear text to a remote server was accepted")
+	}
+}

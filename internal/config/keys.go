@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/storectl/storectl/internal/pgurl"
 	"github.com/storectl/storectl/internal/ratelimit"
 )
 
@@ -23,10 +24,21 @@ type Key struct {
 	// profile, so a read over several profiles refuses it.
 	NamesStore bool
 	check      func(string) error
+	// shown, when set, is how the value is printed (config get, config
+	// list): a password in it never is.
+	shown func(string) string
 }
 
 // Env is the environment variable that overrides the key.
 func (k Key) Env() string { return "STORECTL_" + strings.ToUpper(k.Name) }
+
+// Shown is the value as config get and config list print it.
+func (k Key) Shown(v string) string {
+	if k.shown == nil {
+		return v
+	}
+	return k.shown(v)
+}
 
 // Check validates a value for the key.
 func (k Key) Check(v string) error {
@@ -53,6 +65,7 @@ var Keys = []Key{
 	{Name: "sandbox", Flag: "sandbox", Default: "false", Help: "use the built-in sandbox instead of a real store", check: checkBool},
 	{Name: "pager", Help: "command that shows table output longer than the terminal (else $PAGER, else less -FRX); cat turns paging off"},
 	{Name: "timeout", Flag: "timeout", Default: "30s", Help: "per-request timeout", check: checkDuration},
+	{Name: "mirror_url", Help: "where the mirror lives: unset for a local SQLite file per profile, or a PostgreSQL URL (postgres://user@host/db; PG* variables and ~/.pgpass fill the rest) shared by a team", check: pgurl.Check, shown: pgurl.RedactRaw},
 	{Name: "offline", Flag: "offline", Default: "false", Help: "answer from the local mirror and send nothing (commands that read the mirror)", check: checkBool},
 }
 

@@ -56,6 +56,10 @@ type Settings struct {
 	// Offline answers from the mirror without a request; a command that
 	// must ask the store refuses to run.
 	Offline bool
+	// MirrorURL is the PostgreSQL mirror's address (mirror_url), "" for
+	// the local SQLite mirror. It may hold a password: print it only
+	// through pgurl's redaction.
+	MirrorURL string
 	// Pager is STORECTL_PAGER or the profile's pager key, "" when neither
 	// is set (iostreams.PagerCommand falls back to $PAGER and less).
 	Pager string
@@ -216,6 +220,7 @@ func (s *Settings) fill() {
 	s.Timeout, _ = time.ParseDuration(get("timeout"))
 	s.Offline, _ = strconv.ParseBool(get("offline"))
 	s.Pager = get("pager")
+	s.MirrorURL = strings.TrimSpace(get("mirror_url"))
 }
 
 // MirrorStore names the store a profile's mirror is of: its shop API base

@@ -39,14 +39,15 @@ func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
 }
 
 func runGet(_ context.Context, opts *GetOptions) error {
-	if _, ok := cfg.LookupKey(opts.Key); !ok {
+	key, ok := cfg.LookupKey(opts.Key)
+	if !ok {
 		return unknownKey(opts.Key)
 	}
 	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(opts.Out, s.Values[opts.Key].Value)
+	_, err = fmt.Fprintln(opts.Out, key.Shown(s.Values[opts.Key].Value))
 	return err
 }
 

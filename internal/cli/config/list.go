@@ -47,7 +47,7 @@ func runList(_ context.Context, opts *ListOptions) error {
 			Value   string `json:"value"`
 			Source  string `json:"source"`
 			Env     string `json:"env"`
-		}{s.Profile, k.Name, v.Value, string(v.Source), k.Env()})
+		}{s.Profile, k.Name, k.Shown(v.Value), string(v.Source), k.Env()})
 		items = append(items, raw)
 	}
 	return p.List(items, []output.Column{{Key: "key"}, {Key: "value"}, {Key: "source"}, {Key: "env"}})

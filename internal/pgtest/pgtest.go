@@ -1,0 +1,124 @@
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// EnvURL names the server tests use: .ci/run sets it to the cluster it
+// started; set by hand, it points the tests at any server whose user may
+// create databases.
+const EnvURL = "STORECTL_TEST_PG_URL"
+
+var (
+	started    *Cluster
+	startErr   error
+	serverOnce sync.Once
+)
+
+// Main runs a package's tests (call it from TestMain) and stops the server
+// it started for them, if any: when EnvURL is unset and the binaries are
+// installed, the first test that asks for a database starts one.
+func Main(m *testing.M) {
+	code := m.Run()
+	if started != nil {
+		if err := started.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "pgtest: stop the throwaway server:", err)
+		}
+	}
+	os.Exit(code)
+}
+
+// ServerURL is the test server's superuser URL, or why there is none.
+func ServerURL() (string, error) {
+	if u := os.Getenv(EnvURL); u != "" {
+		return u, nil
+	}
+	serverOnce.Do(func() {
+		dir, err := TempDir("storectl-pgtest-")
+		if err != nil {
+			startErr = err
+			return
+		}
+		started, startErr = Start(dir, Options{})
+		if startErr != nil {
+			_ = os.RemoveAll(dir)
+		}
+	})
+	if startErr != nil {
+		return "", startErr
+	}
+	return started.URL, nil
+}
+
+// Skip ends t when no PostgreSQL server can be had: loudly, and only
+// outside CI — in CI a missing server fails the test.
+func Skip(t testing.TB, err error) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("PostgreSQL is required in CI and could not be started: %v", err)
+	}
+	t.Skipf("SKIPPED: NO POSTGRESQL: %v (install the postgresql package, or set %s)", err, EnvURL)
+}
+
+// DB creates an empty database for t on the test server and returns its
+// URL; it is dropped when t ends.
+func DB(t testing.TB) string {
+	t.Helper()
+	server, err := ServerURL()
+	if err != nil {
+		Skip(t, err)
+	}
+	name := "t_" + randomHex(8)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := admin(ctx, server, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create a test database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := admin(ctx, server, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Logf("drop test database %s: %v", name, err)
+		}
+	})
+	return WithDatabase(server, name)
+}
+
+// WithDatabase is server's URL naming database name instead.
+func WithDatabase(server, name string) string {
+	u, err := url.Parse(server)
+	if err != nil {
+		return server
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// Exec runs statements on the database at dbURL (setting up roles, reading
+// what a test wrote).
+func Exec(ctx context.Context, dbURL string, stmts ...string) error {
+	return admin(ctx, dbURL, stmts...)
+}
+
+func admin(ctx context.Context, dbURL string, stmts ...string) error {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	for _, s := range stmts {
+		if _, err := conn.Exec(ctx, s); err != nil {
+			return fmt.Errorf("%s: %w", strings.SplitN(s, " ", 3)[:2], err)
+		}
+	}
+	return nil
+}

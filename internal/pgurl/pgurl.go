@@ -1,0 +1,262 @@
+// Package pgurl reads where a PostgreSQL mirror is: a libpq-style URL
+// (postgres://user@host:5432/db?sslmode=verify-full) or key=value string,
+// completed by the PG* environment variables, ~/.pgpass and the service
+// file exactly as libpq does (pgx parses them). It keeps the password out
+// of everything it prints: Display names the server without it, and Redact
+// scrubs it from any text (errors, traces).
+//
+// Clear text is allowed only to a loopback address or a Unix socket, as
+// for the shop API: a remote server with no sslmode given is reached with
+// sslmode=require, and sslmode=disable, allow or prefer to a remote server
+// is refused (each may send the password and customers' data unencrypted).
+package pgurl
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+// Target is a parsed PostgreSQL address.
+type Target struct {
+	Config *pgx.ConnConfig
+	// Display names the server for messages: user, host, port, database
+	// and TLS mode, never the password.
+	Display string
+	redact  *strings.Replacer
+}
+
+// Is reports whether a mirror_url names PostgreSQL (a postgres:// or
+// postgresql:// URL, or a libpq key=value string); "" is the SQLite mirror.
+func Is(raw string) bool {
+	raw = strings.TrimSpace(raw)
+	lower := strings.ToLower(raw)
+	return strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://") || keyValue.MatchString(raw)
+}
+
+var keyValue = regexp.MustCompile(`^[a-z_]+\s*=`)
+
+// Check validates a mirror_url setting without connecting.
+func Check(raw string) error {
+	if strings.TrimSpace(raw) == "" {
+		return nil
+	}
+	_, err := Parse(raw)
+	return err
+}
+
+// Parse reads raw with the PG* environment, applies the TLS rule, and
+// returns the target. Its errors never hold the password.
+func Parse(raw string) (*Target, error) {
+	raw = strings.TrimSpace(raw)
+	if !Is(raw) {
+		return nil, exitcode.UsageError("the mirror URL is not a PostgreSQL address: give postgres://user@host:5432/database (or key=value pairs such as host=db.example.com dbname=storectl), or leave it unset for the local SQLite mirror")
+	}
+	cfg, err := pgx.ParseConfig(raw)
+	if err != nil {
+		return nil, exitcode.Usagef("the mirror URL %s cannot be read: %s", RedactRaw(raw), RedactRaw(err.Error()))
+	}
+	if remote(cfg) && clearTextPossible(cfg) {
+		if sslModeGiven(raw) {
+			return nil, exitcode.Usagef("refusing sslmode %s for the PostgreSQL server at %s: the password and customers' data could cross the network unencrypted; use sslmode=require, verify-ca or verify-full (clear text is allowed only to a loopback address or a Unix socket)",
+				givenSSLMode(raw), cfg.Host)
+		}
+		if cfg, err = pgx.ParseConfig(withSSLMode(raw, "require")); err != nil {
+			return nil, exitcode.Usagef("the mirror URL %s cannot be read: %s", RedactRaw(raw), RedactRaw(err.Error()))
+		}
+	}
+	t := &Target{Config: cfg, Display: display(cfg)}
+	t.redact = passwordScrubber(cfg.Password, writtenPassword(raw))
+	return t, nil
+}
+
+// Redact scrubs the target's password from s.
+func (t *Target) Redact(s string) string {
+	if t == nil || t.redact == nil {
+		return s
+	}
+	return t.redact.Replace(s)
+}
+
+// RedactError wraps err so that its text never holds the password.
+func (t *Target) RedactError(err error) error {
+	if err == nil || t == nil || t.redact == nil {
+		return err
+	}
+	return &redacted{err: err, msg: t.Redact(err.Error())}
+}
+
+type redacted struct {
+	err error
+	msg string
+}
+
+func (r *redacted) Error() string { return r.msg }
+func (r *redacted) Unwrap() error { return r.err }
+
+// passwordScrubber replaces the password as parsed, percent-encoded, and
+// as the URL wrote it.
+func passwordScrubber(pw, written string) *strings.Replacer {
+	if pw == "" {
+		return nil
+	}
+	forms := map[string]bool{pw: true, url.QueryEscape(pw): true, url.PathEscape(pw): true,
+		url.UserPassword("u", pw).String()[2:]: true}
+	if written != "" {
+		forms[written] = true
+	}
+	var pairs []string
+	for f := range forms {
+		pairs = append(pairs, f, "xxxxx")
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// writtenPassword is the password of a URL as written in it
+// (percent-encoded as the user chose), "" when it has none.
+func writtenPassword(raw string) string {
+	if m := passwordURL.FindStringSubmatch(raw); m != nil {
+		return m[2]
+	}
+	return ""
+}
+
+// RedactRaw hides the password of a URL or key=value string as written,
+// even when the rest of it does not parse.
+func RedactRaw(raw string) string {
+	raw = passwordURL.ReplaceAllString(raw, "${1}xxxxx@")
+	return passwordKV.ReplaceAllString(raw, "${1}xxxxx")
+}
+
+var (
+	passwordURL = regexp.MustCompile(`(?i)(postgres(?:ql)?://[^:/@?#]*:)([^@/?#]*)@`)
+	passwordKV  = regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+)
+
+// display is the target as a password-free URL with its TLS mode.
+func display(cfg *pgx.ConnConfig) string {
+	host := cfg.Host
+	if !strings.HasPrefix(host, "/") {
+		host = fmt.Sprintf("%s:%d", host, cfg.Port)
+	}
+	u := url.URL{Scheme: "postgres", User: url.User(cfg.User), Host: host, Path: "/" + cfg.Database}
+	if strings.HasPrefix(cfg.Host, "/") {
+		u.Host = ""
+		u.RawQuery = "host=" + url.QueryEscape(cfg.Host)
+	}
+	return fmt.Sprintf("%s (%s)", u.String(), tlsMode(cfg.TLSConfig, len(cfg.Fallbacks) > 0))
+}
+
+// tlsMode says how the connection is protected, as sslmode would.
+func tlsMode(tc *tls.Config, fallback bool) string {
+	switch {
+	case tc == nil:
+		return "no TLS"
+	case fallback:
+		return "TLS if the server offers it"
+	case tc.InsecureSkipVerify && tc.VerifyPeerCertificate != nil:
+		return "TLS, certificate authority verified"
+	case tc.InsecureSkipVerify:
+		return "TLS, server not verified"
+	}
+	return "TLS, server verified"
+}
+
+// remote reports a server beyond this machine: not a Unix socket, not a
+// loopback address (any host of a multi-host URL counts).
+func remote(cfg *pgx.ConnConfig) bool {
+	hosts := []string{cfg.Host}
+	for _, fb := range cfg.Fallbacks {
+		hosts = append(hosts, fb.Host)
+	}
+	for _, h := range hosts {
+		if !strings.HasPrefix(h, "/") && !isLoopback(h) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLoopback(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" {
+		return true
+	}
+	addr, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && addr.Unmap().IsLoopback()
+}
+
+// clearTextPossible reports a connection that may run without TLS: no
+// TLS, or a fallback without it (sslmode allow and prefer).
+func clearTextPossible(cfg *pgx.ConnConfig) bool {
+	if cfg.TLSConfig == nil {
+		return true
+	}
+	for _, fb := range cfg.Fallbacks {
+		if fb.TLSConfig == nil {
+			return true
+		}
+	}
+	return false
+}
+
+var sslModeKV = regexp.MustCompile(`(?:^|\s)sslmode\s*=\s*'?([a-z-]*)`)
+
+// givenSSLMode is the sslmode raw or PGSSLMODE sets, "" when neither.
+func givenSSLMode(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" {
+		if m := u.Query().Get("sslmode"); m != "" {
+			return m
+		}
+		if u.Query().Get("ssl") == "true" {
+			return "require"
+		}
+	} else if m := sslModeKV.FindStringSubmatch(raw); m != nil {
+		return m[1]
+	}
+	return os.Getenv("PGSSLMODE")
+}
+
+func sslModeGiven(raw string) bool { return givenSSLMode(raw) != "" }
+
+// withSSLMode adds sslmode to raw.
+func withSSLMode(raw, mode string) string {
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" {
+		q := u.Query()
+		q.Set("sslmode", mode)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	return raw + " sslmode=" + mode
+}
+
+// ConnectError is a PostgreSQL mirror that cannot be reached (down,
+// refused, wrong password): the server as Display names it and why.
+type ConnectError struct {
+	Target string
+	Err    error
+}
+
+func (e *ConnectError) Error() string {
+	return fmt.Sprintf("cannot reach the PostgreSQL mirror at %s: %v", e.Target, e.Err)
+}
+
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// ExitCode: a server that cannot be reached is not the command's fault;
+// a refused login is an authentication problem.
+func (e *ConnectError) ExitCode() int {
+	if pe, ok := e.Err.(*pgconn.PgError); ok && (pe.Code == "28P01" || pe.Code == "28000") {
+		return exitcode.Auth
+	}
+	return exitcode.Failure
+}

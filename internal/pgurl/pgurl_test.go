@@ -1,0 +1,127 @@
+package pgurl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/storectl/storectl/internal/exitcode"
+)
+
+func clearPGEnv(t *testing.T) {
+	for _, k := range []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGPASSWORD", "PGSSLMODE", "PGSERVICE", "PGPASSFILE"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("PGPASSFILE", t.TempDir()+"/none")
+}
+
+func TestIs(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"postgres://h/db": true, "POSTGRESQL://h/db": true, "host=h dbname=d": true, "postgres://": true,
+		"": false, "/home/me/mirror.db": false, "https://x": false, "sqlite": false,
+	} {
+		if got := Is(raw); got != want {
+			t.Errorf("Is(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}
+
+// The TLS rule: clear text only to loopback or a socket; a remote server
+// without sslmode gets require; disable/allow/prefer to it are refused.
+func TestTLSRule(t *testing.T) {
+	clearPGEnv(t)
+	cases := []struct {
+		raw     string
+		refused bool
+		mode    string
+	}{
+		{"postgres://u@127.0.0.1/db?sslmode=disable", false, "no TLS"},
+		{"postgres://u@localhost/db", false, "TLS if the server offers it"},
+		{"host=/var/run/postgresql dbname=db sslmode=disable", false, "no TLS"},
+		{"postgres://u@db.example.com/db", false, "TLS, server not verified"},
+		{"host=db.example.com dbname=db", false, "TLS, server not verified"},
+		{"postgres://u@db.example.com/db?sslmode=verify-full", false, "TLS, server verified"},
+		{"postgres://u@db.example.com/db?sslmode=disable", true, ""},
+		{"postgres://u@db.example.com/db?sslmode=prefer", true, ""},
+		{"host=db.example.com sslmode=allow", true, ""},
+		{"postgres://u@127.0.0.1,db.example.com/db?sslmode=disable", true, ""},
+	}
+	for _, c := range cases {
+		tg, err := Parse(c.raw)
+		if c.refused {
+			if err == nil || exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "refusing sslmode") {
+				t.Errorf("%s: want a refusal, got %v", c.raw, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.raw, err)
+			continue
+		}
+		if !strings.Contains(tg.Display, "("+c.mode+")") {
+			t.Errorf("%s: Display %q, want mode %q", c.raw, tg.Display, c.mode)
+		}
+	}
+	t.Setenv("PGSSLMODE", "disable")
+	if _, err := Parse("postgres://u@db.example.com/db"); err == nil {
+		t.Error("PGSSLMODE=disable to a remote server was not refused")
+	}
+}
+
+// PG* variables fill what the URL leaves out.
+func TestEnvironmentCompletes(t *testing.T) {
+	clearPGEnv(t)
+	t.Setenv("PGHOST", "127.0.0.1")
+	t.Setenv("PGPORT", "6543")
+	t.Setenv("PGUSER", "writer")
+	t.Setenv("PGDATABASE", "team")
+	t.Setenv("PGPASSWORD", "s3cret-Pw")
+	tg, err := Parse("postgres://")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tg.Config
+	if c.Host != "127.0.0.1" || c.Port != 6543 || c.User != "writer" || c.Database != "team" || c.Password != "s3cret-Pw" {
+		t.Fatalf("config from the environment: %+v", c.Config)
+	}
+	if strings.Contains(tg.Display, "s3cret") || !strings.Contains(tg.Display, "writer@127.0.0.1:6543/team") {
+		t.Fatalf("Display = %q", tg.Display)
+	}
+}
+
+// The password never shows: not in Display, not in a parse error, not in
+// an error that quotes it, in any of the forms a URL may carry it.
+func TestPasswordNeverShown(t *testing.T) {
+	clearPGEnv(t)
+	const pw = "p@ss/w:rd%21x"
+	raw := "postgres://u:" + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(pw, "%", "%25"), "@", "%40"), "/", "%2F") + "@127.0.0.1:1/db"
+	tg, err := Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.Config.Password != pw {
+		t.Fatalf("password parsed as %q", tg.Config.Password)
+	}
+	leaks := func(s string) bool {
+		return strings.Contains(s, "p@ss") || strings.Contains(s, "p%40ss") || strings.Contains(s, "w:rd")
+	}
+	if leaks(tg.Display) {
+		t.Errorf("Display leaks: %s", tg.Display)
+	}
+	err = tg.RedactError(fmt.Errorf("server said: bad login for %s using %s", pw, raw))
+	if leaks(err.Error()) {
+		t.Errorf("RedactError leaks: %s", err)
+	}
+	if !errors.Is(err, errors.Unwrap(err)) {
+		t.Error("RedactError must keep the cause")
+	}
+	_, err = Parse("postgres://u:" + "hunter2secret" + "@127.0.0.1:notaport/db")
+	if err == nil || strings.Contains(err.Error(), "hunter2secret") {
+		t.Errorf("a parse error leaks or passes: %v", err)
+	}
+	_, err = Parse("host=127.0.0.1 password='hunter2 secret' port=notaport")
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("a key=value parse error leaks or passes: %v", err)
+	}
+}
