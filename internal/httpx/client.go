@@ -102,7 +102,11 @@ func New(cfg Config) (*Client, error) {
 		c.notice = func(string) {}
 	}
 	if !cfg.Limit.Off() {
-		c.pacer = newPacer(cfg.Limit, c.paceStore(cfg.PaceDir), memoryPaceStore(cfg.Token), c.clock, c.trace, c.status, c.notice)
+		store, fallback := c.paceStore(cfg.PaceDir), memoryPaceStore(cfg.Token)
+		if shared := c.sharedPaceStore(cfg.SharedPace); shared != nil {
+			store, fallback = shared, store
+		}
+		c.pacer = newPacer(cfg.Limit, store, fallback, c.clock, c.trace, c.status, c.notice)
 	}
 	return c, nil
 }
@@ -122,6 +126,29 @@ func (c *Client) paceStore(dir string) paceStore {
 		return memoryPaceStore(c.token)
 	}
 	return sharedStore("file:"+fs.path, func() paceStore { return fs })
+}
+
+// sharedPaceStore opens the store every machine shares (nil when none is
+// configured), one per token in this process; when it cannot be opened,
+// pacing keeps to this machine, saying so.
+func (c *Client) sharedPaceStore(open func(string) (PaceStore, error)) paceStore {
+	if open == nil {
+		return nil
+	}
+	key := tokenKey(c.token)
+	stores.Lock()
+	defer stores.Unlock()
+	if s, ok := stores.m["shared:"+key]; ok {
+		return s
+	}
+	ps, err := open(key)
+	if err != nil {
+		c.trace.notef("shared pacing state: %v; pacing on this machine only", err)
+		c.notice(fmt.Sprintf("warning: cannot share the shop API rate limit with other machines (%v); pacing with this machine's storectl processes only, so commands run on other machines at the same time may get HTTP 429", err))
+		return nil
+	}
+	stores.m["shared:"+key] = sharedPace{ps}
+	return stores.m["shared:"+key]
 }
 
 // Do sends r, pacing, waiting out 429s and retrying where that is safe, and

@@ -24,6 +24,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/storectl/storectl/internal/fsutil"
+	"github.com/storectl/storectl/internal/pgurl"
 )
 
 // DB is one store's mirror.
@@ -32,6 +33,10 @@ type DB struct {
 	path     string
 	readOnly bool
 	lock     *flock.Flock
+	// pg is the PostgreSQL database when the mirror is there (else nil:
+	// the SQLite file at path), and lease its writer's hold on the store.
+	pg    *pgurl.Target
+	lease *Lease
 	// Now is the clock; tests move it.
 	Now func() time.Time
 }
@@ -71,6 +76,11 @@ type Options struct {
 	// holding SQLite's write lock) is writing the mirror and this one waits
 	// for it.
 	Waiting func(msg string)
+	// Postgres, when set, is the database that holds the mirror instead of
+	// the SQLite file (mirror_url); Purpose names a writer's work in its
+	// lease ("sync", "export"), for whoever finds the store busy.
+	Postgres *pgurl.Target
+	Purpose  string
 }
 
 // Open opens (a writable open creates) the mirror at path. A writable open
@@ -78,6 +88,9 @@ type Options struct {
 // time; readers are never blocked (WAL). A file that cannot be a mirror is
 // a DamagedError, whatever the mode.
 func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
+	if opts.Postgres != nil {
+		return openPG(ctx, opts.Postgres, opts)
+	}
 	defer func() { err = explainSQLite(path, err) }()
 	db = &DB{path: path, readOnly: opts.Mode == ReadOnly, Now: time.Now}
 	missing, err := inspect(path)
@@ -284,6 +297,9 @@ func (db *DB) Close() error {
 	var err error
 	if db.sql != nil {
 		err = db.sql.Close()
+	}
+	if db.lease != nil {
+		db.lease.Release()
 	}
 	db.unlock()
 	return err

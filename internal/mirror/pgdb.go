@@ -1,0 +1,163 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/storectl/storectl/internal/pgurl"
+)
+
+// openPG opens the store's mirror in the PostgreSQL database at target:
+// migrated by a writable open (as a SQLite file is), refused when a newer
+// storectl wrote it, and scoped to the store (see openPostgres). A
+// writable open first takes the store's lease: one writer per store, on
+// any machine.
+func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, err error) {
+	db = &DB{path: target.Display, readOnly: opts.Mode == ReadOnly, pg: target}
+	defer func() {
+		if err != nil {
+			db.Close()
+			db, err = nil, target.RedactError(explainPG(target, err))
+		}
+	}()
+	store := storeKey(opts.Store)
+	if err := db.migratePG(ctx, target); err != nil {
+		return db, err
+	}
+	if !db.readOnly {
+		if db.lease, err = acquireLease(ctx, target.Config, store, opts.Store, leaseOptions{
+			purpose: opts.Purpose, wait: opts.Mode == Write, waiting: opts.Waiting}); err != nil {
+			return db, err
+		}
+	}
+	db.sql = openPostgres(target.Config, store)
+	return db, nil
+}
+
+// migratePG brings the schema up to date (a writable open) or checks it
+// (read-only), and records a new store.
+func (db *DB) migratePG(ctx context.Context, target *pgurl.Target) error {
+	conn, err := pgx.ConnectConfig(ctx, target.Config)
+	if err != nil {
+		return &pgurl.ConnectError{Target: target.Display, Err: err}
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := migratePostgres(ctx, conn, target.Display, db.readOnly); err != nil {
+		return err
+	}
+	return nil
+}
+
+// pgMigrateLock serialises migrations of one database: two storectl
+// starting at once must not both apply them.
+const pgMigrateLock = 0x73746f7265637431 // "storect1"
+
+// migratePostgres brings the storectl schema to SchemaVersion in one
+// transaction, refusing a newer one; read-only, it only checks. It returns
+// the version found.
+func migratePostgres(ctx context.Context, conn *pgx.Conn, display string, readOnly bool) (int, error) {
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if !readOnly {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(pgMigrateLock)); err != nil {
+			return 0, err
+		}
+	}
+	version, err := pgSchemaVersion(ctx, tx)
+	switch {
+	case err != nil:
+		return 0, err
+	case version > SchemaVersion:
+		return version, &NewerSchemaError{Path: display, Version: version}
+	case version == SchemaVersion:
+		return version, nil
+	case readOnly && version == 0:
+		return version, &NoMirrorError{Path: display}
+	case readOnly:
+		return version, &OlderSchemaError{Path: display, Version: version}
+	}
+	if version == 0 {
+		if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS storectl"); err != nil {
+			return version, err
+		}
+	}
+	for v := version; v < SchemaVersion; v++ {
+		if _, err := tx.Exec(ctx, pgMigrations[v]); err != nil {
+			return version, fmt.Errorf("upgrade the mirror's schema to version %d: %w", v+1, err)
+		}
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO storectl.meta (key, value) VALUES ('schema_version', $1)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
+		return version, err
+	}
+	return version, tx.Commit(ctx)
+}
+
+// pgSchemaVersion is the schema's version; 0 when there is none.
+func pgSchemaVersion(ctx context.Context, tx pgx.Tx) (int, error) {
+	var exists bool
+	if err := tx.QueryRow(ctx, "SELECT to_regclass('storectl.meta') IS NOT NULL").Scan(&exists); err != nil || !exists {
+		return 0, err
+	}
+	var v string
+	err := tx.QueryRow(ctx, "SELECT value FROM storectl.meta WHERE key = 'schema_version'").Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("storectl.meta holds schema_version %q, not a number", v)
+	}
+	return n, nil
+}
+
+// MigratePostgres brings the PostgreSQL mirror at target to this
+// storectl's schema (storectl mirror migrate, for a DBA who runs it with
+// the owner's role): the version before and after.
+func MigratePostgres(ctx context.Context, target *pgurl.Target) (from, to int, err error) {
+	conn, err := pgx.ConnectConfig(ctx, target.Config)
+	if err != nil {
+		return 0, 0, target.RedactError(&pgurl.ConnectError{Target: target.Display, Err: err})
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	from, err = migratePostgres(ctx, conn, target.Display, false)
+	if err != nil {
+		return from, from, target.RedactError(explainPG(target, err))
+	}
+	return from, SchemaVersion, nil
+}
+
+// PermissionError is a PostgreSQL role that may not do what the mirror
+// asked: create the schema, write a table.
+type PermissionError struct {
+	Target string
+	Msg    string
+}
+
+func (e *PermissionError) Error() string {
+	return fmt.Sprintf("the PostgreSQL mirror at %s refused: %s", e.Target, e.Msg)
+}
+
+// explainPG names the server's refusals the user acts on.
+func explainPG(target *pgurl.Target, err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "42501" { // insufficient_privilege
+		return &PermissionError{Target: target.Display, Msg: pe.Message}
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return &pgurl.ConnectError{Target: target.Display, Err: err}
+	}
+	return err
+}

@@ -1,0 +1,201 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/storectl/storectl/internal/pgtest"
+	"github.com/storectl/storectl/internal/pgurl"
+)
+
+// TestMain stops the throwaway PostgreSQL server the tests may start.
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// pgTarget is a fresh database on the test server.
+func pgTarget(t testing.TB) *pgurl.Target {
+	t.Helper()
+	tg, err := pgurl.Parse(pgtest.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+func pgExec(t testing.TB, tg *pgurl.Target, q string, args ...any) {
+	t.Helper()
+	conn, err := pgx.ConnectConfig(context.Background(), tg.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// The two backends' migration lists keep the same version numbers.
+func TestMigrationListsAligned(t *testing.T) {
+	if len(pgMigrations) != len(migrations) {
+		t.Fatalf("SQLite has %d migrations, PostgreSQL %d: a version must mean the same on both (add the PostgreSQL one)", len(migrations), len(pgMigrations))
+	}
+}
+
+func TestPgRebind(t *testing.T) {
+	cases := map[string]string{
+		"SELECT a FROM t WHERE x = ? AND y = ?":                  "SELECT a FROM t WHERE x = $1 AND y = $2",
+		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":      "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
+		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING": "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
+		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":      "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
+		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":             "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
+	}
+	for in, want := range cases {
+		if got := pgRebind(in); got != want {
+			t.Errorf("pgRebind(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}
+
+// A writable open creates the schema; a read-only open of a database
+// without one is NoMirror; a newer schema is refused by both, an older one
+// upgraded by a writable open only.
+func TestPostgresSchemaVersions(t *testing.T) {
+	ctx := context.Background()
+	tg := pgTarget(t)
+	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: "https://a.example"}); !errors.As(err, new(*NoMirrorError)) {
+		t.Fatalf("read-only open of an empty database: %v", err)
+	}
+	db, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: "https://a.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	from, to, err := MigratePostgres(ctx, tg)
+	if err != nil || from != SchemaVersion || to != SchemaVersion {
+		t.Fatalf("migrate an up-to-date schema: %d → %d, %v", from, to, err)
+	}
+	pgExec(t, tg, "UPDATE storectl.meta SET value = $1 WHERE key = 'schema_version'", "99")
+	for _, mode := range []Mode{ReadOnly, Write} {
+		_, err := Open(ctx, "", Options{Mode: mode, Postgres: tg, Store: "https://a.example"})
+		var newer *NewerSchemaError
+		if !errors.As(err, &newer) || newer.Version != 99 {
+			t.Errorf("mode %d on a newer schema: %v", mode, err)
+		}
+	}
+	pgExec(t, tg, "UPDATE storectl.meta SET value = $1 WHERE key = 'schema_version'", "3")
+	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: "https://a.example"}); !errors.As(err, new(*OlderSchemaError)) {
+		t.Errorf("read-only open of an older schema: %v", err)
+	}
+	if from, _, err := MigratePostgres(ctx, tg); err != nil || from != 3 {
+		t.Errorf("mirror migrate from 3: %d, %v", from, err)
+	}
+}
+
+// The store's connections see only its rows, under the mirror's table
+// names, and write their own.
+func TestPostgresStoreScope(t *testing.T) {
+	ctx := context.Background()
+	tg := pgTarget(t)
+	for _, store := range []string{"https://a.example", "https://B.example/"} {
+		db, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if _, err := db.sql.ExecContext(ctx, `INSERT INTO odd_rows (resource, id, list_json, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (resource, id) DO UPDATE SET last_seen_at = excluded.last_seen_at`, "submissions", store+string(rune('a'+i)), "{}", "t", "t"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var n int
+		if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM odd_rows").Scan(&n); err != nil || n != 3 {
+			t.Fatalf("%s sees %d rows (%v), want its 3", store, n, err)
+		}
+		db.Close()
+	}
+	conn, err := pgx.ConnectConfig(ctx, tg.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var stores int
+	if err := conn.QueryRow(ctx, "SELECT count(DISTINCT store) FROM storectl.odd_rows").Scan(&stores); err != nil || stores != 2 {
+		t.Fatalf("stores in the shared table: %d, %v", stores, err)
+	}
+	var key string
+	if err := conn.QueryRow(ctx, "SELECT store FROM storectl.stores WHERE base_url = 'https://B.example/'").Scan(&key); err != nil || key != "https://b.example" {
+		t.Errorf("store key %q, %v", key, err)
+	}
+}
+
+// One writer per store: a second writable open reports the holder (or with
+// Write mode waits); a holder whose session ended is taken over only once
+// its heartbeat expired; a silent holder whose session lingers is ended
+// and taken over; a reader is never kept out.
+func TestPostgresLease(t *testing.T) {
+	t.Setenv("STORECTL_MIRROR_LEASE_TTL", "1500ms")
+	ctx := context.Background()
+	tg := pgTarget(t)
+	const store = "https://a.example"
+	first, err := Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store, Purpose: "sync"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store})
+	var held *LeaseHeldError
+	if !errors.As(err, &held) || !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "sync on ") {
+		t.Fatalf("second writer: %v", err)
+	}
+	reader, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: store})
+	if err != nil {
+		t.Fatalf("a reader is kept out: %v", err)
+	}
+	reader.Close()
+	// Another store is not busy.
+	other, err := Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: "https://b.example"})
+	if err != nil {
+		t.Fatalf("another store: %v", err)
+	}
+	other.Close()
+
+	// The holder dies (kill -9: its session ends, its row stays).
+	close(first.lease.stop)
+	<-first.lease.done
+	first.lease.conn.PgConn().Conn().Close()
+	died := time.Now()
+	if _, err := Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("taken over before the heartbeat expired: %v", err)
+	}
+	var waited []string
+	second, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store, Waiting: func(m string) { waited = append(waited, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if since := time.Since(died); since < time.Second {
+		t.Errorf("taken over %s after the holder died, before its heartbeat expired", since)
+	}
+	if len(waited) != 1 {
+		t.Errorf("waiting told %d times: %q", len(waited), waited)
+	}
+
+	// Now the holder goes silent but its session lingers (its machine
+	// vanished): once expired, the next writer ends that session.
+	close(second.lease.stop)
+	<-second.lease.done
+	third, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := second.lease.beat(); !errors.Is(err, ErrLeaseLost) {
+		t.Errorf("the silent holder still beats: %v", err)
+	}
+	third.Close()
+	if third, err = Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store}); err != nil {
+		t.Fatalf("after a release the lease is free at once: %v", err)
+	}
+	third.Close()
+}
