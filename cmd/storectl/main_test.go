@@ -15,7 +15,7 @@ import (
 // TestMain lets testscript run the real storectl binary (this test binary
 // re-executed as "storectl").
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(stopPGServer{m}, map[string]func(){
 		"storectl": func() {
 			os.Exit(root.Main(cmdutil.BuildInfo{Version: "0.0.0-test", Commit: "test", Date: "today"}))
 		},
@@ -42,8 +42,11 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "office" {
+			switch cond {
+			case "office":
 				return officeCondition(), nil
+			case "pg":
+				return pgCondition()
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -54,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"httpget":     cmdHTTPGet,
 			"sandboxgrow": cmdSandboxGrow,
 			"xlsxcells":   cmdXLSXCells,
+			"pgdb":        cmdPGDB,
 			"odscheck":    cmdODSCheck,
 		},
 	})

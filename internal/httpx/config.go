@@ -14,16 +14,16 @@ import (
 
 // Config is everything a Client needs; zero values mean the defaults noted.
 type Config struct {
-	BaseURL     string            // e.g. "https://shop.example.com" or "https://x/sfs/v1"; request paths are appended to its path
-	Token       string            // bearer token; "" sends no Authorization header
-	UserAgent   string            // e.g. "storectl/1.2.3"; "" → "storectl"
-	Timeout     time.Duration     // per attempt; 0 → 30s
-	Limit       ratelimit.Limit   // client-side pacing; zero → off
-	PaceDir     string            // directory for the pacing state shared between processes; "" → in-process only
+	BaseURL   string          // e.g. "https://shop.example.com" or "https://x/sfs/v1"; request paths are appended to its path
+	Token     string          // bearer token; "" sends no Authorization header
+	UserAgent string          // e.g. "storectl/1.2.3"; "" → "storectl"
+	Timeout   time.Duration   // per attempt; 0 → 30s
+	Limit     ratelimit.Limit // client-side pacing; zero → off
+	PaceDir   string          // directory for the pacing state shared between processes; "" → in-process only
 	// SharedPace, when set, opens the store that keeps the token's pacing
 	// window for every machine (given TokenKey(token), never the token);
 	// PaceDir is then where pacing falls back to if that store fails.
-	SharedPace func(tokenKey string) (PaceStore, error)
+	SharedPace  func(tokenKey string) (PaceStore, error)
 	Transport   http.RoundTripper // nil → a clone of http.DefaultTransport that honours HTTPS_PROXY / NO_PROXY
 	Debug       io.Writer         // nil → no trace
 	Status      func(msg string)  // progress text during waits; "" when a wait ends; may be nil

@@ -47,11 +47,11 @@ func TestMigrationListsAligned(t *testing.T) {
 
 func TestPgRebind(t *testing.T) {
 	cases := map[string]string{
-		"SELECT a FROM t WHERE x = ? AND y = ?":                  "SELECT a FROM t WHERE x = $1 AND y = $2",
-		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":      "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
+		"SELECT a FROM t WHERE x = ? AND y = ?":                     "SELECT a FROM t WHERE x = $1 AND y = $2",
+		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":         "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
 		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING": "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
-		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":      "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
-		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":             "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
+		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":        "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
+		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
 	}
 	for in, want := range cases {
 		if got := pgRebind(in); got != want {

@@ -29,12 +29,19 @@ var (
 // installed, the first test that asks for a database starts one.
 func Main(m *testing.M) {
 	code := m.Run()
+	StopStarted()
+	os.Exit(code)
+}
+
+// StopStarted stops the server ServerURL started, if any (for a TestMain
+// that cannot call Main).
+func StopStarted() {
 	if started != nil {
 		if err := started.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "pgtest: stop the throwaway server:", err)
 		}
+		started = nil
 	}
-	os.Exit(code)
 }
 
 // ServerURL is the test server's superuser URL, or why there is none.
@@ -77,7 +84,7 @@ func DB(t testing.TB) string {
 	if err != nil {
 		Skip(t, err)
 	}
-	name := "t_" + randomHex(8)
+	name := "t_" + RandomName()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := admin(ctx, server, "CREATE DATABASE "+name); err != nil {
@@ -122,3 +129,6 @@ func admin(ctx context.Context, dbURL string, stmts ...string) error {
 	}
 	return nil
 }
+
+// RandomName is a fresh name for a database.
+func RandomName() string { return randomHex(8) }

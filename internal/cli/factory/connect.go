@@ -14,11 +14,13 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/pgpace"
 	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox"
 )
@@ -146,6 +148,15 @@ func (c *connector) pace(cfg *httpx.Config, kind credentials.Kind, s *config.Set
 	}
 	if dir, err := config.StateDir(); err == nil {
 		cfg.PaceDir = filepath.Join(dir, "pace")
+	}
+	pg, err := mirrorshared.PostgresTarget(s)
+	if err != nil || pg == nil {
+		return err
+	}
+	// The team's mirror keeps the window for every machine using the token.
+	cfg.SharedPace = pgpace.Opener(pg)
+	if s.Debug {
+		fmt.Fprintf(c.f.IOStreams.ErrOut, "* pacing shared through the PostgreSQL mirror at %s\n", pg.Display)
 	}
 	return nil
 }

@@ -29,6 +29,8 @@ func MirrorError(err error) error {
 		older   *mirror.OlderSchemaError
 		newer   *mirror.NewerSchemaError
 		resume  *mirror.ResumeMismatchError
+		perm    *mirror.PermissionError
+		held    *mirror.LeaseHeldError
 	)
 	switch {
 	case err == nil:
@@ -51,6 +53,11 @@ func MirrorError(err error) error {
 	case errors.As(err, &resume):
 		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("the interrupted export was run %s --details: run it the same way to resume, or without --resume to start over",
 			map[bool]string{true: "with", false: "without"}[resume.Details]))
+	case errors.As(err, &perm):
+		return exitcode.WithHint(exitcode.Auth, err,
+			"the role in mirror_url lacks that right: grant it (docs/team-mirror.md lists each role's grants), or run `storectl mirror migrate` with the schema owner's role")
+	case errors.As(err, &held):
+		return exitcode.WithHint(exitcode.Failure, err, "one storectl writes a store at a time: try again when it is done")
 	case errors.Is(err, mirror.ErrBusy):
 		return exitcode.Wrap(exitcode.Failure, fmt.Errorf("%w: try again when it is done", err))
 	}
