@@ -208,6 +208,12 @@ CREATE INDEX submissions_sku ON submissions (sku COLLATE NOCASE);
 -- created_at's. Rows no pass has placed yet (NULL) follow, newest first.
 ALTER TABLE submissions ADD COLUMN list_pos INTEGER;
 CREATE INDEX submissions_list ON submissions (list_pos, created_at);
+`, `
+-- The budgeted detail refresh (refresh.go): when a detail request last
+-- left for the row. One newer than detail_fetched_at had no answer stored
+-- (a run killed or refused mid-request): the server may have counted it,
+-- so it is not sent again within the re-check interval.
+ALTER TABLE submissions ADD COLUMN detail_sent_at TEXT;
 `}
 
 // SchemaVersion is the schema this storectl writes.
