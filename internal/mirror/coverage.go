@@ -27,6 +27,7 @@ type DetailCoverage struct {
 	// its re-check: now when some are due, zero when none is in it.
 	NextWindowPass  time.Time
 	Window, Recheck time.Duration
+	Share           float64
 }
 
 // Due is every row due now.
@@ -58,7 +59,7 @@ func (db *DB) DetailCoverage(ctx context.Context) (_ DetailCoverage, err error) 
 		return DetailCoverage{}, err
 	}
 	now := db.Now()
-	c := DetailCoverage{Window: o.Window, Recheck: o.Recheck}
+	c := DetailCoverage{Window: o.Window, Recheck: o.Recheck, Share: o.Share}
 	sums := []string{"status = 1", "status = 1 AND detail_json IS NOT NULL", "coalesce(status, 0) != 1",
 		"coalesce(status, 0) != 1 AND detail_json IS NOT NULL"}
 	for class := range classCount {

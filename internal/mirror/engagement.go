@@ -27,9 +27,11 @@ type DetailChange struct {
 }
 
 // FirstOpen, FirstClick and Unsubscribed say what the change brought.
-func (c DetailChange) FirstOpen() bool    { return c.Before.Opened == "" && c.After.Opened != "" }
-func (c DetailChange) FirstClick() bool   { return c.Before.Clicked == "" && c.After.Clicked != "" }
-func (c DetailChange) Unsubscribed() bool { return c.Before.Unsubscribe == 0 && c.After.Unsubscribe == 1 }
+func (c DetailChange) FirstOpen() bool  { return c.Before.Opened == "" && c.After.Opened != "" }
+func (c DetailChange) FirstClick() bool { return c.Before.Clicked == "" && c.After.Clicked != "" }
+func (c DetailChange) Unsubscribed() bool {
+	return c.Before.Unsubscribe == 0 && c.After.Unsubscribe == 1
+}
 
 // DetailChangeHook hears every stored submission detail that changed the
 // row's engagement, inside the transaction that stores it: an outbox row

@@ -170,7 +170,7 @@ type refresher struct {
 // interval.
 func (db *DB) refreshDetails(ctx context.Context, c *shop.Client, o RefreshOptions, rep Reporter) (DetailResult, error) {
 	o = o.withDefaults()
-	r := &refresher{db: db, c: c.WithShare(o.Share), opts: o, report: orSilent(rep)}
+	r := &refresher{db: db, c: c.WithShare(o.Share), opts: o, report: orSilent(rep), out: DetailResult{ByClass: map[string]int{}}}
 	if err := db.rememberRefresh(ctx, o); err != nil {
 		return r.out, err
 	}
@@ -263,26 +263,23 @@ func (r *refresher) fetch(ctx context.Context, p plannedDetail) error {
 }
 
 func (r *refresher) count(class DetailClass) {
-	if r.out.ByClass == nil {
-		r.out.ByClass = map[string]int{}
-	}
 	r.out.ByClass[class.String()]++
 	r.out.Requests++
 }
 
-// rememberRefresh keeps the window and re-check interval a refresh used,
+// rememberRefresh keeps the window, re-check interval and share a refresh used,
 // so that mirror status counts what is due by the same rules.
 func (db *DB) rememberRefresh(ctx context.Context, o RefreshOptions) error {
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO store (key, value) VALUES ('detail_window', ?), ('detail_recheck', ?)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, o.Window.String(), o.Recheck.String())
+	_, err := db.sql.ExecContext(ctx, `INSERT INTO store (key, value) VALUES ('detail_window', ?), ('detail_recheck', ?), ('detail_share', ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, o.Window.String(), o.Recheck.String(), strconv.FormatFloat(o.Share, 'f', -1, 64))
 	return err
 }
 
-// refreshRules reads the window and re-check interval the last refresh
-// used (the defaults before any).
+// refreshRules reads the window, re-check interval and share the last
+// refresh used (the defaults before any).
 func (db *DB) refreshRules(ctx context.Context) (RefreshOptions, error) {
 	var o RefreshOptions
-	rows, err := db.sql.QueryContext(ctx, "SELECT key, value FROM store WHERE key IN ('detail_window', 'detail_recheck')")
+	rows, err := db.sql.QueryContext(ctx, "SELECT key, value FROM store WHERE key IN ('detail_window', 'detail_recheck', 'detail_share')")
 	if err != nil {
 		return o, err
 	}
@@ -293,10 +290,13 @@ func (db *DB) refreshRules(ctx context.Context) (RefreshOptions, error) {
 			return o, err
 		}
 		d, _ := time.ParseDuration(v)
-		if k == "detail_window" {
+		switch k {
+		case "detail_window":
 			o.Window = d
-		} else {
+		case "detail_recheck":
 			o.Recheck = d
+		default:
+			o.Share, _ = strconv.ParseFloat(v, 64)
 		}
 	}
 	return o.withDefaults(), rows.Err()
