@@ -155,6 +155,9 @@ type pacer struct {
 	status func(string) // never nil
 	notice func(string) // never nil
 	pid    int
+	// share is the percent of the window this pacer may fill (see
+	// WithShare); 0 is all of it.
+	share int
 
 	mu       sync.Mutex
 	store    paceStore
@@ -190,13 +193,14 @@ func (p *pacer) acquire(ctx context.Context, flight time.Duration) (uint64, erro
 	for {
 		var id uint64
 		var wait time.Duration
-		var blockedBy, n int
+		var blockedBy, n, whole int
 		var others bool
 		err := p.update(ctx, func(st *paceState) {
 			id, wait, blockedBy, others = 0, 0, 0, false
 			now := p.clock.now().UnixNano()
 			st.prune(now, p.span())
-			n = st.budget(p.limit.N)
+			whole = st.budget(p.limit.N)
+			n = p.allowance(whole)
 			if st.BlockedUntil > now {
 				wait, blockedBy = time.Duration(st.BlockedUntil-now), st.BlockedBy
 				return
@@ -215,7 +219,7 @@ func (p *pacer) acquire(ctx context.Context, flight time.Duration) (uint64, erro
 			return id, nil
 		}
 		render := func(left time.Duration) string {
-			return fmt.Sprintf("pacing to %d requests per %s%s: next request in %s", n, p.limit.Per, p.learntNote(n), humanWait(left))
+			return fmt.Sprintf("pacing to %d requests per %s%s%s: next request in %s", n, p.limit.Per, p.shareNote(whole), p.learntNote(whole), humanWait(left))
 		}
 		if blockedBy != 0 {
 			render = func(left time.Duration) string {
@@ -304,7 +308,7 @@ func (p *pacer) timeFor(n int) time.Duration {
 	}
 	now := p.clock.now().UnixNano()
 	st.prune(now, p.span())
-	budget := st.budget(p.limit.N)
+	budget := p.allowance(st.budget(p.limit.N))
 	span := int64(p.span())
 	t := max(now, st.BlockedUntil)
 	expiries := st.expiries(now, p.span())

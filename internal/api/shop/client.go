@@ -24,6 +24,11 @@ type Client struct {
 // throttle as this client paces it (0 when unpaced), for honest ETAs.
 func (c *Client) PaceLeft(n int) time.Duration { return c.http.PaceLeft(n) }
 
+// WithShare is a client that draws on percent of the token's budget only
+// (see httpx.Client.WithShare): for background work beside a person's
+// commands.
+func (c *Client) WithShare(percent int) *Client { return &Client{http: c.http.WithShare(percent)} }
+
 // New wraps a transport whose BaseURL is the store's {base_url}.
 func New(h *httpx.Client) *Client { return &Client{http: h} }
 
