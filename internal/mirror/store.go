@@ -144,15 +144,7 @@ func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now ti
 		return 0, "", err
 	}
 
-	cols := append([]string{}, res.listCols...)
-	if res.derived != nil {
-		dc, dv := res.derived(vals)
-		cols = append(cols, dc...)
-		vals = append(vals, dv...)
-	}
-	if res.placed {
-		cols, vals = append(cols, "list_pos"), append(vals, place)
-	}
+	cols, vals := res.rowColumns(vals, place)
 	ts := stamp(now)
 	insertCols := append(append([]string{"id"}, cols...), "list_json", "list_fetched_at", "first_seen_at", "last_seen_at")
 	args := append(append([]any{id}, vals...), listJSON, ts, ts, ts)
@@ -182,6 +174,22 @@ func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now ti
 		}
 	}
 	return state, key, nil
+}
+
+// rowColumns are the columns a list row fills, with their values: the
+// list's, those derived from them, and its place in the list when the
+// table keeps it.
+func (r *resource) rowColumns(vals []any, place int64) ([]string, []any) {
+	cols := append([]string{}, r.listCols...)
+	if r.derived != nil {
+		dc, dv := r.derived(vals)
+		cols = append(cols, dc...)
+		vals = append(vals, dv...)
+	}
+	if r.placed {
+		cols, vals = append(cols, "list_pos"), append(vals, place)
+	}
+	return cols, vals
 }
 
 // txStmts prepares each statement once per transaction: a page runs the
