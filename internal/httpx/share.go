@@ -1,46 +1,44 @@
 package httpx
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
-// WithShare is a client that paces itself to percent of the token's
-// budget: it sends only while the window, counting every user of the token
-// in every process, holds fewer requests than that share of it. The rest
-// stays free for the others: a person's `bis get` beside a watcher or a
-// detail refresh of hours is never starved. 0 or 100 (or more) is the
-// whole budget; an unpaced client stays unpaced.
-func (c *Client) WithShare(percent int) *Client {
-	if c.pacer == nil || percent <= 0 || percent >= 100 {
+// WithShare returns a client that sends only while the token's window
+// (every process's requests, as the pace file holds them, within the
+// configured budget or the smaller one the server announced) has fewer
+// than share of its budget in it: a background job on share 0.8 of 30 a
+// minute sends at most 24 a minute and, whatever else runs, leaves 6 to a
+// person's commands. share outside (0, 1), or pacing off, returns c.
+func (c *Client) WithShare(share float64) *Client {
+	if c.pacer == nil || share <= 0 || share >= 1 {
 		return c
 	}
 	cp := *c
-	cp.pacer = c.pacer.withShare(percent)
-	return &cp
-}
-
-// withShare is a pacer on the same window that fills it to percent only.
-func (p *pacer) withShare(percent int) *pacer {
+	p := c.pacer
 	p.mu.Lock()
 	store := p.store
 	p.mu.Unlock()
-	np := newPacer(p.limit, store, p.fallback, p.clock, p.trace, p.status, p.notice)
-	np.share = percent
-	return np
+	cp.pacer = newPacer(p.limit, store, p.fallback, p.clock, p.trace, p.status, p.notice)
+	cp.pacer.share = share
+	return &cp
 }
 
-// allowance is how full this pacer may fill a window of n requests: its
-// share of n (at least one request), or all of it.
-func (p *pacer) allowance(n int) int {
-	if p.share <= 0 || p.share >= 100 {
+// shareOf is the part of a window's budget n this pacer may fill: at
+// least one request, else a small budget would stop it for good.
+func (p *pacer) shareOf(n int) int {
+	if p.share <= 0 || p.share >= 1 {
 		return n
 	}
-	return max(1, n*p.share/100)
+	return max(1, int(math.Floor(float64(n)*p.share+1e-9)))
 }
 
-// shareNote qualifies the pace in a status line when it is a share of the
-// window's n.
-func (p *pacer) shareNote(n int) string {
-	if p.share <= 0 || p.share >= 100 {
+// shareNote qualifies the pace in a status line when this pacer has a
+// share of the budget full.
+func (p *pacer) shareNote(full int) string {
+	if p.share <= 0 || p.share >= 1 {
 		return ""
 	}
-	return fmt.Sprintf(" (a %d%% share of %d)", p.share, n)
+	return fmt.Sprintf(" (%d%% of %d, the rest left to other commands)", int(math.Round(p.share*100)), full)
 }

@@ -24,11 +24,6 @@ type Client struct {
 // throttle as this client paces it (0 when unpaced), for honest ETAs.
 func (c *Client) PaceLeft(n int) time.Duration { return c.http.PaceLeft(n) }
 
-// WithShare is a client that draws on percent of the token's budget only
-// (see httpx.Client.WithShare): for background work beside a person's
-// commands.
-func (c *Client) WithShare(percent int) *Client { return &Client{http: c.http.WithShare(percent)} }
-
 // New wraps a transport whose BaseURL is the store's {base_url}.
 func New(h *httpx.Client) *Client { return &Client{http: h} }
 
@@ -177,4 +172,12 @@ func EachPage(ctx context.Context, fetch func(ctx context.Context, page int) (*P
 	}}
 	_, err := w.Run(ctx)
 	return err
+}
+
+// WithShare is the client drawing on only share (0 to 1) of the token's
+// request budget, shared as ever with every process using the token: a
+// long background job (the mirror's detail refresh) leaves the rest to a
+// person's commands. share 1 (or out of range) is the client itself.
+func (c *Client) WithShare(share float64) *Client {
+	return &Client{http: c.http.WithShare(share)}
 }
