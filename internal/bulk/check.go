@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // Check reads every record of in once, before anything is sent: check
@@ -73,7 +74,12 @@ func (p *ProblemList) Err(what, file, hint string) error {
 	if p.Problems > len(p.Lines) {
 		more = fmt.Sprintf("\n  … and %d more problems", p.Problems-len(p.Lines))
 	}
-	return exitcode.UsageHint(fmt.Errorf("%d of %d %s in %s are not valid; nothing was sent:\n  %s%s", p.Bad, p.Total, what, file, strings.Join(p.Lines, "\n  "), more), hint)
+	verb := "are"
+	if p.Bad == 1 {
+		verb = "is"
+	}
+	return exitcode.UsageHint(fmt.Errorf("%d of %s in %s %s not valid; nothing was sent:\n  %s%s", p.Bad, output.Count(p.Total, what), file, verb,
+		strings.Join(p.Lines, "\n  "), more), hint)
 }
 
 // File is a bulk file each row of which is one request (bis create

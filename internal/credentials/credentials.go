@@ -146,7 +146,7 @@ func (s *Store) Set(profile string, kind Kind, token string, insecure bool) (Sou
 	}
 	if err := s.keyring.Set(account(profile, kind), token); err != nil {
 		// Storage, not the token, failed: exit 1, not the auth code.
-		return "", exitcode.WithHint(exitcode.Failure, fmt.Errorf("cannot save the token in the OS keyring: %w", err), s.noKeyringHint(kind))
+		return "", exitcode.WithHint(exitcode.Failure, fmt.Errorf("cannot save the token in the OS keyring: %w", err), s.noKeyringHint(profile, kind))
 	}
 	if err := s.file.Delete(profile, kind); err != nil {
 		return "", err
@@ -165,13 +165,20 @@ func (s *Store) KeyringAvailable() error {
 	return err
 }
 
-// NoKeyringError is the error of a login that cannot keep its tokens.
-func (s *Store) NoKeyringError(err error) error {
-	return exitcode.WithHint(exitcode.Failure, fmt.Errorf("the OS keyring is unavailable (%w): nothing was sent or saved", err), s.noKeyringHint(Shop))
+// NoKeyringError is the error of a login that cannot keep its tokens,
+// found before anything was sent: the user must choose the file (exit 2,
+// as for a usage error), and the hint says how, for this profile or all.
+func (s *Store) NoKeyringError(profile string, err error) error {
+	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("the OS keyring is unavailable (%w): nothing was sent or saved", err), s.noKeyringHint(profile, Shop))
 }
 
-func (s *Store) noKeyringHint(kind Kind) string {
-	return fmt.Sprintf("no keyring is reachable here (common on headless Linux, containers and WSL); re-run with --insecure-storage, or set `storectl config set credential_store file` once, to keep tokens in %s (mode 0600); or set %s", s.file.Path, kind.Env())
+// noKeyringHint offers the token file: credential_store is a setting of
+// each profile, so the hint names the profile, and offers the environment
+// variable that sets it for every profile at once.
+func (s *Store) noKeyringHint(profile string, kind Kind) string {
+	return fmt.Sprintf("no keyring is reachable here (common on headless Linux, containers and WSL). To keep tokens in %s (mode 0600) instead: "+
+		"re-run with --insecure-storage; or run `storectl --profile %s config set credential_store file` (that profile only: each profile has its own setting); "+
+		"or, for every profile, export STORECTL_CREDENTIAL_STORE=file (in your shell's profile). Or set %s", s.file.Path, profile, kind.Env())
 }
 
 // Delete removes the stored token from both places. It reports whether a

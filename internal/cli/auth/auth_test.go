@@ -114,9 +114,11 @@ func TestLoginWithoutKeyringPointsToInsecureStorage(t *testing.T) {
 	w.keyring.broken = true
 	w.opts.ShopTokenStdin, w.opts.BaseURL = true, "https://shop.example.com"
 	err := runLogin(context.Background(), w.opts)
-	// Storage failed, not the token: exit 1, found before any request.
-	if exitcode.Of(err) != exitcode.Failure || !strings.Contains(exitcode.HintOf(err), "--insecure-storage") ||
-		!strings.Contains(exitcode.HintOf(err), "credential_store file") || len(w.checked) != 0 {
+	// Found before any request, with the file as a way out: exit 2, the
+	// hint naming the profile's setting and the one for every profile.
+	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(exitcode.HintOf(err), "--insecure-storage") ||
+		!strings.Contains(exitcode.HintOf(err), "`storectl --profile default config set credential_store file`") ||
+		!strings.Contains(exitcode.HintOf(err), "export STORECTL_CREDENTIAL_STORE=file") || len(w.checked) != 0 {
 		t.Fatalf("err = %v, hint %q, checks %q", err, exitcode.HintOf(err), w.checked)
 	}
 	w.opts.IO.In.(interface{ WriteString(string) (int, error) }).WriteString("shop-1234567890\n")
@@ -155,7 +157,7 @@ func TestLoginAtATerminalOffersTheFileWithoutAKeyring(t *testing.T) {
 			t.Errorf("%s: prompt text %q", answer, errOut)
 		}
 		if answer == "n" {
-			if exitcode.Of(err) != exitcode.Failure || len(w.checked) != 0 {
+			if exitcode.Of(err) != exitcode.Usage || len(w.checked) != 0 {
 				t.Errorf("declined: err %v, checks %q", err, w.checked)
 			}
 			continue
@@ -205,7 +207,9 @@ func TestLoginUsageErrors(t *testing.T) {
 	}{
 		{"", func(o *LoginOptions) {}, "--base-url is required"},
 		{"", func(o *LoginOptions) { o.BaseURL = "https://x.example" }, "no shop API token given"},
-		{"a\nb\n", func(o *LoginOptions) { o.BaseURL, o.ShopTokenStdin = "https://x.example", true }, "expected 1 token line(s) on stdin, got 2"},
+		{"a\nb\n", func(o *LoginOptions) { o.BaseURL, o.ShopTokenStdin = "https://x.example", true }, "expected 1 token line on stdin, got 2"},
+		{"\n", func(o *LoginOptions) { o.BaseURL, o.ShopTokenStdin = "https://x.example", true }, "the line on stdin was empty"},
+		{"", func(o *LoginOptions) { o.BaseURL, o.ShopTokenStdin = "https://x.example", true }, "stdin was empty"},
 		{"tok\ncat\n", func(o *LoginOptions) {
 			o.BaseURL, o.ShopTokenStdin, o.CatalogTokenStdin = "https://x.example", true, true
 		}, "--catalog-url is required"},
@@ -278,5 +282,38 @@ func TestStatusOfACatalogOnlyProfileIsFine(t *testing.T) {
 	}
 	if err := runStatus(context.Background(), opts); exitcode.Of(err) != exitcode.Auth {
 		t.Fatalf("no token: err = %v", err)
+	}
+}
+
+// TestLoginAtATerminalChecksTheShopTokenFirst: a wrong shop token is said
+// at once, before anyone types the catalog token.
+func TestLoginAtATerminalChecksTheShopTokenFirst(t *testing.T) {
+	w := newWorld(t, "https://shop.example.com\nbad-token-1234\ncat-1234567890\n")
+	w.opts.IO.InTTY, w.opts.IO.ErrTTY = true, true
+	err := runLogin(context.Background(), w.opts)
+	errOut := w.opts.IO.ErrOut.(interface{ String() string }).String()
+	if exitcode.Of(err) != exitcode.Auth || !strings.Contains(err.Error(), "the shop token was not saved") {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(errOut, "Catalog API token") || len(w.checked) != 1 {
+		t.Errorf("the catalog token was asked for after a wrong shop token:\n%s\nchecks %q", errOut, w.checked)
+	}
+
+	// A good one is confirmed before the catalog question, and checked once.
+	w = newWorld(t, "https://shop.example.com\nshop-1234567890\n\n")
+	w.opts.IO.InTTY, w.opts.IO.ErrTTY = true, true
+	if err := runLogin(context.Background(), w.opts); err != nil {
+		t.Fatal(err)
+	}
+	errOut = w.opts.IO.ErrOut.(interface{ String() string }).String()
+	shop, catalog := strings.Index(errOut, "✓ shop API https://shop.example.com: ok"), strings.Index(errOut, "Catalog API token")
+	if shop < 0 || catalog < shop || len(w.checked) != 1 {
+		t.Errorf("order:\n%s\nchecks %q", errOut, w.checked)
+	}
+	// A URL that is no URL is refused before the token is sent to it.
+	w = newWorld(t, "shop.example.com\nshop-1234567890\n")
+	w.opts.IO.InTTY, w.opts.IO.ErrTTY = true, true
+	if err := runLogin(context.Background(), w.opts); exitcode.Of(err) != exitcode.Usage || len(w.checked) != 0 {
+		t.Errorf("bad URL: %v, checks %q", err, w.checked)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/credentials"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // Checker makes one live request with a token and says in words what the
@@ -33,7 +34,7 @@ func liveChecker(f *cmdutil.Factory) Checker {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("token accepted; the store has %d coming-soon rule(s)", p.Total.Value), nil
+		return "token accepted; the store has " + output.Plural(int(p.Total.Value), "coming-soon rule"), nil
 	}
 }
 

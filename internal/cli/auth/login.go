@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // LoginOptions are the inputs of `auth login`.
@@ -78,23 +80,28 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	// could not keep; in a script the flags are checked first (exit 2).
 	var insecure bool
 	var in loginInput
+	shopChecked := false
+	// At a terminal the shop token is checked as soon as it is typed,
+	// before the catalog token is asked for.
+	checkShop := func(in loginInput) error {
+		shopChecked = true
+		return checkShopToken(ctx, opts, in)
+	}
 	if interactive(opts) {
 		if insecure, err = chooseStorage(opts, s, store); err == nil {
-			in, err = gatherLogin(opts, s)
+			in, err = gatherLogin(opts, s, checkShop)
 		}
-	} else if in, err = gatherLogin(opts, s); err == nil {
+	} else if in, err = gatherLogin(opts, s, nil); err == nil {
 		insecure, err = chooseStorage(opts, s, store)
 	}
 	if err != nil {
 		return err
 	}
 
-	if in.shopToken != "" {
-		shopSummary, err := opts.Check(ctx, credentials.Shop, in.baseURL, in.shopToken)
-		if err != nil {
-			return fmt.Errorf("the shop token was not saved: %w", err)
+	if in.shopToken != "" && !shopChecked {
+		if err := checkShopToken(ctx, opts, in); err != nil {
+			return err
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "✓ shop API %s: %s\n", in.baseURL, shopSummary)
 	}
 	if in.catalogToken != "" {
 		catalogSummary, err := opts.Check(ctx, credentials.Catalog, in.catalogURL, in.catalogToken)
@@ -140,14 +147,25 @@ func chooseStorage(opts *LoginOptions, s *config.Settings, store *credentials.St
 		return false, nil
 	}
 	if !interactive(opts) {
-		return false, store.NoKeyringError(probe)
+		return false, store.NoKeyringError(s.Profile, probe)
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "! The OS keyring is unavailable here (%v).\n", probe)
 	fmt.Fprintf(opts.IO.ErrOut, "! Tokens can be kept in %s instead: mode 0600, readable by anyone who can act as your user.\n", store.FilePath())
 	if err := cmdutil.Confirm(opts.IO, "keep the tokens in that file", false); err != nil {
-		return false, store.NoKeyringError(probe)
+		return false, store.NoKeyringError(s.Profile, probe)
 	}
 	return true, nil
+}
+
+// checkShopToken makes the shop token's one live request and says what
+// the store answered.
+func checkShopToken(ctx context.Context, opts *LoginOptions, in loginInput) error {
+	shopSummary, err := opts.Check(ctx, credentials.Shop, in.baseURL, in.shopToken)
+	if err != nil {
+		return fmt.Errorf("the shop token was not saved: %w", err)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "✓ shop API %s: %s\n", in.baseURL, shopSummary)
+	return nil
 }
 
 // interactive: the values are asked for rather than piped.
@@ -157,8 +175,10 @@ func interactive(opts *LoginOptions) bool {
 
 // gatherLogin takes each value from its flag, then the existing profile,
 // then a prompt on a terminal; without one it says which flag is missing.
-// A profile may hold the shop API, the catalog API, or both.
-func gatherLogin(opts *LoginOptions, s *config.Settings) (loginInput, error) {
+// A profile may hold the shop API, the catalog API, or both. At a
+// terminal, checkShop runs on the shop URL and token as soon as they are
+// typed.
+func gatherLogin(opts *LoginOptions, s *config.Settings, checkShop func(loginInput) error) (loginInput, error) {
 	in := loginInput{baseURL: firstOf(opts.BaseURL, s.BaseURL), catalogURL: firstOf(opts.CatalogURL, s.CatalogURL)}
 	var err error
 	switch {
@@ -173,7 +193,7 @@ func gatherLogin(opts *LoginOptions, s *config.Settings) (loginInput, error) {
 			return in, err
 		}
 	case interactive(opts):
-		if in, err = promptLogin(opts, in); err != nil {
+		if in, err = promptLogin(opts, in, checkShop); err != nil {
 			return in, err
 		}
 	case in.baseURL == "":
@@ -186,19 +206,27 @@ func gatherLogin(opts *LoginOptions, s *config.Settings) (loginInput, error) {
 	}
 	in.baseURL = strings.TrimRight(in.baseURL, "/")
 	in.catalogURL = strings.TrimRight(in.catalogURL, "/")
-	for key, v := range map[string]string{"base_url": in.baseURL, "catalog_url": in.catalogURL} {
-		if k, _ := config.LookupKey(key); v != "" {
-			if err := k.Check(v); err != nil {
-				return in, exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s: %w", key, err))
-			}
+	if err := checkURL("base_url", in.baseURL); err != nil {
+		return in, err
+	}
+	return in, checkURL("catalog_url", in.catalogURL)
+}
+
+// checkURL checks a base URL as the config key does (https, or http for
+// loopback only), before a token is sent to it.
+func checkURL(key, v string) error {
+	if k, _ := config.LookupKey(key); v != "" {
+		if err := k.Check(v); err != nil {
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s: %w", key, err))
 		}
 	}
-	return in, nil
+	return nil
 }
 
 // promptLogin asks at a terminal: the shop API (Enter skips it, for a
-// catalog-only profile), then the catalog API (optional).
-func promptLogin(opts *LoginOptions, in loginInput) (loginInput, error) {
+// catalog-only profile), whose token checkShop checks at once, then the
+// catalog API (optional): nobody types a second token after a wrong first.
+func promptLogin(opts *LoginOptions, in loginInput, checkShop func(loginInput) error) (loginInput, error) {
 	var err error
 	if in.baseURL == "" {
 		if in.baseURL, err = cmdutil.PromptLine(opts.IO, "Shop API base URL (Enter to skip: catalog API only)", ""); err != nil {
@@ -211,6 +239,15 @@ func promptLogin(opts *LoginOptions, in loginInput) (loginInput, error) {
 		}
 		if in.shopToken == "" {
 			return in, exitcode.Usagef("no shop API token given: nothing was saved")
+		}
+		in.baseURL = strings.TrimRight(in.baseURL, "/")
+		if err := checkURL("base_url", in.baseURL); err != nil {
+			return in, err
+		}
+		if checkShop != nil {
+			if err := checkShop(in); err != nil {
+				return in, err
+			}
 		}
 	}
 	if in.catalogToken, err = cmdutil.PromptSecret(opts.IO, "Catalog API token (optional, Enter to skip): "); err != nil {
@@ -248,7 +285,7 @@ func readStdinTokens(opts *LoginOptions) (shopToken, catalogToken string, err er
 		want++
 	}
 	if len(lines) != want {
-		return "", "", exitcode.Usagef("expected %d token line(s) on stdin, got %d", want, len(lines))
+		return "", "", stdinTokenError(data, want, len(lines))
 	}
 	if opts.ShopTokenStdin {
 		shopToken, lines = lines[0], lines[1:]
@@ -257,6 +294,19 @@ func readStdinTokens(opts *LoginOptions) (shopToken, catalogToken string, err er
 		catalogToken = lines[0]
 	}
 	return shopToken, catalogToken, nil
+}
+
+// stdinTokenError says what stdin held instead of the token lines: an
+// empty line is most often a variable that is not set (echo "$SHOP_TOKEN").
+func stdinTokenError(data []byte, want, got int) error {
+	tokens := output.Plural(want, "token line")
+	switch {
+	case len(data) == 0:
+		return exitcode.UsageHint(errors.New("stdin was empty: nothing was sent or saved"), "pipe "+tokens+" into it, such as echo \"$SHOP_TOKEN\" | storectl auth login --shop-token-stdin …")
+	case got == 0:
+		return exitcode.UsageHint(errors.New("the line on stdin was empty: nothing was sent or saved"), "is the variable you echo set? (echo \"$SHOP_TOKEN\" prints an empty line when SHOP_TOKEN is not)")
+	}
+	return exitcode.Usagef("expected %s on stdin, got %d", tokens, got)
 }
 
 func saveURLs(opts *LoginOptions, profile string, in loginInput) error {

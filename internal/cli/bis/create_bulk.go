@@ -201,7 +201,7 @@ func printBulkDryRun(opts *CreateOptions, in *bulk.Input, form *bisform.Form) er
 		return err
 	}
 	if !s.Quiet {
-		fmt.Fprintf(opts.IO.ErrOut, "dry run: %d request(s) to POST /shop-api/back-in-stock/create, one body per line above; nothing was sent\n", n)
+		fmt.Fprintf(opts.IO.ErrOut, "dry run: %s to POST /shop-api/back-in-stock/create, one body per line above; nothing was sent\n", output.Plural(n, "request"))
 	}
 	return nil
 }

@@ -121,7 +121,7 @@ func filterFooter(opts *FilterOptions, first *api.FilterResult, count, pages int
 	case count == 0:
 		fmt.Fprintln(errOut, "no products match")
 	case opts.All:
-		fmt.Fprintf(errOut, "%d products from %d page(s)\n", count, pages)
+		fmt.Fprintf(errOut, "%s from %s\n", output.Plural(count, "product"), output.Plural(pages, "page"))
 	default:
 		output.PageFooter(opts.IO, int(pg.CurrentPage.Value), int(pg.LastPage.Value), int(pg.Total.Value))
 	}

@@ -6,13 +6,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // ExactArgs is cobra.ExactArgs with a usage error and the command's usage line.
 func ExactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return exitcode.UsageHint(fmt.Errorf("%s takes %s (got %d argument(s))", cmd.CommandPath(), what, len(args)),
+			return exitcode.UsageHint(fmt.Errorf("%s takes %s (got %s)", cmd.CommandPath(), what, output.Plural(len(args), "argument")),
 				"usage: "+cmd.UseLine())
 		}
 		return nil

@@ -154,7 +154,7 @@ func printBulkDryRun(opts *CreateOptions, in *bulk.Input, total int, local bool)
 		fmt.Fprintf(opts.IO.ErrOut, "note: dates without a zone were read in your time zone (%s) and are sent in UTC; an end date without a time ends at the end of that day\n",
 			output.ZoneName(opts.Loc, opts.Now()))
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "dry run: %d rules are valid; nothing was sent\n", total)
+	fmt.Fprintf(opts.IO.ErrOut, "dry run: %s valid; nothing was sent\n", output.IsAre(total, "rule"))
 	return nil
 }
 
