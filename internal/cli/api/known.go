@@ -10,6 +10,7 @@ import (
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/typo"
 )
 
 // endpoints are the paths the API contract names, {id} standing for one
@@ -89,31 +90,9 @@ func nearest(path string, n int) []string {
 	}
 	ranked := slices.Clone(endpoints)
 	slices.SortStableFunc(ranked, func(a, b string) int {
-		return cmp.Or(cmp.Compare(otherAPI(a), otherAPI(b)), cmp.Compare(distance(path, endpointPath(a)), distance(path, endpointPath(b))))
+		return cmp.Or(cmp.Compare(otherAPI(a), otherAPI(b)), cmp.Compare(typo.EditDistance(path, endpointPath(a)), typo.EditDistance(path, endpointPath(b))))
 	})
 	return ranked[:min(n, len(ranked))]
-}
-
-// distance is the Levenshtein distance between a and b, in bytes (paths
-// are ASCII).
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // endpointList is the help's list of the contract's paths.
