@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/ids"
 )
 
 // ExportOptions say how to export the submissions.
@@ -38,6 +39,10 @@ type ExportResult struct {
 	// since the list was read): written with their list fields.
 	NoDetail []string
 	Gone     int // rows the pass no longer found, marked gone
+	// Odd are the rows whose id is not a 64-bit integer: written as sent
+	// (without a detail), kept in odd_rows, but not written again by a
+	// resume nor by an offline export.
+	Odd []string
 }
 
 // Export walks every page of the submission list fresh, recording each
@@ -47,73 +52,88 @@ type ExportResult struct {
 func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_ ExportResult, err error) {
 	defer db.explain(&err)
 	var out ExportResult
-	report := orSilent(opts.Report)
-	p, err := db.openPass(ctx, submissions, purposeExport)
+	p, err := db.exportPass(ctx, opts)
 	if err != nil {
 		return out, err
 	}
-	switch {
-	case p != nil && opts.Resume && p.details != opts.Details:
-		return out, &ResumeMismatchError{Details: p.details}
-	case p != nil && !opts.Resume:
-		if err := p.abandon(ctx, "a new export started"); err != nil {
-			return out, err
-		}
-		p = nil
-	case p == nil && opts.Resume:
-		report.Notice("no interrupted export to resume: exporting from the start")
-	}
-	if p == nil {
-		if p, err = db.startPass(ctx, submissions, Full, purposeExport, opts.Details); err != nil {
-			return out, err
-		}
-	}
-	ex := &exporter{db: db, c: c, p: p, opts: opts, out: &out}
+	ex := &exporter{db: db, c: c, p: p, opts: opts, out: &out, planned: p.walk.Started}
 	if p.resumed {
 		out.Resumed = true
-		report.Notice(fmt.Sprintf("resuming the export: %d rows from the mirror, then from page %d", p.exported, max(p.walk.Furthest+1, 1)))
+		orSilent(opts.Report).Notice(fmt.Sprintf("resuming the export: %d rows from the mirror, then from page %d", p.exported, max(p.walk.Furthest+1, 1)))
 		if err := ex.replay(ctx); err != nil {
 			return out, err
 		}
 	}
-	var pageRows []shop.WalkRow
-	planned := p.walk.Started
-	out.Walk, err = p.run(ctx, c, opts.Report, func(tx *sql.Tx, row shop.WalkRow) error {
-		pageRows = append(pageRows, row)
-		id, _ := rowID(row.ID)
-		_, err := tx.ExecContext(ctx, "INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)", p.id, p.exported+len(pageRows), id)
-		return err
-	}, func(ctx context.Context) error {
-		// After each page is committed: count and write its rows.
-		rows := pageRows
-		pageRows = nil
-		p.exported += len(rows)
-		if !planned && opts.Details {
-			planned = true
-			if err := ex.plan(ctx, report); err != nil {
-				return err
-			}
-		}
-		for _, row := range rows {
-			if err := ex.emit(ctx, row.ID, row.Raw); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if out.Walk, err = p.run(ctx, c, opts.Report, ex.record, ex.writePage); err != nil {
 		return out, err
 	}
+	out.Odd = p.odd
 	out.Gone, err = p.finish(ctx, true)
 	return out, err
 }
 
+// exportPass is the interrupted export to resume, or a new one (dropping
+// an interrupted one that is not resumed).
+func (db *DB) exportPass(ctx context.Context, opts ExportOptions) (*pass, error) {
+	p, err := db.openPass(ctx, submissions, purposeExport)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case p != nil && opts.Resume && p.details != opts.Details:
+		return nil, &ResumeMismatchError{Details: p.details}
+	case p != nil && opts.Resume:
+		return p, nil
+	case p != nil:
+		if err := p.abandon(ctx, "a new export started"); err != nil {
+			return nil, err
+		}
+	case opts.Resume:
+		orSilent(opts.Report).Notice("no interrupted export to resume: exporting from the start")
+	}
+	return db.startPass(ctx, submissions, Full, purposeExport, opts.Details)
+}
+
+// record notes a row of the page being stored, and its place in the
+// export's order in the same transaction. A row whose id is not a 64-bit
+// integer (kept in odd_rows) is written, but not replayed.
+func (ex *exporter) record(tx *sql.Tx, row shop.WalkRow) error {
+	ex.pageRows = append(ex.pageRows, row)
+	id, err := rowID(row.ID)
+	if err != nil {
+		return nil
+	}
+	_, err = tx.Exec("INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)", ex.p.id, ex.p.exported+len(ex.pageRows), id)
+	return err
+}
+
+// writePage writes the page's rows once it is committed, and counts them.
+func (ex *exporter) writePage(ctx context.Context) error {
+	rows := ex.pageRows
+	ex.pageRows = nil
+	ex.p.exported += len(rows)
+	if !ex.planned && ex.opts.Details {
+		ex.planned = true
+		if err := ex.plan(ctx, orSilent(ex.opts.Report)); err != nil {
+			return err
+		}
+	}
+	for _, row := range rows {
+		if err := ex.emit(ctx, row.ID, row.Raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 type exporter struct {
-	db   *DB
-	c    *shop.Client
-	p    *pass
-	opts ExportOptions
-	out  *ExportResult
+	db       *DB
+	c        *shop.Client
+	p        *pass
+	opts     ExportOptions
+	out      *ExportResult
+	pageRows []shop.WalkRow // the rows of the page being stored
+	planned  bool           // the details' cost was said
 }
 
 // plan says, once the first page told how long the list is, how many
@@ -170,7 +190,7 @@ func (ex *exporter) replay(ctx context.Context) error {
 // current, else fetched (and stored) now.
 func (ex *exporter) emit(ctx context.Context, id string, list json.RawMessage) error {
 	raw := list
-	if ex.opts.Details {
+	if _, ok := ids.Normalize(id); ex.opts.Details && ok {
 		detail, err := ex.detail(ctx, id)
 		if err != nil {
 			return err

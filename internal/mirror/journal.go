@@ -34,7 +34,10 @@ type pass struct {
 	walk     shop.WalkState // as of the last page committed
 	resumed  bool
 	tally        // as of the last page committed
-	exported int // export passes: rows recorded in export_rows
+	exported int // export passes: the last seq recorded in export_rows
+	// odd are the rows whose id is not a 64-bit integer that this run
+	// kept in odd_rows (see keepOdd).
+	odd []string
 }
 
 // openPass finds the interrupted pass of res for purpose, if any.
@@ -55,7 +58,7 @@ func (db *DB) openPass(ctx context.Context, res *resource, purpose string) (*pas
 		return nil, &DamagedError{Path: db.path, Cause: fmt.Sprintf("its journal entry %d is damaged (%v)", p.id, err)}
 	}
 	if purpose == purposeExport {
-		if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM export_rows WHERE pass_id = ?", p.id).Scan(&p.exported); err != nil {
+		if err := db.sql.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0) FROM export_rows WHERE pass_id = ?", p.id).Scan(&p.exported); err != nil {
 			return nil, err
 		}
 	}

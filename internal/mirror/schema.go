@@ -208,6 +208,18 @@ CREATE INDEX submissions_sku ON submissions (sku COLLATE NOCASE);
 -- created_at's. Rows no pass has placed yet (NULL) follow, newest first.
 ALTER TABLE submissions ADD COLUMN list_pos INTEGER;
 CREATE INDEX submissions_list ON submissions (list_pos, created_at);
+`, `
+-- A list row whose id is not a 64-bit integer (beyond 2^63-1, a decimal,
+-- letters) cannot be a row of its table, whose id is SQLite's rowid: it is
+-- kept here as sent, named in a warning, and never stops a pass.
+CREATE TABLE odd_rows (
+	resource      TEXT NOT NULL,
+	id            TEXT NOT NULL,
+	list_json     TEXT NOT NULL,
+	first_seen_at TEXT NOT NULL,
+	last_seen_at  TEXT NOT NULL,
+	PRIMARY KEY (resource, id)
+);
 `}
 
 // SchemaVersion is the schema this storectl writes.

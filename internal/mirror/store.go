@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/ids"
 )
 
 // rowState is what the mirror knew of a row before a page brought it.
@@ -37,12 +38,16 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx 
 	t := p.tally
 	allKnown = len(wp.Page.Items) > 0
 	for _, row := range wp.Rows {
-		state, key, err := p.upsert(ctx, stmts, row, now, t.place(p.id, wp.Kind))
-		if err != nil {
+		if _, ok := ids.Normalize(row.ID); ok {
+			state, key, err := p.upsert(ctx, stmts, row, now, t.place(p.id, wp.Kind))
+			if err != nil {
+				return false, err
+			}
+			allKnown = allKnown && state == rowUnchanged
+			t.count(state, key, wp.Kind == shop.Forward && p.res.orderKey != "")
+		} else if err := p.keepOdd(ctx, stmts, row, now); err != nil {
 			return false, err
 		}
-		allKnown = allKnown && state == rowUnchanged
-		t.count(state, key, wp.Kind == shop.Forward && p.res.orderKey != "")
 		if record != nil {
 			if err := record(tx, row); err != nil {
 				return false, err
@@ -57,6 +62,20 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx 
 	}
 	p.tally, p.walk = t, wp.State
 	return allKnown, nil
+}
+
+// keepOdd keeps a row whose id is not a 64-bit integer as sent, in
+// odd_rows, and names it: it cannot be a row of its table, and must not
+// stop the pass.
+func (p *pass) keepOdd(ctx context.Context, tx *txStmts, row shop.WalkRow, now time.Time) error {
+	ts := stamp(now)
+	_, err := tx.ExecContext(ctx, `INSERT INTO odd_rows (resource, id, list_json, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (resource, id) DO UPDATE SET list_json = excluded.list_json, last_seen_at = excluded.last_seen_at`,
+		p.res.name, row.ID, string(row.Raw), ts, ts)
+	if err == nil {
+		p.odd = append(p.odd, row.ID)
+	}
+	return err
 }
 
 // tally is what a pass has stored: its new and changed rows, whether
@@ -125,15 +144,7 @@ func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now ti
 		return 0, "", err
 	}
 
-	cols := append([]string{}, res.listCols...)
-	if res.derived != nil {
-		dc, dv := res.derived(vals)
-		cols = append(cols, dc...)
-		vals = append(vals, dv...)
-	}
-	if res.placed {
-		cols, vals = append(cols, "list_pos"), append(vals, place)
-	}
+	cols, vals := res.rowColumns(vals, place)
 	ts := stamp(now)
 	insertCols := append(append([]string{"id"}, cols...), "list_json", "list_fetched_at", "first_seen_at", "last_seen_at")
 	args := append(append([]any{id}, vals...), listJSON, ts, ts, ts)
@@ -163,6 +174,22 @@ func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now ti
 		}
 	}
 	return state, key, nil
+}
+
+// rowColumns are the columns a list row fills, with their values: the
+// list's, those derived from them, and its place in the list when the
+// table keeps it.
+func (r *resource) rowColumns(vals []any, place int64) ([]string, []any) {
+	cols := append([]string{}, r.listCols...)
+	if r.derived != nil {
+		dc, dv := r.derived(vals)
+		cols = append(cols, dc...)
+		vals = append(vals, dv...)
+	}
+	if r.placed {
+		cols, vals = append(cols, "list_pos"), append(vals, place)
+	}
+	return cols, vals
 }
 
 // txStmts prepares each statement once per transaction: a page runs the

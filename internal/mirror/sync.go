@@ -52,6 +52,9 @@ type PassResult struct {
 	Gone     int
 	Walk     shop.WalkResult
 	Details  DetailResult
+	// Odd are the rows whose id is not a 64-bit integer: kept as sent in
+	// odd_rows, outside the answers (see keepOdd).
+	Odd []string
 }
 
 // DetailResult counts a details phase.
@@ -92,6 +95,7 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 	requests, newRows, changed := p.walk.Requests, p.newRows, p.changed
 	walk, err := p.run(ctx, c, opts.Report, nil, nil)
 	result.Walk, result.Requests, result.New, result.Changed = walk, p.walk.Requests-requests, p.newRows-newRows, p.changed-changed
+	result.Odd = p.odd
 	if err != nil {
 		return result, err
 	}

@@ -173,3 +173,11 @@ func EachPage(ctx context.Context, fetch func(ctx context.Context, page int) (*P
 	_, err := w.Run(ctx)
 	return err
 }
+
+// WithShare is the client drawing on only share (0 to 1) of the token's
+// request budget, shared as ever with every process using the token: a
+// long background job (the mirror's detail refresh) leaves the rest to a
+// person's commands. share 1 (or out of range) is the client itself.
+func (c *Client) WithShare(share float64) *Client {
+	return &Client{http: c.http.WithShare(share)}
+}

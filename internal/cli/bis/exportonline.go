@@ -11,7 +11,9 @@ import (
 	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/ratelimit"
 )
 
@@ -95,6 +97,7 @@ func (r *recordedExport) report(w io.Writer) {
 		fmt.Fprintf(w, "details: %d fetched, %d already in the mirror\n", r.result.DetailsFetched, r.result.DetailsKept)
 	}
 	listChanged(w, r.result.Walk)
+	oddIDs(w, r.result.Odd, "kept as sent in the mirror's odd_rows; neither --resume nor --offline writes them again")
 }
 
 func (r *recordedExport) reached(written int) string {
@@ -111,6 +114,7 @@ type walkExport struct {
 	walk     shop.WalkResult
 	noDetail []string
 	fetched  int
+	odd      []string // rows whose id is not a 64-bit integer
 }
 
 func (e *walkExport) run(ctx context.Context, sink *exportSink) error {
@@ -150,6 +154,10 @@ func (e *walkExport) planDetails(st shop.WalkState) {
 // row is the list item, or with --details the detail (the list item when
 // the server refuses it: deleted since the list was read).
 func (e *walkExport) row(ctx context.Context, row shop.WalkRow) ([]byte, error) {
+	if _, ok := ids.Normalize(row.ID); !ok {
+		e.odd = append(e.odd, row.ID)
+		return row.Raw, nil
+	}
 	if !e.details {
 		return row.Raw, nil
 	}
@@ -170,6 +178,7 @@ func (e *walkExport) report(w io.Writer) {
 		fmt.Fprintf(w, "details: %d fetched\n", e.fetched)
 	}
 	listChanged(w, e.walk)
+	oddIDs(w, e.odd, "written as sent")
 }
 
 func (e *walkExport) reached(written int) string { return walkReached(e.walk.WalkState, written) }
@@ -180,3 +189,13 @@ func (e *walkExport) close()                     {}
 // refusedDetail is the server's refusal of one row's detail (404, success
 // false): that row has none, the others may.
 func refusedDetail(err error) bool { return exitcode.Of(err) == exitcode.APIRefused }
+
+// oddIDs warns of the rows whose id is not a 64-bit integer: written
+// without a detail, and what else became of them.
+func oddIDs(w io.Writer, odd []string, fate string) {
+	if len(odd) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "warning: %s whose id is not a 64-bit integer, without a detail, %s: ids %s\n",
+		output.Plural(len(odd), "submission"), fate, output.FirstAndMore(odd[:min(len(odd), 20)], len(odd)))
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -136,6 +137,9 @@ func fetchPages(ctx context.Context, progress *output.Progress, p PageFlags, pac
 	w := &shop.Walk{Fetch: fetch, Page: func(_ context.Context, wp *shop.WalkPage) error {
 		for _, r := range wp.Rows {
 			items = append(items, r.Raw)
+			if _, ok := ids.Normalize(r.ID); !ok {
+				progress.Say(fmt.Sprintf("warning: a row's id %q is not a 64-bit integer: listed as sent", r.ID))
+			}
 		}
 		if wp.Kind == shop.Forward {
 			end.page = wp.Page

@@ -112,6 +112,11 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 			fmt.Fprintln(opts.IO.ErrOut, "✓ "+summary(r))
 		}
 	}
+	for _, r := range results {
+		if len(r.Odd) > 0 {
+			fmt.Fprintln(opts.IO.ErrOut, "warning: "+oddRows(r.Noun, r.Odd))
+		}
+	}
 	return detailFailures(results, s)
 }
 
@@ -161,4 +166,15 @@ func stopped(w io.Writer, results []mirror.PassResult, err error) error {
 		}
 	}
 	return err
+}
+
+// oddRows names the rows whose id is not a 64-bit integer, kept as sent
+// outside the tables the answers read.
+func oddRows(noun string, ids []string) string {
+	quoted := make([]string, len(ids))
+	for i, id := range ids {
+		quoted[i] = fmt.Sprintf("%q", id)
+	}
+	return fmt.Sprintf("%s: %s whose id is not a 64-bit integer kept as sent in the table odd_rows, outside bis find, bis demand and the offline export: ids %s",
+		noun, output.Plural(len(ids), "row"), output.FirstAndMore(quoted[:min(len(quoted), 20)], len(quoted)))
 }
