@@ -271,7 +271,7 @@ func TestRefreshInFlightRequestIsNotRepeatedWithinTheInterval(t *testing.T) {
 func TestDetailChangeHookSharesTheTransaction(t *testing.T) {
 	w := newWorld(t, 20)
 	w.sync(SyncOptions{}, "bis")
-	if _, err := w.db.sql.Exec("CREATE TABLE outbox (id INTEGER)"); err != nil {
+	if _, err := w.db.sql.Exec("CREATE TABLE test_outbox (id INTEGER)"); err != nil {
 		t.Fatal(err)
 	}
 	fail := errors.New("outbox full")
@@ -279,7 +279,7 @@ func TestDetailChangeHookSharesTheTransaction(t *testing.T) {
 		if ch.ID%2 == 1 {
 			return fail
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO outbox (id) VALUES (?)", ch.ID)
+		_, err := tx.ExecContext(ctx, "INSERT INTO test_outbox (id) VALUES (?)", ch.ID)
 		return err
 	}
 	_, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, SyncOptions{Details: true})
@@ -289,7 +289,7 @@ func TestDetailChangeHookSharesTheTransaction(t *testing.T) {
 	if odd := w.count("SELECT count(*) FROM submissions WHERE id % 2 = 1 AND detail_json IS NOT NULL"); odd != 0 {
 		t.Fatalf("%d details stored whose hook failed", odd)
 	}
-	if w.count("SELECT count(*) FROM outbox") != w.count("SELECT count(*) FROM submissions WHERE detail_json IS NOT NULL") {
+	if w.count("SELECT count(*) FROM test_outbox") != w.count("SELECT count(*) FROM submissions WHERE detail_json IS NOT NULL") {
 		t.Fatal("outbox rows and stored details differ")
 	}
 }
