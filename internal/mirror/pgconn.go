@@ -32,7 +32,7 @@ import (
 
 // pgStoreViews are the tables a store's connection sees as its own.
 var pgStoreViews = []string{"submissions", "offers", "offer_products", "priority_rows", "rules", "form_fields",
-	"sync_journal", "odd_rows"}
+	"sync_journal", "odd_rows", "watch_lists", "outbox", "watch_alerts"}
 
 // openPostgres opens a pool of connections scoped to store (its storeKey).
 func openPostgres(cfg *pgx.ConnConfig, store string) *sql.DB {

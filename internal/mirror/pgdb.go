@@ -61,6 +61,13 @@ const pgMigrateLock = 0x73746f7265637431 // "storect1"
 // transaction, refusing a newer one; read-only, it only checks. It returns
 // the version found.
 func migratePostgres(ctx context.Context, conn *pgx.Conn, display string, readOnly bool) (int, error) {
+	return migratePostgresWith(ctx, conn, display, readOnly, pgMigrations)
+}
+
+// migratePostgresWith migrates with the given list (tests make an older
+// schema with a shorter one).
+func migratePostgresWith(ctx context.Context, conn *pgx.Conn, display string, readOnly bool, list []string) (int, error) {
+	latest := len(list)
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return 0, err
@@ -75,9 +82,9 @@ func migratePostgres(ctx context.Context, conn *pgx.Conn, display string, readOn
 	switch {
 	case err != nil:
 		return 0, err
-	case version > SchemaVersion:
+	case version > latest:
 		return version, &NewerSchemaError{Path: display, Version: version}
-	case version == SchemaVersion:
+	case version == latest:
 		return version, nil
 	case readOnly && version == 0:
 		return version, &NoMirrorError{Path: display}
@@ -89,13 +96,13 @@ func migratePostgres(ctx context.Context, conn *pgx.Conn, display string, readOn
 			return version, err
 		}
 	}
-	for v := version; v < SchemaVersion; v++ {
-		if _, err := tx.Exec(ctx, pgMigrations[v]); err != nil {
+	for v := version; v < latest; v++ {
+		if _, err := tx.Exec(ctx, list[v]); err != nil {
 			return version, fmt.Errorf("upgrade the mirror's schema to version %d: %w", v+1, err)
 		}
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO storectl.meta (key, value) VALUES ('schema_version', $1)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(latest)); err != nil {
 		return version, err
 	}
 	return version, tx.Commit(ctx)

@@ -86,12 +86,22 @@ func TestPostgresSchemaVersions(t *testing.T) {
 			t.Errorf("mode %d on a newer schema: %v", mode, err)
 		}
 	}
-	pgExec(t, tg, "UPDATE storectl.meta SET value = $1 WHERE key = 'schema_version'", "3")
-	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: "https://a.example"}); !errors.As(err, new(*OlderSchemaError)) {
+
+	// An older schema: the migrations of the version before this one.
+	older := pgTarget(t)
+	conn, err := pgx.ConnectConfig(ctx, older.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := migratePostgresWith(ctx, conn, older.Display, false, pgMigrations[:SchemaVersion-1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: older, Store: "https://a.example"}); !errors.As(err, new(*OlderSchemaError)) {
 		t.Errorf("read-only open of an older schema: %v", err)
 	}
-	if from, _, err := MigratePostgres(ctx, tg); err != nil || from != 3 {
-		t.Errorf("mirror migrate from 3: %d, %v", from, err)
+	if from, to, err := MigratePostgres(ctx, older); err != nil || from != SchemaVersion-1 || to != SchemaVersion {
+		t.Errorf("mirror migrate from the version before: %d → %d, %v", from, to, err)
 	}
 }
 

@@ -269,4 +269,44 @@ CREATE TABLE storectl.odd_rows (
 	`-- version 2: in version 1`,
 	`-- version 3: in version 1`,
 	`-- version 4: in version 1`,
+	`
+-- storectl watch: the watched lists, the outbox of events, the alerts.
+CREATE TABLE storectl.watch_lists (
+	store         text NOT NULL REFERENCES storectl.stores (store) ON DELETE CASCADE,
+	resource      text NOT NULL,
+	watched_since text NOT NULL,
+	clock_at      text,
+	PRIMARY KEY (store, resource)
+);
+CREATE TABLE storectl.outbox (
+	store           text NOT NULL REFERENCES storectl.stores (store) ON DELETE CASCADE,
+	seq             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	id              text NOT NULL,
+	type            text NOT NULL,
+	resource        text NOT NULL,
+	row_id          text NOT NULL,
+	occurred_at     text NOT NULL,
+	detected_at     text NOT NULL,
+	data            text NOT NULL,
+	state           text NOT NULL DEFAULT 'pending',
+	attempts        integer NOT NULL DEFAULT 0,
+	first_failed_at text,
+	next_attempt_at text,
+	last_error      text,
+	delivered_at    text,
+	UNIQUE (store, id)
+);
+CREATE INDEX outbox_state ON storectl.outbox (store, state, seq);
+CREATE TABLE storectl.watch_alerts (
+	store     text NOT NULL REFERENCES storectl.stores (store) ON DELETE CASCADE,
+	alert     text NOT NULL,
+	key       text NOT NULL,
+	above     integer NOT NULL,
+	crossings integer NOT NULL DEFAULT 0,
+	PRIMARY KEY (store, alert, key)
+);
+`, `
+-- The budgeted detail refresh: when a detail request last left for the row.
+ALTER TABLE storectl.submissions ADD COLUMN detail_sent_at text;
+`,
 }

@@ -19,6 +19,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/storectl/storectl/internal/fsutil"
 )
 
 // Cluster is a running throwaway server.
@@ -108,7 +110,7 @@ func (c *Cluster) initdb(password string) error {
 		return err
 	}
 	pwfile := filepath.Join(c.Dir, "pw")
-	if err := os.WriteFile(pwfile, []byte(password+"\n"), 0o600); err != nil {
+	if err := fsutil.WriteFileAtomic(pwfile, []byte(password+"\n"), 0o600); err != nil {
 		return err
 	}
 	if err := c.chown(c.Dir, pwfile); err != nil {

@@ -64,10 +64,16 @@ func Environment() []Group {
 			{Name: "XDG_STATE_HOME", Text: "Holds storectl/, the state (pacing budget, journals, sandbox store); default ~/.local/state. Honoured on every OS."},
 			{Name: "XDG_DATA_HOME", Text: "Holds storectl/mirror/, the local mirrors; default ~/.local/share. Honoured on every OS."},
 		}},
+		{"Team mirror on PostgreSQL (docs/team-mirror.md)", []Entry{
+			{Name: "PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD, PGSSLMODE, …", Text: "The libpq variables (also PGPASSFILE, PGSERVICE, PGSSLROOTCERT and the rest) fill in what mirror_url (STORECTL_MIRROR_URL) leaves out, as for psql; mirror_url=postgres:// takes everything from them. They alone never move the mirror to PostgreSQL."},
+			{Name: "STORECTL_MIRROR_LEASE_TTL", Text: "DURATION: how long a store's writer lease outlives its last heartbeat before another machine takes it over (default 60s; the heartbeat is every third of it)."},
+		}},
 		{"Sandbox (for tests and demos)", []Entry{
 			{Name: "STORECTL_SANDBOX_THROTTLE", Text: "N/DURATION: the in-process sandbox throttles shop requests like a real store (off by default)."},
 			{Name: "STORECTL_SANDBOX_SYNC_REQUESTS", Text: "N: the sandbox catalog answers its first N filter and search requests as a store whose first product sync is still running."},
 			{Name: "STORECTL_SANDBOX_LOG", Text: "FILE: the sandbox appends a line for every request it serves (never the token)."},
+			{Name: "STORECTL_TEST_PG_URL", Text: "For storectl's own tests: the PostgreSQL server (a role that may create databases) the team mirror's tests use; unset, they start a throwaway one when the server binaries are installed."},
+			{Name: "STORECTL_PG_BIN", Text: "For storectl's own tests: the directory of initdb and pg_ctl (default: pg_config's, else the newest /usr/lib/postgresql/*/bin)."},
 		}},
 	}
 }
