@@ -36,6 +36,7 @@ type DB struct {
 	// pg is the PostgreSQL database when the mirror is there (else nil:
 	// the SQLite file at path), and lease its writer's hold on the store.
 	pg    *pgurl.Target
+	store string // the store's key in a PostgreSQL mirror
 	lease *Lease
 	// Now is the clock; tests move it.
 	Now func() time.Time

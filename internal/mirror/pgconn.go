@@ -36,15 +36,7 @@ var pgStoreViews = []string{"submissions", "offers", "offer_products", "priority
 
 // openPostgres opens a pool of connections scoped to store (its storeKey).
 func openPostgres(cfg *pgx.ConnConfig, store string) *sql.DB {
-	cfg = cfg.Copy()
-	if cfg.RuntimeParams == nil {
-		cfg.RuntimeParams = map[string]string{}
-	}
-	cfg.RuntimeParams["search_path"] = "storectl"
-	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
-		cfg.RuntimeParams["application_name"] = "storectl"
-	}
-	base := stdlib.GetConnector(*cfg, stdlib.OptionAfterConnect(func(ctx context.Context, c *pgx.Conn) error {
+	base := stdlib.GetConnector(*scopedConfig(cfg), stdlib.OptionAfterConnect(func(ctx context.Context, c *pgx.Conn) error {
 		if store == "" {
 			return nil
 		}

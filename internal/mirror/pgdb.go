@@ -26,6 +26,7 @@ func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, er
 		}
 	}()
 	store := storeKey(opts.Store)
+	db.store = store
 	if err := db.migratePG(ctx, target); err != nil {
 		return db, err
 	}

@@ -35,6 +35,9 @@ func (db *DB) Query(ctx context.Context, query string, out QueryRows) (err error
 	if !db.readOnly {
 		return errors.New("mirror: Query needs a read-only mirror")
 	}
+	if db.pg != nil {
+		return db.pg.RedactError(db.queryPG(ctx, query, out))
+	}
 	stmt, err := oneReadingStatement(query)
 	if err != nil {
 		return err
@@ -213,6 +216,8 @@ func writeJSONValue(b *bytes.Buffer, v any) {
 		}
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
+	case rawJSON:
+		b.Write(v)
 	case string:
 		s, _ := json.Marshal(v)
 		b.Write(s)

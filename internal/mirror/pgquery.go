@@ -1,0 +1,191 @@
+package mirror
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// mirror query on PostgreSQL is read-only by construction too, in layers:
+//   - the same single-statement rule as on SQLite (splitStatements), and a
+//     leading verb that reads (pgReadingVerbs);
+//   - the statement runs in a READ ONLY transaction, which PostgreSQL
+//     refuses to write in, through the extended protocol, which runs one
+//     statement only;
+//   - with a statement timeout (PGQueryTimeout), so that no query holds the
+//     team's server for long;
+//   - on the connection's role, which docs/team-mirror.md tells to make a
+//     read-only one (SELECT on the storectl schema only).
+//
+// The names of the mirror's tables are this store's rows (the temporary
+// views of scopeToStore); storectl.<table> is every store's, as far as the
+// role may read them.
+
+// PGQueryTimeout bounds a mirror query on PostgreSQL.
+var PGQueryTimeout = 60 * time.Second
+
+var pgReadingVerbs = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "TABLE": true, "EXPLAIN": true, "SHOW": true}
+
+func (db *DB) queryPG(ctx context.Context, query string, out QueryRows) error {
+	stmt, err := onePGReadingStatement(query)
+	if err != nil {
+		return err
+	}
+	conn, err := pgx.ConnectConfig(ctx, scopedConfig(db.pg.Config))
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if err := scopeToStore(ctx, conn, db.store); err != nil {
+		return err
+	}
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", PGQueryTimeout.Milliseconds())); err != nil {
+		return err
+	}
+	rows, err := tx.Query(ctx, stmt)
+	if err != nil {
+		return pgQueryError(ctx, err)
+	}
+	defer rows.Close()
+	return streamPGRows(ctx, rows, out)
+}
+
+// onePGReadingStatement applies the single-statement rule and the verb
+// check to PostgreSQL's verbs.
+func onePGReadingStatement(query string) (string, error) {
+	stmts := splitStatements(query)
+	switch {
+	case len(stmts) == 0:
+		return "", &QuerySQLError{Msg: "there is no statement to run"}
+	case len(stmts) > 1:
+		return "", &QueryRefusedError{Extra: stmts[1]}
+	}
+	if verb := leadingWord(stmts[0]); !pgReadingVerbs[verb] {
+		if verb == "" {
+			verb = "this statement"
+		}
+		return "", &QueryRefusedError{Verb: verb}
+	}
+	return stmts[0], nil
+}
+
+func streamPGRows(ctx context.Context, rows pgx.Rows, out QueryRows) error {
+	fields := rows.FieldDescriptions()
+	cols := make([]string, len(fields))
+	for i, f := range fields {
+		cols[i] = f.Name
+	}
+	if err := out.Columns(cols); err != nil {
+		return err
+	}
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return err
+		}
+		for i := range vals {
+			vals[i] = jsonableValue(vals[i])
+		}
+		if err := out.Row(jsonObject(cols, vals)); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return pgQueryError(ctx, err)
+	}
+	return nil
+}
+
+// jsonableValue turns what pgx reads into what jsonObject writes:
+// integers as int64, json and jsonb as their JSON, numeric and times as
+// text.
+func jsonableValue(v any) any {
+	switch v := v.(type) {
+	case int16:
+		return int64(v)
+	case int32:
+		return int64(v)
+	case float32:
+		return float64(v)
+	case time.Time:
+		return v.Format(time.RFC3339Nano)
+	case pgtype.Numeric:
+		return numericText(v)
+	case map[string]any, []any:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		return rawJSON(b)
+	}
+	return v
+}
+
+// rawJSON is a value written as JSON, not as a string.
+type rawJSON []byte
+
+func numericText(n pgtype.Numeric) any {
+	if !n.Valid || n.NaN {
+		return nil
+	}
+	if n.Exp >= 0 {
+		i := new(big.Int).Mul(n.Int, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n.Exp)), nil))
+		if i.IsInt64() {
+			return i.Int64()
+		}
+		return i.String()
+	}
+	f, err := n.Float64Value()
+	if err != nil || !f.Valid {
+		return nil
+	}
+	return strconv.FormatFloat(f.Float64, 'g', -1, 64)
+}
+
+// pgQueryError is the server's refusal of the user's SQL: a syntax or
+// naming error, a write refused by the read-only transaction or the role,
+// the statement timeout; or the interruption it is.
+func pgQueryError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || len(pe.Code) != 5 {
+		return err
+	}
+	switch {
+	case pe.Code[:2] == "25" || pe.Code == "42501": // the read-only transaction's refusals, insufficient_privilege
+		return &QueryRefusedError{Verb: "what it asked (" + pe.Message + ")"}
+	case pe.Code == "57014": // query_canceled: the statement timeout
+		return &QuerySQLError{Msg: fmt.Sprintf("stopped after %s (the statement timeout of a query on the team's server)", PGQueryTimeout)}
+	case (pe.Code[:2] == "42" || pe.Code[:2] == "22" || pe.Code[:2] == "0A"):
+		return &QuerySQLError{Msg: pe.Message}
+	}
+	return err
+}
+
+// scopedConfig is cfg reading the storectl schema first.
+func scopedConfig(cfg *pgx.ConnConfig) *pgx.ConnConfig {
+	cfg = cfg.Copy()
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	cfg.RuntimeParams["search_path"] = "storectl"
+	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
+		cfg.RuntimeParams["application_name"] = "storectl"
+	}
+	return cfg
+}
