@@ -103,7 +103,7 @@ func fillInOneTransaction(b *testing.B, w *world) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, _, err := p.upsert(ctx, stmts, shop.WalkRow{ID: id, Raw: raw}, now, p.place(p.id, shop.Forward)); err != nil {
+			if _, err := p.upsert(ctx, stmts, shop.WalkRow{ID: id, Raw: raw}, now, p.place(p.id, shop.Forward)); err != nil {
 				b.Fatal(err)
 			}
 		}

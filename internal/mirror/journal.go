@@ -150,6 +150,9 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 	defer tx.Rollback()
 	now := stamp(p.db.Now())
 	if markGone {
+		if err := p.recordGone(ctx, tx); err != nil {
+			return 0, err
+		}
 		r, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET gone_at = ? WHERE gone_at IS NULL AND last_seen_at < ?", p.res.name),
 			now, stamp(p.started))
 		if err != nil {

@@ -220,6 +220,52 @@ CREATE TABLE odd_rows (
 	last_seen_at  TEXT NOT NULL,
 	PRIMARY KEY (resource, id)
 );
+`, `
+-- storectl watch (docs/watch.md). A list named in watch_lists is watched:
+-- every pass that stores a page of it writes what changed as events into
+-- the outbox, in the page's transaction; clock_at is when the rules' dates
+-- were last checked against the clock (rule.started, rule.ended).
+CREATE TABLE watch_lists (
+	resource      TEXT PRIMARY KEY,
+	watched_since TEXT NOT NULL,
+	clock_at      TEXT
+);
+-- The events, delivered in seq order. id is stable: the same change
+-- derived again has the same id, and is not recorded twice. state is
+-- pending, delivered or parked (retried until the limit, then set aside).
+CREATE TABLE outbox (
+	seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+	id              TEXT NOT NULL UNIQUE,
+	type            TEXT NOT NULL,
+	resource        TEXT NOT NULL,
+	row_id          TEXT NOT NULL,
+	occurred_at     TEXT NOT NULL,
+	detected_at     TEXT NOT NULL,
+	data            TEXT NOT NULL,
+	state           TEXT NOT NULL DEFAULT 'pending',
+	attempts        INTEGER NOT NULL DEFAULT 0,
+	first_failed_at TEXT,
+	next_attempt_at TEXT,
+	last_error      TEXT,
+	delivered_at    TEXT
+);
+CREATE INDEX outbox_state ON outbox (state, seq);
+-- --alert: per alert and variant (or product), whether the count stood at
+-- or above the threshold when last evaluated, and how often it crossed.
+-- The row with key '' says the alert was evaluated once (its baseline).
+CREATE TABLE watch_alerts (
+	alert     TEXT NOT NULL,
+	key       TEXT NOT NULL,
+	above     INTEGER NOT NULL,
+	crossings INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (alert, key)
+);
+`, `
+-- The budgeted detail refresh (refresh.go): when a detail request last
+-- left for the row. One newer than detail_fetched_at had no answer stored
+-- (a run killed or refused mid-request): the server may have counted it,
+-- so it is not sent again within the re-check interval.
+ALTER TABLE submissions ADD COLUMN detail_sent_at TEXT;
 `}
 
 // SchemaVersion is the schema this storectl writes.

@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -37,14 +38,18 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx 
 	now := p.db.Now()
 	t := p.tally
 	allKnown = len(wp.Page.Items) > 0
+	var changes []rowChange
 	for _, row := range wp.Rows {
 		if _, ok := ids.Normalize(row.ID); ok {
-			state, key, err := p.upsert(ctx, stmts, row, now, t.place(p.id, wp.Kind))
+			up, err := p.upsert(ctx, stmts, row, now, t.place(p.id, wp.Kind))
 			if err != nil {
 				return false, err
 			}
-			allKnown = allKnown && state == rowUnchanged
-			t.count(state, key, wp.Kind == shop.Forward && p.res.orderKey != "")
+			allKnown = allKnown && up.state == rowUnchanged
+			t.count(up.state, up.key, wp.Kind == shop.Forward && p.res.orderKey != "")
+			if up.state != rowUnchanged {
+				changes = append(changes, rowChange{res: p.res, id: row.ID, kind: changeOf(up.state), before: up.before, after: row.Raw})
+			}
 		} else if err := p.keepOdd(ctx, stmts, row, now); err != nil {
 			return false, err
 		}
@@ -53,6 +58,11 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx 
 				return false, err
 			}
 		}
+	}
+	// A watched list's changes become events of the outbox (outbox.go) in
+	// this transaction: the page and its events commit together.
+	if err := p.db.recordChanges(ctx, stmts, changes); err != nil {
+		return false, err
 	}
 	if err := p.saveState(ctx, tx, wp.State, t); err != nil {
 		return false, err
@@ -120,28 +130,36 @@ func (t *tally) count(state rowState, key string, ordered bool) {
 	t.lastKey = key
 }
 
+// upserted is what upsert found: what the mirror knew of the row (state),
+// the row's order key (created_at or updated_at), and the list row the
+// mirror held before (nil when new).
+type upserted struct {
+	state  rowState
+	key    string
+	before json.RawMessage
+}
+
 // upsert stores a list row, at place in the list when the table keeps
-// it, and says what the mirror knew of it; key is the row's order key
-// (created_at or updated_at).
-func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now time.Time, place int64) (rowState, string, error) {
+// it, and says what the mirror knew of it.
+func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now time.Time, place int64) (upserted, error) {
 	res := p.res
 	id, err := rowID(row.ID)
 	if err != nil {
-		return 0, "", err
+		return upserted{}, err
 	}
 	vals, err := res.columnValues(row.Raw, res.listCols)
 	if err != nil {
-		return 0, "", err
+		return upserted{}, err
 	}
 	listJSON := string(row.Raw)
-	var oldVersion, oldGone sql.NullString
-	err = tx.QueryRowContext(ctx, fmt.Sprintf("SELECT %s, gone_at FROM %s WHERE id = ?", versionExpr, res.name), id).Scan(&oldVersion, &oldGone)
+	var oldVersion, oldGone, oldList sql.NullString
+	err = tx.QueryRowContext(ctx, fmt.Sprintf("SELECT %s, gone_at, list_json FROM %s WHERE id = ?", versionExpr, res.name), id).Scan(&oldVersion, &oldGone, &oldList)
 	state := rowUnchanged
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		state = rowNew
 	case err != nil:
-		return 0, "", err
+		return upserted{}, err
 	}
 
 	cols, vals := res.rowColumns(vals, place)
@@ -156,24 +174,27 @@ func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now ti
 	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) ON CONFLICT (id) DO UPDATE SET %s",
 		res.name, strings.Join(quoted(insertCols), ", "), placeholders(len(args)), strings.Join(set, ", "))
 	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-		return 0, "", fmt.Errorf("store %s %s: %w", res.noun, row.ID, err)
+		return upserted{}, fmt.Errorf("store %s %s: %w", res.noun, row.ID, err)
 	}
 	if state != rowNew {
 		var newVersion sql.NullString
 		if err := tx.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE id = ?", versionExpr, res.name), id).Scan(&newVersion); err != nil {
-			return 0, "", err
+			return upserted{}, err
 		}
 		if newVersion != oldVersion || oldGone.Valid {
 			state = rowChanged
 		}
 	}
-	key := ""
+	up := upserted{state: state}
+	if oldList.Valid {
+		up.before = json.RawMessage(oldList.String)
+	}
 	for i, c := range res.listCols {
 		if c == res.orderKey {
-			key, _ = vals[i].(string)
+			up.key, _ = vals[i].(string)
 		}
 	}
-	return state, key, nil
+	return up, nil
 }
 
 // rowColumns are the columns a list row fills, with their values: the
