@@ -77,7 +77,7 @@ func TestExportToFileWithDetails(t *testing.T) {
 	for _, r := range recs[1:] {
 		byID[r[0]] = r
 	}
-	if r := byID["10005"]; r[15] != "2026-07-03 20:21:07" || r[16] != "" || r[18] == "" {
+	if r := byID["10005"]; r[15] != "2026-07-03T20:21:07" || r[16] != "" || r[18] == "" || r[9] != "2026-06-03T18:00:07" {
 		t.Errorf("row 10005: %v", r)
 	}
 	if r := byID["10012"]; !strings.HasPrefix(r[17], "'=HYPERLINK") {
