@@ -52,7 +52,7 @@ func exportPrinter(opts *ExportOptions, format output.Format) (*output.Printer, 
 		return p.Sheet("submissions"), nil
 	}
 	if format == output.XLSX && isTerminal(opts.File) {
-		return nil, exitcode.WithHint(exitcode.Usage, fmt.Errorf("--file %s is a terminal, and a workbook is binary", opts.File),
+		return nil, exitcode.UsageHint(fmt.Errorf("--file %s is a terminal, and a workbook is binary", opts.File),
 			"name a file: --file submissions.xlsx")
 	}
 	p, err := opts.FilePrinter(format)

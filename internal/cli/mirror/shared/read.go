@@ -116,6 +116,6 @@ func OfflineMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) 
 
 // mirrorNotSynced is an offline read of groups the mirror never had.
 func mirrorNotSynced(groups []string) error {
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("the mirror has no copy of %s yet, and --offline sends nothing", strings.Join(groups, ", ")),
+	return exitcode.UsageHint(fmt.Errorf("the mirror has no copy of %s yet, and --offline sends nothing", strings.Join(groups, ", ")),
 		fmt.Sprintf("run `storectl mirror sync %s` first, or drop --offline", strings.Join(groups, " ")))
 }
