@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +77,24 @@ func TestSharePaceLeft(t *testing.T) {
 	whole, half := clients[0].PaceLeft(10), clients[0].WithShare(0.5).PaceLeft(10)
 	if whole != 0 || half < time.Minute {
 		t.Errorf("PaceLeft(10): whole budget %v, half %v; want 0 and at least a window", whole, half)
+	}
+}
+
+// A smaller budget the server announced (X-RateLimit-Limit) is shared the
+// same way: the share of 5 is 4, and the whole client still has the fifth.
+func TestShareOfALearntBudget(t *testing.T) {
+	c, fc, _ := sharedClient(t, ratelimit.Limit{N: 10, Per: time.Minute}, paceState{})
+	_ = c.pacer.store.update(context.Background(), func(st *paceState) {
+		st.ServerLimit, st.ServerLimitSeen = 5, fc.now().UnixNano()
+	})
+	shared := c.WithShare(0.8)
+	doN(t, shared, 4)
+	doN(t, c, 1)
+	if w := fc.waits(); len(w) != 0 {
+		t.Fatalf("waited within the learnt budget: %v", w)
+	}
+	doN(t, shared, 1)
+	if w := fc.waits(); len(w) == 0 || w[0] < time.Minute-time.Second {
+		t.Fatalf("the share's fifth request waited %v, want a window", w)
 	}
 }

@@ -34,6 +34,9 @@ type DB struct {
 	lock     *flock.Flock
 	// Now is the clock; tests move it.
 	Now func() time.Time
+	// OnDetailChange, when set, hears each submission detail that changed
+	// the row's engagement, in the transaction that stores it.
+	OnDetailChange DetailChangeHook
 }
 
 // Path is where a profile's mirror lives in dir; the sandbox's mirrors sit

@@ -260,6 +260,12 @@ CREATE TABLE watch_alerts (
 	crossings INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (alert, key)
 );
+`, `
+-- The budgeted detail refresh (refresh.go): when a detail request last
+-- left for the row. One newer than detail_fetched_at had no answer stored
+-- (a run killed or refused mid-request): the server may have counted it,
+-- so it is not sent again within the re-check interval.
+ALTER TABLE submissions ADD COLUMN detail_sent_at TEXT;
 `}
 
 // SchemaVersion is the schema this storectl writes.

@@ -181,3 +181,10 @@ func EachPage(ctx context.Context, fetch func(ctx context.Context, page int) (*P
 func (c *Client) WithShare(share float64) *Client {
 	return &Client{http: c.http.WithShare(share)}
 }
+
+// BeforeSend returns ctx carrying fn, which runs just before each attempt
+// of a request made with it leaves, after any wait for the pace (see
+// httpx.BeforeSend): a journal marks the request sent there.
+func BeforeSend(ctx context.Context, fn func() error) context.Context {
+	return httpx.BeforeSend(ctx, fn)
+}

@@ -43,7 +43,9 @@ storectl watch events resend sends events again.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runEvents) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runEvents)
+		},
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Failed, "failed", false, "only the parked events, whose retries ran out")
