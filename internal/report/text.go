@@ -217,6 +217,15 @@ func (t *textWriter) locales(r *Report) {
 	for _, l := range r.Locales {
 		parts = append(parts, fmt.Sprintf("%s %s", output.Sanitize(l.Locale), output.Grouped(l.Count)))
 	}
-	t.line("LOCALES (of the detailed submissions): " + strings.Join(parts, " · "))
+	t.line("LOCALES (of the detailed submissions)")
+	line := " "
+	for _, part := range parts {
+		if utf8.RuneCountInString(line)+3+utf8.RuneCountInString(part) > t.width && line != " " {
+			t.line(line)
+			line = " "
+		}
+		line += " " + part + " ·"
+	}
+	t.line(strings.TrimSuffix(line, " ·"))
 	t.line("")
 }
