@@ -25,9 +25,9 @@ import (
 type ReportOptions struct {
 	cmdutil.MirrorDeps
 	Since, Until, By, ProductID, VariantID, SKU, HTML string
-	ByVariant                                          bool
-	Loc                                                *time.Location
-	Now                                                func() time.Time
+	ByVariant                                         bool
+	Loc                                               *time.Location
+	Now                                               func() time.Time
 }
 
 func newReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Command {
@@ -64,7 +64,9 @@ page with charts (no script, nothing fetched), mode 0600.`,
   storectl bis report --by-variant --product-id 4410 -o json
   storectl bis report --offline --html restock.html`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runReport) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runReport)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Since, "since", "", "only submissions created at or after this `date`")
