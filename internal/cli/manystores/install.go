@@ -45,7 +45,7 @@ func Install(root *cobra.Command, f *cmdutil.Factory, newTree NewTree) {
 			return run(c, args)
 		}
 		if _, ok := reads(c); !ok {
-			return exitcode.WithHint(exitcode.Usage,
+			return exitcode.UsageHint(
 				fmt.Errorf("`%s` works on one store at a time, and %d profiles were given (%s)", c.CommandPath(), len(profiles), strings.Join(profiles, ", ")),
 				"name one with --profile NAME; only reads (list, get, find, export, mirror sync …) run over several stores")
 		}
