@@ -77,6 +77,9 @@ func runManyStores(c *cobra.Command, args, profiles []string, f *cmdutil.Factory
 	if err != nil {
 		return err
 	}
+	if err := refuseOneStoreFlags(c, len(profiles)); err != nil {
+		return err
+	}
 	if profiles, err = distinctStores(c, f, profiles, f.IOStreams.ErrOut); err != nil {
 		return err
 	}
