@@ -117,7 +117,8 @@ func (db *DB) Demand(ctx context.Context, f DemandFilter) (_ []json.RawMessage, 
 // demandQuery counts from the index alone (submissions_product or
 // submissions_variant hold every column it groups and counts) and reads
 // one row per group for its titles: the newest submission's, so a product
-// renamed since shows its current name.
+// renamed since shows its current name; a variant's SKU is its most common
+// one (commonSKU).
 func demandQuery(f DemandFilter) string {
 	match, group, titles := "t.product_id = g.product_id", "product_id", []string{"product_title"}
 	if f.ByVariant {
@@ -128,6 +129,10 @@ func demandQuery(f DemandFilter) string {
 	for i, t := range titles {
 		if i == 1 {
 			cols = append(cols, "g.variant_id")
+		}
+		if t == "sku" {
+			cols = append(cols, commonSKU(match))
+			continue
 		}
 		cols = append(cols, fmt.Sprintf(`(SELECT t.%s FROM submissions t WHERE %s AND t.gone_at IS NULL
 			ORDER BY t.created_at DESC, t.id DESC LIMIT 1) AS %s`, t, match, t))
@@ -146,6 +151,15 @@ func demandQuery(f DemandFilter) string {
 		q += fmt.Sprintf(" LIMIT %d", f.Top)
 	}
 	return q
+}
+
+// commonSKU is a variant's most common SKU among its submissions (the
+// newest of equally common ones): a submission made while the SKU was
+// missing or being changed must not stand for the variant, as the newest
+// one would.
+func commonSKU(match string) string {
+	return fmt.Sprintf(`(SELECT t.sku FROM submissions t WHERE %s AND t.gone_at IS NULL AND coalesce(t.sku, '') <> ''
+			GROUP BY t.sku ORDER BY count(*) DESC, max(t.created_at) DESC LIMIT 1) AS sku`, match)
 }
 
 // PriorityFilter selects pre-order product rows.

@@ -20,8 +20,7 @@ import (
 )
 
 func exportOpts(t testing.TB, e *clitest.Env) *ExportOptions {
-	return &ExportOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.PrinterWithDefault, FilePrinter: e.F.FilePrinter, ShopClient: e.F.ShopClient,
-		Progress: e.F.Progress, Mirror: e.F.MirrorDeps(), Forms: testForms(t, e)}
+	return &ExportOptions{MirrorDeps: e.F.MirrorDeps(), PrinterWithDefault: e.F.PrinterWithDefault, FilePrinter: e.F.FilePrinter, Forms: testForms(t, e)}
 }
 
 func readCSV(t *testing.T, data []byte) [][]string {
@@ -35,6 +34,7 @@ func readCSV(t *testing.T, data []byte) [][]string {
 
 func TestExportDefaultsToCSV(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/list")
 	e.Settings.Values["output"] = config.Value{Value: "table", Source: config.FromDefault}
 	opts := exportOpts(t, e)
 	if err := runExport(context.Background(), opts); err != nil {
@@ -54,6 +54,7 @@ func TestExportDefaultsToCSV(t *testing.T) {
 
 func TestExportToFileWithDetails(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("csv"))
+	e.Sends("GET /shop-api/back-in-stock/form", "GET /shop-api/back-in-stock/list", "GET /shop-api/back-in-stock/get/*")
 	opts := exportOpts(t, e)
 	opts.File = filepath.Join(t.TempDir(), "out.csv")
 	opts.Details = true
@@ -75,7 +76,7 @@ func TestExportToFileWithDetails(t *testing.T) {
 	for _, r := range recs[1:] {
 		byID[r[0]] = r
 	}
-	if r := byID["10005"]; r[15] != "2026-07-03 20:21:07" || r[16] != "" || r[18] == "" {
+	if r := byID["10005"]; r[15] != "2026-07-03T20:21:07" || r[16] != "" || r[18] == "" || r[9] != "2026-06-03T18:00:07" {
 		t.Errorf("row 10005: %v", r)
 	}
 	if r := byID["10012"]; !strings.HasPrefix(r[17], "'=HYPERLINK") {
@@ -92,6 +93,7 @@ func TestExportToFileWithDetails(t *testing.T) {
 func TestExportJSONAndNDJSONAreLossless(t *testing.T) {
 	for _, format := range []string{"json", "ndjson"} {
 		e := clitest.New(t, clitest.WithOutput(format))
+		e.Sends("GET /shop-api/back-in-stock/list")
 		if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
 			t.Fatal(err)
 		}
@@ -132,6 +134,7 @@ func TestExportInterruptedLeavesNoFile(t *testing.T) {
 	defer cancel()
 	stop := &cancelAfter{n: 3, cancel: cancel}
 	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Log = stop }))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	opts := exportOpts(t, e)
 	dir := t.TempDir()
 	opts.File = filepath.Join(dir, "out.csv")
@@ -187,6 +190,7 @@ func TestExportSkipsARowPushedToTheNextPage(t *testing.T) {
 		})
 	}}
 	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
 		t.Fatal(err)
 	}
@@ -244,6 +248,7 @@ func TestExportTellsRowsThatLeft(t *testing.T) {
 		})
 	}}
 	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
 		t.Fatal(err)
 	}
@@ -277,6 +282,7 @@ func TestExportDetailRefusedIsExit5WithTheRowWritten(t *testing.T) {
 		}
 	})
 	e := clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	e.Sends("GET /shop-api/back-in-stock/form", "GET /shop-api/back-in-stock/list", "GET /shop-api/back-in-stock/get/*")
 	opts := exportOpts(t, e)
 	opts.Details = true
 	opts.File = filepath.Join(t.TempDir(), "out.csv")

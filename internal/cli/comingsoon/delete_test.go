@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/sandbox"
@@ -18,6 +19,7 @@ import (
 
 func TestDelete250IDsFromStdinInThreeRequests(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	var ids []string
 	for i := 1; i <= 250; i++ {
 		ids = append(ids, fmt.Sprint(i))
@@ -44,6 +46,7 @@ func TestDelete250IDsFromStdinInThreeRequests(t *testing.T) {
 
 func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	opts := deleteOpts(e, "500500,1")
 	err := runDelete(context.Background(), opts)
 	if exitcode.Of(err) != exitcode.APIRefused {
@@ -62,6 +65,7 @@ func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
 // not only in the table on stdout, so a script that keeps stderr learns why.
 func TestDeleteAllBatchesFailedSaysWhyOnStderr(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	err := runDelete(context.Background(), deleteOpts(e, "900001,900002"))
 	if exitcode.Of(err) != exitcode.APIRefused || !strings.Contains(err.Error(), "1 of 1 delete requests failed: Coming soon products not found") {
 		t.Fatalf("err = %v", err)
@@ -129,21 +133,47 @@ func TestDeleteDryRunListsBatches(t *testing.T) {
 	for i := 1; i <= 101; i++ {
 		ids = append(ids, fmt.Sprint(i))
 	}
+	e.Sends("GET /shop-api/coming-soon/list")
 	opts := deleteOpts(e, ids...)
 	opts.Yes, opts.DryRun = false, true
 	if err := runDelete(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(e.Out.String(), "2      1      101\n") || !strings.Contains(e.ErrOut.String(), "101 ids in 2 requests; nothing was sent") {
-		t.Errorf("out:\n%s\nerr: %s", e.Out, e.ErrOut)
+	// Each rule on its line, named from one read of the rule list: the demo
+	// store's rules are 1 to 20.
+	for _, want := range []string{"BATCH  ID   NAME\n", "1      1    Fall jackets teaser\n", "1      21   — not in the store\n", "2      101  — not in the store\n"} {
+		if !strings.Contains(e.Out.String(), want) {
+			t.Errorf("no %q in\n%s", want, e.Out)
+		}
 	}
-	if len(e.Requests.Lines()) != 0 {
-		t.Error("sent a request")
+	if !strings.Contains(e.ErrOut.String(), "101 ids in 2 requests; nothing was sent") ||
+		!strings.Contains(e.ErrOut.String(), "81 ids are not in the store's rule list") {
+		t.Errorf("err: %s", e.ErrOut)
+	}
+	if len(requests(e, "DELETE")) != 0 {
+		t.Error("sent a delete")
+	}
+}
+
+// A dry run whose rule list cannot be read still lists the ids, without
+// calling them missing.
+func TestDeleteDryRunWithoutTheListShowsIDs(t *testing.T) {
+	e := clitest.New(t)
+	opts := deleteOpts(e, "5")
+	opts.ShopClient = func() (*shop.Client, error) { return nil, errors.New("no shop API URL configured") }
+	opts.Yes, opts.DryRun = false, true
+	if err := runDelete(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.Out.String(), "1      5   —\n") || strings.Contains(e.Out.String(), "not in the store") ||
+		!strings.Contains(e.ErrOut.String(), "the rule names could not be read") {
+		t.Errorf("out:\n%s\nerr: %s", e.Out, e.ErrOut)
 	}
 }
 
 func TestDeleteReport(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	e.Settings.Quiet = true
 	opts := deleteOpts(e, "3", "4")
 	opts.Bulk.Report = filepath.Join(t.TempDir(), "deleted.csv")
@@ -175,6 +205,10 @@ func TestDeleteSelectsExpiredRules(t *testing.T) {
 		{prefix: "Fall ", dryRun: true},
 	} {
 		e := clitest.New(t)
+		e.Sends("GET /shop-api/coming-soon/list")
+		if !tc.dryRun {
+			e.Sends("DELETE /shop-api/coming-soon/delete")
+		}
 		opts := deleteOpts(e, tc.args...)
 		opts.Expired, opts.NamePrefix, opts.DryRun, opts.Now = true, tc.prefix, tc.dryRun, func() time.Time { return now }
 		if err := runDelete(context.Background(), opts); err != nil {
@@ -182,7 +216,7 @@ func TestDeleteSelectsExpiredRules(t *testing.T) {
 		}
 		got := requests(e, "DELETE")
 		switch {
-		case tc.dryRun && (len(got) != 0 || !strings.Contains(e.Out.String(), "1      1      1\n")):
+		case tc.dryRun && (len(got) != 0 || !strings.Contains(e.Out.String(), "1      1   Fall jackets teaser\n")):
 			t.Errorf("dry run: sent %v, printed\n%s", got, e.Out)
 		case !tc.dryRun && (len(got) != 1 || !strings.Contains(got[0], `{"ids":[`+tc.wantIDs+`]}`)):
 			t.Errorf("%+v: sent %v", tc, got)
@@ -190,6 +224,7 @@ func TestDeleteSelectsExpiredRules(t *testing.T) {
 	}
 	// A rule ending exactly now has expired.
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list", "DELETE /shop-api/coming-soon/delete")
 	opts := deleteOpts(e)
 	opts.Expired, opts.Now = true, func() time.Time { return time.Date(2026, 10, 12, 15, 0, 0, 0, time.UTC) }
 	if err := runDelete(context.Background(), opts); err != nil {
@@ -221,6 +256,7 @@ func TestDeleteInterruptedThenResumed(t *testing.T) {
 		return log.Write(p)
 	})
 	e := clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.Log = hook }))
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	err := runDelete(ctx, deleteOpts(e, arg))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)

@@ -15,8 +15,7 @@ import (
 
 // ProductsOptions are the inputs of `preorder products`.
 type ProductsOptions struct {
-	cmdutil.ShopDeps
-	Mirror    cmdutil.MirrorDeps
+	cmdutil.MirrorDeps
 	Keyword   string
 	Pages     cmdutil.PageFlags
 	VariantID string
@@ -24,7 +23,7 @@ type ProductsOptions struct {
 }
 
 func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.Command {
-	opts := &ProductsOptions{ShopDeps: f.ShopDeps(), Mirror: f.MirrorDeps()}
+	opts := &ProductsOptions{MirrorDeps: f.MirrorDeps()}
 	cmd := &cobra.Command{
 		Use:   "products",
 		Short: "Show which offer each variant gets, and why",
