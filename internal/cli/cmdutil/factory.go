@@ -9,7 +9,7 @@
 // and replaced by tests; never the Factory itself. Where verbs share a set,
 // the set is a bundle built on ShopDeps (MirrorDeps and BulkDeps embed it)
 // that the Options embed — at most one — so the fields read the same either
-// way (opts.ShopClient) and a helper can take the bundle (PrintList takes
+// way (opts.ShopClient) and a helper can take the bundle (shopread.PrintList takes
 // ShopDeps). What a verb needs beyond its bundle are further fields of the
 // Factory's names; seams that are not dependencies (a clock: Now, a zone:
 // Loc) are plain fields too.

@@ -10,6 +10,7 @@ import (
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/shopread"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -79,7 +80,7 @@ func runProducts(ctx context.Context, opts *ProductsOptions) error {
 		}
 		cols = priorityColumns(offers)
 	}
-	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
+	return shopread.PrintList(ctx, opts.ShopDeps, opts.Pages, shopread.List{
 		Noun: "variants in pre-order offers", Sheet: "priority products", Columns: cols,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListPriorityProducts(ctx, page, opts.Keyword)
