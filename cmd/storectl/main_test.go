@@ -59,6 +59,7 @@ func TestScripts(t *testing.T) {
 			"xlsxcells":   cmdXLSXCells,
 			"pgdb":        cmdPGDB,
 			"odscheck":    cmdODSCheck,
+			"reportcheck": cmdReportCheck,
 		},
 	})
 }

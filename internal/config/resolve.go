@@ -60,6 +60,9 @@ type Settings struct {
 	// the local SQLite mirror. It may hold a password: print it only
 	// through pgurl's redaction.
 	MirrorURL string
+	// ShopTimezone is the shop's time zone as set ("" when not): see
+	// ParseZone.
+	ShopTimezone string
 	// Pager is STORECTL_PAGER or the profile's pager key, "" when neither
 	// is set (iostreams.PagerCommand falls back to $PAGER and less).
 	Pager string
@@ -219,6 +222,7 @@ func (s *Settings) fill() {
 	s.Sandbox, _ = strconv.ParseBool(get("sandbox"))
 	s.Timeout, _ = time.ParseDuration(get("timeout"))
 	s.Offline, _ = strconv.ParseBool(get("offline"))
+	s.ShopTimezone = get("shop_timezone")
 	s.Pager = get("pager")
 	s.MirrorURL = strings.TrimSpace(get("mirror_url"))
 }

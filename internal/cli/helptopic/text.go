@@ -68,6 +68,10 @@ func Environment() []Group {
 			{Name: "PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD, PGSSLMODE, …", Text: "The libpq variables (also PGPASSFILE, PGSERVICE, PGSSLROOTCERT and the rest) fill in what mirror_url (STORECTL_MIRROR_URL) leaves out, as for psql; mirror_url=postgres:// takes everything from them. They alone never move the mirror to PostgreSQL."},
 			{Name: "STORECTL_MIRROR_LEASE_TTL", Text: "DURATION: how long a store's writer lease outlives its last heartbeat before another machine takes it over (default 60s; the heartbeat is every third of it)."},
 		}},
+		{"storectl watch", []Entry{
+			{Name: "STORECTL_WEBHOOK_SECRET", Text: "The secret that signs the webhooks of storectl watch --forward-to, when --secret is not given (keeps it out of the process list)."},
+			{Name: "STORECTL_WATCH_RETRY_FIRST", Text: "DURATION: the first wait before a failed delivery is tried again (default 1s, doubling up to 5m, jittered); for tests."},
+		}},
 		{"Sandbox (for tests and demos)", []Entry{
 			{Name: "STORECTL_SANDBOX_THROTTLE", Text: "N/DURATION: the in-process sandbox throttles shop requests like a real store (off by default)."},
 			{Name: "STORECTL_SANDBOX_SYNC_REQUESTS", Text: "N: the sandbox catalog answers its first N filter and search requests as a store whose first product sync is still running."},

@@ -52,6 +52,9 @@ func Install(root *cobra.Command, f *cmdutil.Factory, newTree NewTree) {
 		if err := refuseStoreNamingEnv(profiles); err != nil {
 			return err
 		}
+		if streams(c) {
+			return runStreams(c, args, profiles, f, newTree)
+		}
 		return runManyStores(c, args, profiles, f, newTree)
 	}
 }
@@ -75,6 +78,9 @@ func CollectInto(f *cmdutil.Factory, c *output.Collector) {
 func runManyStores(c *cobra.Command, args, profiles []string, f *cmdutil.Factory, newTree NewTree) error {
 	concurrency, err := concurrencySetting(c.Flags())
 	if err != nil {
+		return err
+	}
+	if err := refuseOneStoreFlags(c, len(profiles)); err != nil {
 		return err
 	}
 	if profiles, err = distinctStores(c, f, profiles, f.IOStreams.ErrOut); err != nil {
