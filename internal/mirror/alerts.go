@@ -139,10 +139,14 @@ func pendingDemand(ctx context.Context, tx *sql.Tx, byProduct bool) ([]demand, e
 	if byProduct {
 		group = "product_id"
 	}
-	// With one max(), SQLite takes the other bare columns from the row
-	// holding it: the titles are the newest submission's.
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf(`SELECT %[1]s, product_id, variant_id, product_title, variant_title, max(created_at), count(*)
-		FROM submissions WHERE gone_at IS NULL AND status = 0 AND %[1]s IS NOT NULL GROUP BY %[1]s ORDER BY %[1]s`, group))
+	// The titles are the newest submission's: the first row of each group
+	// newest first (a row without a date last, as SQLite orders NULL).
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf(`SELECT k, product_id, variant_id, product_title, variant_title, newest, n FROM (
+		SELECT %[1]s AS k, product_id, variant_id, product_title, variant_title,
+			max(created_at) OVER g AS newest, count(*) OVER g AS n,
+			row_number() OVER (g ORDER BY created_at IS NULL, created_at DESC, id DESC) AS r
+		FROM submissions WHERE gone_at IS NULL AND status = 0 AND %[1]s IS NOT NULL WINDOW g AS (PARTITION BY %[1]s)) d
+		WHERE r = 1 ORDER BY k`, group))
 	if err != nil {
 		return nil, err
 	}

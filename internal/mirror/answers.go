@@ -140,9 +140,9 @@ func demandQuery(f DemandFilter) string {
 	having, order := "", "pending DESC, newest DESC"
 	switch f.Status {
 	case "pending":
-		having = "HAVING pending > 0"
+		having = "HAVING sum(status = 0) > 0"
 	case "sent":
-		having, order = "HAVING sent > 0", "sent DESC, newest DESC"
+		having, order = "HAVING sum(status = 1) > 0", "sent DESC, newest DESC"
 	}
 	q := fmt.Sprintf(`SELECT %s, g.pending, g.sent, g.newest, g.oldest FROM (
 		SELECT %s, sum(status = 0) AS pending, sum(status = 1) AS sent, max(created_at) AS newest, min(created_at) AS oldest

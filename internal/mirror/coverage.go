@@ -66,7 +66,7 @@ func (db *DB) DetailCoverage(ctx context.Context) (_ DetailCoverage, err error) 
 		sums = append(sums, fmt.Sprintf("NOT %s AND %s", inFlight, classSQL[class].where))
 	}
 	current := "detail_json IS NOT NULL AND detail_for IS " + versionExpr
-	sums = append(sums, inFlight, inWindow, fmt.Sprintf("status = 1 AND %s AND NOT coalesce(%s, 0)", current, inWindow))
+	sums = append(sums, inFlight, inWindow, fmt.Sprintf("status = 1 AND %s AND NOT coalesce(%s, FALSE)", current, inWindow))
 	var cols []string
 	for _, s := range sums {
 		cols = append(cols, fmt.Sprintf("coalesce(sum(%s), 0)", s))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/httpx"
+	"github.com/storectl/storectl/internal/pgurl"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -24,7 +25,10 @@ type world struct {
 	log    *logBuffer
 	client *shop.Client
 	path   string
-	db     *DB
+	// pg is the PostgreSQL database holding the mirror when the suite runs
+	// on PostgreSQL (nil: the SQLite file at path).
+	pg *pgurl.Target
+	db *DB
 	// before, when set, runs before each request reaches the sandbox (a
 	// store that changes while it is read, a kill at request k).
 	before func(n int, r *http.Request)
@@ -61,13 +65,16 @@ func newWorldAt(t testing.TB, submissions int, now func() time.Time) *world {
 	}
 	w.client = shop.New(h)
 	w.path = filepath.Join(t.TempDir(), "default.db")
+	if onPostgres {
+		w.pg = pgTarget(t)
+	}
 	w.open()
 	return w
 }
 
 func (w *world) open() {
 	w.t.Helper()
-	db, err := Open(context.Background(), w.path, Options{Mode: Write, Store: "https://sandbox.test"})
+	db, err := Open(context.Background(), w.path, w.options(Write, "https://sandbox.test"))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -76,6 +83,11 @@ func (w *world) open() {
 	}
 	w.db = db
 	w.t.Cleanup(func() { db.Close() })
+}
+
+// options opens the world's mirror (on either backend) in mode, as store.
+func (w *world) options(mode Mode, store string) Options {
+	return Options{Mode: mode, Store: store, Postgres: w.pg}
 }
 
 func (w *world) reopen() {

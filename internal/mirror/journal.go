@@ -81,13 +81,12 @@ func (p *pass) countPlaced(ctx context.Context) error {
 func (db *DB) startPass(ctx context.Context, res *resource, kind, purpose string, details bool) (*pass, error) {
 	now := db.Now()
 	p := &pass{db: db, res: res, kind: kind, purpose: purpose, details: details, started: now, tally: tally{ordered: true}}
-	r, err := db.sql.ExecContext(ctx, `INSERT INTO sync_journal (resource, kind, purpose, details, started_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, res.name, kind, purpose, details, stamp(now), stamp(now))
+	err := db.sql.QueryRowContext(ctx, `INSERT INTO sync_journal (resource, kind, purpose, details, started_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, res.name, kind, purpose, details, stamp(now), stamp(now)).Scan(&p.id)
 	if err != nil {
 		return nil, err
 	}
-	p.id, err = r.LastInsertId()
-	return p, err
+	return p, nil
 }
 
 // abandon closes an interrupted pass that will not be continued.

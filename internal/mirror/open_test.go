@@ -81,6 +81,7 @@ func writeFile(t *testing.T, path string, data []byte) {
 
 // syncedMirror is a closed mirror of 40 submissions.
 func syncedMirror(t *testing.T) string {
+	sqliteOnly(t, "the SQLite file")
 	w := newWorld(t, 40)
 	w.sync(SyncOptions{}, "bis")
 	w.db.Close()

@@ -429,7 +429,7 @@ func TestOutboxDelivery(t *testing.T) {
 func TestOutboxModeBesideAWriter(t *testing.T) {
 	w := watchWorld(t, 5, "bis")
 	ctx := context.Background()
-	other, err := Open(ctx, w.path, Options{Mode: Outbox, Store: "https://sandbox.test"})
+	other, err := Open(ctx, w.path, w.options(Outbox, "https://sandbox.test"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,10 +437,10 @@ func TestOutboxModeBesideAWriter(t *testing.T) {
 	if n, err := other.ResendParked(ctx); err != nil || n != 0 {
 		t.Fatalf("%d (%v)", n, err)
 	}
-	if _, err := Open(ctx, w.path, Options{Mode: Outbox, Store: "https://other.test"}); err == nil {
+	if _, err := Open(ctx, w.path, w.options(Outbox, "https://other.test")); err == nil {
 		t.Fatal("a mirror of another store was opened")
 	}
-	if _, err := Open(ctx, w.path+".none", Options{Mode: Outbox}); err == nil {
+	if _, err := Open(ctx, w.path+".none", Options{Mode: Outbox}); w.pg == nil && err == nil {
 		t.Fatal("a missing mirror was opened (or created)")
 	}
 }

@@ -31,7 +31,7 @@ import (
 // backend's own.
 
 // pgStoreViews are the tables a store's connection sees as its own.
-var pgStoreViews = []string{"submissions", "offers", "offer_products", "priority_rows", "rules", "form_fields",
+var pgStoreViews = []string{"store", "submissions", "offers", "offer_products", "priority_rows", "rules", "form_fields",
 	"sync_journal", "odd_rows", "watch_lists", "outbox", "watch_alerts"}
 
 // openPostgres opens a pool of connections scoped to store (its storeKey).
@@ -83,38 +83,115 @@ func (r rebindConnector) Driver() driver.Driver { return r.base.Driver() }
 type rebindConn struct{ *stdlib.Conn }
 
 func (c *rebindConn) Prepare(query string) (driver.Stmt, error) {
-	return c.Conn.Prepare(pgRebind(query))
+	return c.PrepareContext(context.Background(), query)
 }
 
+// PrepareContext prepares the rebound statement; its arguments are bound
+// by position, so it may not name them.
 func (c *rebindConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	return c.Conn.PrepareContext(ctx, pgRebind(query))
+	r := pgRebind(query)
+	for _, name := range r.params {
+		if name != "" {
+			return nil, fmt.Errorf("mirror: a prepared statement names its parameter :%s (bind it by position)", name)
+		}
+	}
+	return c.Conn.PrepareContext(ctx, r.text)
 }
 
 func (c *rebindConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	return c.Conn.ExecContext(ctx, pgRebind(query), args)
+	r := pgRebind(query)
+	args, err := r.bind(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.Conn.ExecContext(ctx, r.text, args)
 }
 
 func (c *rebindConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	return c.Conn.QueryContext(ctx, pgRebind(query), args)
+	r := pgRebind(query)
+	args, err := r.bind(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.Conn.QueryContext(ctx, r.text, args)
+}
+
+// CheckNamedValue sends numbers as their text, which PostgreSQL reads as
+// the column's type (a number the API sent into a text column, as SQLite
+// would keep it), and a Go bool as SQLite stores it, 0 or 1: the mirror's
+// flag columns are integers on both backends.
+func (c *rebindConn) CheckNamedValue(v *driver.NamedValue) error {
+	switch x := v.Value.(type) {
+	case bool:
+		v.Value = "0"
+		if x {
+			v.Value = "1"
+		}
+	case int:
+		v.Value = strconv.Itoa(x)
+	case int64:
+		v.Value = strconv.FormatInt(x, 10)
+	case float64:
+		v.Value = strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return c.Conn.CheckNamedValue(v)
 }
 
 var (
 	onConflict = regexp.MustCompile(`(?i)\bON\s+CONFLICT\s*\(`)
 	nocase     = regexp.MustCompile(`(?i)\bCOLLATE\s+NOCASE\b`)
 	like       = regexp.MustCompile(`(?i)\bLIKE\b`)
+	// isValue is SQLite's IS (NOT) between two values, where PostgreSQL
+	// only knows IS (NOT) NULL, TRUE, FALSE and DISTINCT FROM: the word
+	// after it decides ("" when a parameter follows).
+	isValue = regexp.MustCompile(`(?i)\bIS(\s+NOT)?\s+(\w+|\(|$)`)
+	isWords = map[string]bool{"NULL": true, "TRUE": true, "FALSE": true, "UNKNOWN": true, "DISTINCT": true, "JSON": true, "NORMALIZED": true}
 )
+
+// rebound is a statement in PostgreSQL's words, and what each of its
+// parameters $1, $2, … is: params[k-1] names $k's argument, or is "" for
+// the argument at position k (as SQLite numbers ? and :name alike).
+type rebound struct {
+	text   string
+	params []string
+}
+
+// bind orders args as the rebound statement's $n.
+func (r rebound) bind(args []driver.NamedValue) ([]driver.NamedValue, error) {
+	out := make([]driver.NamedValue, len(r.params))
+	for k, name := range r.params {
+		found := false
+		for _, a := range args {
+			if (name != "" && a.Name == name) || (name == "" && a.Name == "" && a.Ordinal == k+1) {
+				out[k], found = driver.NamedValue{Ordinal: k + 1, Value: a.Value}, true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("mirror: no argument for parameter %d (%q) of the statement", k+1, name)
+		}
+	}
+	return out, nil
+}
 
 // pgRebind turns the mirror's SQL into PostgreSQL's (see above). Quoted
 // text, quoted names and comments are left as they are.
-func pgRebind(q string) string {
+func pgRebind(q string) rebound {
 	var b strings.Builder
-	n := 0
+	var r rebound
 	for i := 0; i < len(q); {
 		switch c := q[i]; {
 		case c == '?':
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
+			r.params = append(r.params, "")
+			b.WriteString("$" + strconv.Itoa(len(r.params)))
 			i++
+		case isNamedParam(q, i):
+			j := i + 1
+			for j < len(q) && isWordByte(q[j]) {
+				j++
+			}
+			b.WriteString("$" + strconv.Itoa(r.param(q[i+1:j])))
+			i = j
 		case c == '\'' || c == '"':
 			j := skipQuoted(q, i, c)
 			b.WriteString(q[i:j])
@@ -125,18 +202,54 @@ func pgRebind(q string) string {
 			i = j
 		default:
 			j := i + 1
-			for j < len(q) && q[j] != '?' && q[j] != '\'' && q[j] != '"' && !strings.HasPrefix(q[j:], "--") {
+			for j < len(q) && q[j] != '?' && q[j] != ':' && q[j] != '\'' && q[j] != '"' && !strings.HasPrefix(q[j:], "--") {
 				j++
 			}
 			b.WriteString(rebindWords(q[i:j]))
 			i = j
 		}
 	}
-	return b.String()
+	r.text = b.String()
+	return r
+}
+
+// param is the number of the named parameter, given at its first use.
+func (r *rebound) param(name string) int {
+	for k, p := range r.params {
+		if p == name {
+			return k + 1
+		}
+	}
+	r.params = append(r.params, name)
+	return len(r.params)
+}
+
+// isNamedParam: q[i] starts :name (not a :: cast).
+func isNamedParam(q string, i int) bool {
+	return q[i] == ':' && i+1 < len(q) && isWordByte(q[i+1]) && (q[i+1] < '0' || q[i+1] > '9') &&
+		(i == 0 || q[i-1] != ':')
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func rebindWords(s string) string {
 	s = onConflict.ReplaceAllString(s, "ON CONFLICT (store, ")
 	s = nocase.ReplaceAllString(s, `COLLATE storectl.nocase`)
+	s = isValue.ReplaceAllStringFunc(s, rebindIs)
 	return like.ReplaceAllString(s, "ILIKE")
+}
+
+// rebindIs turns SQLite's `a IS b` into `a IS NOT DISTINCT FROM b` and
+// `a IS NOT b` into `a IS DISTINCT FROM b`.
+func rebindIs(m string) string {
+	sub := isValue.FindStringSubmatch(m)
+	if isWords[strings.ToUpper(sub[2])] {
+		return m
+	}
+	if sub[1] != "" {
+		return "IS DISTINCT FROM " + sub[2]
+	}
+	return "IS NOT DISTINCT FROM " + sub[2]
 }

@@ -13,6 +13,7 @@ import (
 // places renumbered with the journal), an interrupted export's rows; a
 // second copy of the same store is refused.
 func TestCopyToPostgres(t *testing.T) {
+	sqliteOnly(t, "the copy's source is a SQLite mirror (it ran in the run on SQLite)")
 	ctx := context.Background()
 	w := newWorld(t, 40)
 	w.sync(SyncOptions{Details: true}, Groups...)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -18,7 +19,7 @@ import (
 // writable open first takes the store's lease: one writer per store, on
 // any machine.
 func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, err error) {
-	db = &DB{path: target.Display, readOnly: opts.Mode == ReadOnly, pg: target}
+	db = &DB{path: target.Display, readOnly: opts.Mode == ReadOnly, pg: target, Now: time.Now}
 	defer func() {
 		if err != nil {
 			db.Close()
@@ -27,29 +28,43 @@ func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, er
 	}()
 	store := storeKey(opts.Store)
 	db.store = store
-	if err := db.migratePG(ctx, target); err != nil {
+	// Outbox changes the outbox beside the store's writer: like a reader it
+	// neither upgrades the schema nor takes the lease.
+	asIs := db.readOnly || opts.Mode == Outbox
+	if err := db.migratePG(ctx, target, asIs); err != nil {
 		return db, err
 	}
-	if !db.readOnly {
+	if !asIs {
 		if db.lease, err = acquireLease(ctx, target.Config, store, opts.Store, leaseOptions{
 			purpose: opts.Purpose, wait: opts.Mode == Write, waiting: opts.Waiting}); err != nil {
 			return db, err
 		}
 	}
 	db.sql = openPostgres(target.Config, store)
+	if !asIs {
+		return db, db.claim(ctx, opts.Store, true)
+	}
 	return db, nil
 }
 
 // migratePG brings the schema up to date (a writable open) or checks it
-// (read-only), and records a new store.
-func (db *DB) migratePG(ctx context.Context, target *pgurl.Target) error {
+// (asIs); an open asIs also needs the store to be in the database, as it
+// needs a SQLite mirror's file.
+func (db *DB) migratePG(ctx context.Context, target *pgurl.Target, asIs bool) error {
 	conn, err := pgx.ConnectConfig(ctx, target.Config)
 	if err != nil {
 		return &pgurl.ConnectError{Target: target.Display, Err: err}
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := migratePostgres(ctx, conn, target.Display, db.readOnly); err != nil {
+	if _, err := migratePostgres(ctx, conn, target.Display, asIs); err != nil || !asIs {
 		return err
+	}
+	var known bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM storectl.stores WHERE store = $1)", db.store).Scan(&known); err != nil {
+		return err
+	}
+	if !known {
+		return &NoMirrorError{Path: fmt.Sprintf("%s holds no mirror of %s", target.Display, db.store)}
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package mirror
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -47,14 +49,16 @@ func TestMigrationListsAligned(t *testing.T) {
 
 func TestPgRebind(t *testing.T) {
 	cases := map[string]string{
-		"SELECT a FROM t WHERE x = ? AND y = ?":                     "SELECT a FROM t WHERE x = $1 AND y = $2",
-		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":         "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
-		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING": "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
-		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":        "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
-		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
+		"SELECT a FROM t WHERE x = ? AND y = ?":                                                        "SELECT a FROM t WHERE x = $1 AND y = $2",
+		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":                                            "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
+		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING":                                    "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
+		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":                                           "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
+		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                                                   "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
+		"WHERE detail_for IS coalesce(u, l) AND x IS NOT ? AND y IS NULL AND z IS NOT DISTINCT FROM w": "WHERE detail_for IS NOT DISTINCT FROM coalesce(u, l) AND x IS DISTINCT FROM $1 AND y IS NULL AND z IS NOT DISTINCT FROM w",
+		"SELECT a::jsonb FROM t WHERE x >= :since AND y = ? OR z < :since":                             "SELECT a::jsonb FROM t WHERE x >= $1 AND y = $2 OR z < $1",
 	}
 	for in, want := range cases {
-		if got := pgRebind(in); got != want {
+		if got := pgRebind(in).text; got != want {
 			t.Errorf("pgRebind(%q)\n got %q\nwant %q", in, got, want)
 		}
 	}
@@ -208,4 +212,48 @@ func TestPostgresLease(t *testing.T) {
 		t.Fatalf("after a release the lease is free at once: %v", err)
 	}
 	third.Close()
+}
+
+// envBackend set to "postgres" runs this package's tests with each world's
+// mirror in a fresh PostgreSQL database: TestSuiteOnPostgres runs the test
+// binary again so, and a developer may set it by hand to iterate.
+const envBackend = "STORECTL_TEST_MIRROR_BACKEND"
+
+var onPostgres = os.Getenv(envBackend) == "postgres"
+
+// sqliteOnly ends a test of what only the SQLite file has (its path, its
+// locks, its damage) in the run on PostgreSQL.
+func sqliteOnly(t testing.TB, why string) {
+	t.Helper()
+	if onPostgres {
+		t.Skip("SQLite only: " + why)
+	}
+}
+
+// The mirror's whole suite, the same tests, on PostgreSQL: the test binary
+// runs again with envBackend set, on the server this run uses.
+func TestSuiteOnPostgres(t *testing.T) {
+	if onPostgres {
+		t.Skip("this is the run on PostgreSQL")
+	}
+	server, err := pgtest.ServerURL()
+	if err != nil {
+		pgtest.Skip(t, err)
+	}
+	args := []string{"-test.count=1", "-test.timeout=30m"}
+	if testing.Verbose() {
+		args = append(args, "-test.v")
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), envBackend+"=postgres", pgtest.EnvURL+"="+server)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the mirror's tests on PostgreSQL: %v\n%s", err, out)
+	}
+	t.Logf("the mirror's tests on PostgreSQL:\n%s", lastLines(out, 3))
+}
+
+func lastLines(b []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
 }

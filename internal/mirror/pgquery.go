@@ -184,6 +184,8 @@ func scopedConfig(cfg *pgx.ConnConfig) *pgx.ConnConfig {
 		cfg.RuntimeParams = map[string]string{}
 	}
 	cfg.RuntimeParams["search_path"] = "storectl"
+	// Times without a zone are UTC, as SQLite reads them.
+	cfg.RuntimeParams["TimeZone"] = "UTC"
 	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
 		cfg.RuntimeParams["application_name"] = "storectl"
 	}

@@ -11,16 +11,20 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
-// pgWorld is a synced sandbox store copied into a PostgreSQL mirror, and
+// pgWorld is a synced sandbox store copied into a PostgreSQL mirror (or
+// synced there, in the run on PostgreSQL), and
 // the mirror opened read-only there.
 func pgWorld(t *testing.T, rows int) (*world, *DB) {
 	t.Helper()
 	ctx := context.Background()
 	w := newWorld(t, rows)
 	w.sync(SyncOptions{Details: true}, Groups...)
-	tg := pgTarget(t)
-	if _, err := w.db.CopyToPostgres(ctx, tg, "https://sandbox.test"); err != nil {
-		t.Fatal(err)
+	tg := w.pg // synced there in the run on PostgreSQL
+	if tg == nil {
+		tg = pgTarget(t)
+		if _, err := w.db.CopyToPostgres(ctx, tg, "https://sandbox.test"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	db, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: "https://sandbox.test"})
 	if err != nil {

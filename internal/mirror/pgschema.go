@@ -28,6 +28,19 @@ var pgMigrations = []string{`
 -- SQLite's COLLATE NOCASE (bis find --email, --sku): equal whatever the case.
 CREATE COLLATION storectl.nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 
+-- SQLite's functions the mirror's SQL uses, so that it runs as written:
+-- julianday of the API's ISO 8601 text (NULL when it does not parse, as in
+-- SQLite) and sum over a condition (true counts 1).
+CREATE FUNCTION storectl.julianday(t text) RETURNS double precision LANGUAGE plpgsql STABLE AS $$
+BEGIN
+	RETURN extract(epoch FROM t::timestamptz) / 86400 + 2440587.5;
+EXCEPTION WHEN others THEN
+	RETURN NULL;
+END $$;
+CREATE FUNCTION storectl.count_true(n bigint, b boolean) RETURNS bigint LANGUAGE sql IMMUTABLE AS
+	'SELECT CASE WHEN b IS NULL THEN n ELSE coalesce(n, 0) + b::int END';
+CREATE AGGREGATE storectl.sum(boolean) (sfunc = storectl.count_true, stype = bigint);
+
 CREATE TABLE storectl.meta (
 	key   text PRIMARY KEY,
 	value text NOT NULL
@@ -37,6 +50,14 @@ CREATE TABLE storectl.stores (
 	store      text PRIMARY KEY,
 	base_url   text NOT NULL,
 	created_at text NOT NULL
+);
+
+-- Each store's own settings and facts, as SQLite's store table (key, value).
+CREATE TABLE storectl.store (
+	store text NOT NULL REFERENCES storectl.stores (store) ON DELETE CASCADE,
+	key   text NOT NULL,
+	value text,
+	PRIMARY KEY (store, key)
 );
 
 CREATE TABLE storectl.leases (

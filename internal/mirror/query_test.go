@@ -49,6 +49,7 @@ func snapshot(t testing.TB, path string) string {
 // exit 2, with the mirror's rows, its bytes and the files around it
 // unchanged (no file created at an ATTACH or VACUUM INTO path).
 func TestQueryRefusesEveryWrite(t *testing.T) {
+	sqliteOnly(t, "SQLite's ways of writing (TestPostgresQuery is PostgreSQL's)")
 	w := newWorld(t, 20)
 	w.sync(SyncOptions{}, "bis")
 	dir := filepath.Dir(w.path)
@@ -106,6 +107,7 @@ func TestQueryRefusesEveryWrite(t *testing.T) {
 // What reads still runs: tables, CTEs, read-only pragmas and their table
 // functions, a trailing ";" and comments.
 func TestQueryRunsWhatReads(t *testing.T) {
+	sqliteOnly(t, "SQLite's reading statements (TestPostgresQueryReads is PostgreSQL's)")
 	w := newWorld(t, 5)
 	w.sync(SyncOptions{}, "bis")
 	ro := w.readOnly()
@@ -185,6 +187,7 @@ func TestSplitStatements(t *testing.T) {
 // FuzzQueryNeverWrites feeds mirror query any SQL: whatever it runs or
 // refuses, the database's bytes and the directory listings never change.
 func FuzzQueryNeverWrites(f *testing.F) {
+	sqliteOnly(f, "the SQLite file's bytes")
 	w := newWorld(f, 5)
 	w.sync(SyncOptions{}, "bis")
 	dir := filepath.Dir(w.path)

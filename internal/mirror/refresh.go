@@ -118,8 +118,11 @@ func (db *DB) detailPlan(ctx context.Context, now time.Time, o RefreshOptions, l
 				break
 			}
 		}
-		q := fmt.Sprintf("SELECT id FROM submissions WHERE gone_at IS NULL AND NOT %s AND %s ORDER BY %s LIMIT %d",
-			inFlight, classSQL[class].where, classSQL[class].order, left)
+		q := fmt.Sprintf("SELECT id FROM submissions WHERE gone_at IS NULL AND NOT %s AND %s ORDER BY %s",
+			inFlight, classSQL[class].where, classSQL[class].order)
+		if left >= 0 {
+			q += fmt.Sprintf(" LIMIT %d", left)
+		}
 		ids, err := db.ids(ctx, q, refreshArgs(now, o)...)
 		if err != nil {
 			return nil, err

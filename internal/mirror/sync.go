@@ -459,8 +459,12 @@ func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (err error) {
 			return err
 		}
 		args := append(append([]any{i + 1}, vals...), string(f), now)
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO form_fields (position, id, label, placeholder, type, required, hidden,
-			options, defaultValue, field_json, fetched_at) VALUES (`+placeholders(len(args))+`)`, args...); err != nil {
+		// A repeated id: the last one stands, as the form shows it.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO form_fields (position, id, label, placeholder, type, required, hidden,
+			options, "defaultValue", field_json, fetched_at) VALUES (`+placeholders(len(args))+`) ON CONFLICT (id) DO UPDATE SET
+			position = excluded.position, label = excluded.label, placeholder = excluded.placeholder, type = excluded.type,
+			required = excluded.required, hidden = excluded.hidden, options = excluded.options,
+			"defaultValue" = excluded."defaultValue", field_json = excluded.field_json, fetched_at = excluded.fetched_at`, args...); err != nil {
 			return err
 		}
 	}

@@ -27,6 +27,9 @@ func TestFirstSyncReadsEveryPageOnce(t *testing.T) {
 	if n := w.count("SELECT count(*) FROM submissions WHERE gone_at IS NULL"); n != 100 {
 		t.Fatalf("%d rows, want 100", n)
 	}
+	if w.pg != nil {
+		return
+	}
 	info, err := os.Stat(w.path)
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("mirror file: %v, mode %v", err, info.Mode())
@@ -134,7 +137,7 @@ func TestFullPassMarksRowsGone(t *testing.T) {
 	}
 	res := w.sync(SyncOptions{Full: true}, "comingsoon")
 	var gone string
-	if err := w.db.sql.QueryRow("SELECT group_concat(id) FROM (SELECT id FROM rules WHERE gone_at IS NOT NULL ORDER BY id)").Scan(&gone); err != nil {
+	if err := w.db.sql.QueryRow("SELECT string_agg(CAST(id AS TEXT), ',') FROM (SELECT id FROM rules WHERE gone_at IS NOT NULL ORDER BY id) g").Scan(&gone); err != nil {
 		t.Fatal(err)
 	}
 	if res[0].Gone != 2 || gone != "1,2" || w.count("SELECT count(*) FROM rules") != before {
@@ -143,6 +146,7 @@ func TestFullPassMarksRowsGone(t *testing.T) {
 }
 
 func TestNewerSchemaRefused(t *testing.T) {
+	sqliteOnly(t, "PRAGMA user_version (TestPostgresSchemaVersions is PostgreSQL's)")
 	w := newWorld(t, 1)
 	if _, err := w.db.sql.Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
@@ -163,6 +167,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 // open, its rows kept; a read-only open (--offline, mirror query) asks for
 // a sync first rather than read tables it does not know.
 func TestOlderSchemaUpgraded(t *testing.T) {
+	sqliteOnly(t, "a SQLite file of the first schema (TestPostgresSchemaVersions is PostgreSQL's)")
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
 	old, err := sql.Open("sqlite", path)
@@ -202,6 +207,7 @@ func TestOlderSchemaUpgraded(t *testing.T) {
 }
 
 func TestMirrorOfAnotherStoreRefused(t *testing.T) {
+	sqliteOnly(t, "a file holds one store; a PostgreSQL database many (TestPostgresStoreScope)")
 	w := newWorld(t, 1)
 	w.db.Close()
 	_, err := Open(context.Background(), w.path, Options{Mode: Write, Store: "https://other.example"})
@@ -266,11 +272,11 @@ func TestOrderNotNewestFirstMeansFullPasses(t *testing.T) {
 // WriteIfFree does not wait for a writer that may take hours.
 func TestWriteIfFreeDoesNotWait(t *testing.T) {
 	w := newWorld(t, 1)
-	_, err := Open(context.Background(), w.path, Options{Mode: WriteIfFree})
+	_, err := Open(context.Background(), w.path, w.options(WriteIfFree, "https://sandbox.test"))
 	if !errors.Is(err, ErrBusy) {
 		t.Fatalf("err %v, want ErrBusy", err)
 	}
-	ro, err := Open(context.Background(), w.path, Options{Mode: ReadOnly})
+	ro, err := Open(context.Background(), w.path, w.options(ReadOnly, "https://sandbox.test"))
 	if err != nil {
 		t.Fatalf("a reader waits for nobody: %v", err)
 	}
