@@ -4,7 +4,6 @@ package factory
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"sync"
 	"time"
@@ -18,15 +17,10 @@ import (
 	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
-	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
-
-// postgresMirrorReady turns on syncing and answering from a PostgreSQL
-// mirror once the mirror's SQL runs on both backends (issue 26).
-const postgresMirrorReady = false
 
 // KeyringTimeout bounds every keyring call; keyrings hang on some hosts.
 const KeyringTimeout = 5 * time.Second
@@ -85,10 +79,6 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		pg, err := mirrorshared.PostgresTarget(s)
 		if err != nil {
 			return nil, err
-		}
-		if pg != nil && !postgresMirrorReady {
-			return nil, exitcode.UsageHint(fmt.Errorf("mirror_url names a PostgreSQL mirror (%s), which this storectl cannot sync or answer from yet", pg.Display),
-				"unset mirror_url (or STORECTL_MIRROR_URL) to use the local SQLite mirror; `storectl mirror migrate` and the shared pacing already use the PostgreSQL mirror")
 		}
 		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
 			Waiting: func(msg string) { f.Progress().Say(msg) }, Postgres: pg})

@@ -56,7 +56,7 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if s.Sandbox {
 		return exitcode.UsageError("mirror copy moves a real store's mirror: the sandbox's stays local")
 	}
-	path, err := mirrorPath(opts.Settings)
+	path, err := sqlitePath(s)
 	if err != nil {
 		return err
 	}

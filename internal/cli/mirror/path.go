@@ -7,9 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/pgurl"
 )
 
 // PathOptions are the inputs of `mirror path`.
@@ -24,7 +26,8 @@ func newPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Command {
 		Use:   "path",
 		Short: "Print where the profile's mirror is",
 		Long: `Print the path of the profile's mirror database, whether or not it exists
-yet, to open it in sqlite3 or Datasette.`,
+yet, to open it in sqlite3 or Datasette; with mirror_url set, the PostgreSQL
+mirror's address, its password hidden.`,
 		Example: `  storectl mirror path
   sqlite3 "$(storectl mirror path)" 'SELECT count(*) FROM submissions'
   datasette "$(storectl mirror path)"`,
@@ -34,7 +37,7 @@ yet, to open it in sqlite3 or Datasette.`,
 }
 
 func runPath(_ context.Context, opts *PathOptions) error {
-	path, err := mirrorPath(opts.Settings)
+	path, _, err := mirrorPath(opts.Settings)
 	if err != nil {
 		return err
 	}
@@ -42,15 +45,34 @@ func runPath(_ context.Context, opts *PathOptions) error {
 	return nil
 }
 
-// mirrorPath is where the profile's mirror is.
-func mirrorPath(settings func() (*config.Settings, error)) (string, error) {
+// mirrorPath is where the profile's mirror is: its SQLite file, or the
+// PostgreSQL mirror's address without its password (onPG).
+func mirrorPath(settings func() (*config.Settings, error)) (path string, onPG bool, err error) {
 	s, err := settings()
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
+	pg, err := shared.PostgresTarget(s)
+	if err != nil || pg != nil {
+		return pgDisplay(pg), pg != nil, err
+	}
+	path, err = sqlitePath(s)
+	return path, false, err
+}
+
+// sqlitePath is where the profile's local SQLite mirror is, mirror_url or
+// not (mirror copy's source).
+func sqlitePath(s *config.Settings) (string, error) {
 	dir, err := config.MirrorDir()
 	if err != nil {
 		return "", err
 	}
 	return mirror.Path(dir, s.Profile, s.Sandbox), nil
+}
+
+func pgDisplay(pg *pgurl.Target) string {
+	if pg == nil {
+		return ""
+	}
+	return pg.Display
 }

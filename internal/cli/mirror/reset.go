@@ -9,6 +9,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
 )
@@ -42,9 +43,13 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 	if err != nil {
 		return err
 	}
-	path, err := mirrorPath(opts.Settings)
+	path, onPG, err := mirrorPath(opts.Settings)
 	if err != nil {
 		return err
+	}
+	if onPG {
+		return exitcode.UsageHint(fmt.Errorf("the mirror of profile %q is the team's, in the PostgreSQL mirror at %s: mirror reset deletes only a local SQLite mirror", s.Profile, path),
+			"to delete one store's rows there, a DBA runs DELETE FROM storectl.stores WHERE store = '…' (docs/team-mirror.md)")
 	}
 	if !mirror.Exists(path) {
 		if !s.Quiet {

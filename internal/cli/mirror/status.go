@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -49,21 +50,18 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	path, err := mirrorPath(opts.Settings)
+	path, onPG, err := mirrorPath(opts.Settings)
 	if err != nil {
 		return err
 	}
-	if !mirror.Exists(path) {
-		raw, _ := json.Marshal(struct {
-			Path   string `json:"path"`
-			Exists bool   `json:"exists"`
-		}{path, false})
-		return p.Object(raw, func(w io.Writer) error {
-			_, err := fmt.Fprintf(w, "no mirror yet: %s\nrun `storectl mirror sync` to make one\n", path)
-			return err
-		})
+	if !onPG && !mirror.Exists(path) {
+		return noMirrorYet(p, path)
 	}
 	db, err := opts.Mirror(ctx, mirror.ReadOnly)
+	var none *mirror.NoMirrorError
+	if onPG && errors.As(err, &none) {
+		return noMirrorYet(p, none.Path)
+	}
 	if err != nil {
 		return err
 	}
@@ -170,4 +168,16 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// noMirrorYet says where the mirror would be, and how to make it.
+func noMirrorYet(p *output.Printer, path string) error {
+	raw, _ := json.Marshal(struct {
+		Path   string `json:"path"`
+		Exists bool   `json:"exists"`
+	}{path, false})
+	return p.Object(raw, func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "no mirror yet: %s\nrun `storectl mirror sync` to make one\n", path)
+		return err
+	})
 }

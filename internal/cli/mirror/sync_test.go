@@ -78,7 +78,7 @@ func TestDetailFailures(t *testing.T) {
 func TestDamagedMirrorSameWordsEverywhere(t *testing.T) {
 	e := clitest.New(t)
 	e.Sends("GET /shop-api/coming-soon/list")
-	path, err := mirrorPath(e.F.Settings)
+	path, _, err := mirrorPath(e.F.Settings)
 	if err != nil {
 		t.Fatal(err)
 	}
