@@ -60,6 +60,8 @@ func TestScripts(t *testing.T) {
 			"pgdb":        cmdPGDB,
 			"odscheck":    cmdODSCheck,
 			"reportcheck": cmdReportCheck,
+			"webhookrecv": cmdWebhookRecv,
+			"sandboxsend": cmdSandboxSend,
 		},
 	})
 }

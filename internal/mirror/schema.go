@@ -266,6 +266,13 @@ CREATE TABLE watch_alerts (
 -- (a run killed or refused mid-request): the server may have counted it,
 -- so it is not sent again within the re-check interval.
 ALTER TABLE submissions ADD COLUMN detail_sent_at TEXT;
+`, `
+-- bis report (internal/report) reads every column it counts from this
+-- index instead of the table, whose rows carry the JSON as sent: at
+-- 100,000 submissions a scan of it reads about 8 MB instead of 130 MB of
+-- pages. created_at first: a report's range is a seek.
+CREATE INDEX submissions_report ON submissions (created_at, status, product_id, variant_id, detail_fetched_at,
+	locale, unsubscribe, opened, clicked, last_sent, gone_at, sku);
 `}
 
 // SchemaVersion is the schema this storectl writes.

@@ -9,6 +9,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // Render writes an object's table-mode sheet.
@@ -23,11 +24,7 @@ func PrintByID[R any](ctx context.Context, d cmdutil.ShopDeps, what cmdutil.IDAr
 	if err != nil {
 		return exitcode.UsageHint(err, "`"+what.List+"` shows the IDs")
 	}
-	p, err := d.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := d.ShopClient()
+	p, c, err := connect(d)
 	if err != nil {
 		return err
 	}
@@ -37,4 +34,15 @@ func PrintByID[R any](ctx context.Context, d cmdutil.ShopDeps, what cmdutil.IDAr
 	}
 	raw, render := show(res)
 	return p.Object(raw, render)
+}
+
+// connect gives a read its printer, then its client: a bad -o is refused
+// before the client is made.
+func connect(d cmdutil.ShopDeps) (*output.Printer, *shop.Client, error) {
+	p, err := d.Printer()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := d.ShopClient()
+	return p, c, err
 }

@@ -36,11 +36,7 @@ type List struct {
 // chose, or every page with --all, printed in columns; in table mode a
 // footer on stderr says where the list stands.
 func PrintList(ctx context.Context, d cmdutil.ShopDeps, pages cmdutil.PageFlags, l List) error {
-	p, err := d.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := d.ShopClient()
+	p, c, err := connect(d)
 	if err != nil {
 		return err
 	}
