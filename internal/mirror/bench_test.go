@@ -87,29 +87,35 @@ func fillInOneTransaction(b *testing.B, w *world) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tx, err := w.db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	stmts := &txStmts{tx: tx}
-	now := time.Now()
+	var rows []pageRow
 	for page := 1; ; page++ {
 		pg, err := w.client.ListSubmissions(ctx, page)
 		if err != nil {
 			b.Fatal(err)
 		}
+		var walkRows []shop.WalkRow
 		for _, raw := range pg.Items {
 			id, err := shop.RowID(raw)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, _, err := p.upsert(ctx, stmts, shop.WalkRow{ID: id, Raw: raw}, now, p.place(p.id, shop.Forward)); err != nil {
-				b.Fatal(err)
-			}
+			walkRows = append(walkRows, shop.WalkRow{ID: id, Raw: raw})
 		}
+		classified, err := p.classify(ctx, walkRows)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = append(rows, classified...)
 		if !pg.HasNext() {
 			break
 		}
+	}
+	tx, err := w.db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := p.writeRows(ctx, &txStmts{tx: tx, db: w.db}, rows, shop.Forward, &p.tally, time.Now()); err != nil {
+		b.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)
