@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ratelimit"
+	"github.com/storectl/storectl/internal/typo"
 )
 
 // Key describes one setting a profile may hold. Every global flag is also a
@@ -142,6 +144,7 @@ func oneOf(values ...string) func(string) error {
 				return nil
 			}
 		}
-		return fmt.Errorf("%q is not one of %s", v, strings.Join(values, ", "))
+		return exitcode.UsageHint(fmt.Errorf("%q is not one of %s", v, strings.Join(values, ", ")),
+			typo.DidYouMean(strings.ToLower(v), values, func(g string) string { return g }, ""))
 	}
 }

@@ -161,6 +161,9 @@ type pacer struct {
 	fallback paceStore // in-process window once the shared file fails
 	noticed  bool      // the wait for other processes was told once
 	learnt   int       // the smaller budget the server announced, once told
+	// share is the fraction of each window's budget this pacer may fill
+	// (0: all of it); the window it counts is still everyone's.
+	share float64
 }
 
 func newPacer(limit ratelimit.Limit, store, fallback paceStore, clk *clock, trace *tracer, status, notice func(string)) *pacer {
@@ -190,13 +193,14 @@ func (p *pacer) acquire(ctx context.Context, flight time.Duration) (uint64, erro
 	for {
 		var id uint64
 		var wait time.Duration
-		var blockedBy, n int
+		var blockedBy, n, full int
 		var others bool
 		err := p.update(ctx, func(st *paceState) {
 			id, wait, blockedBy, others = 0, 0, 0, false
 			now := p.clock.now().UnixNano()
 			st.prune(now, p.span())
-			n = st.budget(p.limit.N)
+			full = st.budget(p.limit.N)
+			n = p.shareOf(full)
 			if st.BlockedUntil > now {
 				wait, blockedBy = time.Duration(st.BlockedUntil-now), st.BlockedBy
 				return
@@ -215,7 +219,7 @@ func (p *pacer) acquire(ctx context.Context, flight time.Duration) (uint64, erro
 			return id, nil
 		}
 		render := func(left time.Duration) string {
-			return fmt.Sprintf("pacing to %d requests per %s%s: next request in %s", n, p.limit.Per, p.learntNote(n), humanWait(left))
+			return fmt.Sprintf("pacing to %d requests per %s%s%s: next request in %s", n, p.limit.Per, p.shareNote(full), p.learntNote(full), humanWait(left))
 		}
 		if blockedBy != 0 {
 			render = func(left time.Duration) string {
@@ -304,7 +308,7 @@ func (p *pacer) timeFor(n int) time.Duration {
 	}
 	now := p.clock.now().UnixNano()
 	st.prune(now, p.span())
-	budget := st.budget(p.limit.N)
+	budget := p.shareOf(st.budget(p.limit.N))
 	span := int64(p.span())
 	t := max(now, st.BlockedUntil)
 	expiries := st.expiries(now, p.span())

@@ -38,6 +38,9 @@ type DB struct {
 	pageHooks []pageHook
 	// Now is the clock; tests move it.
 	Now func() time.Time
+	// OnDetailChange, when set, hears each submission detail that changed
+	// the row's engagement, in the transaction that stores it.
+	OnDetailChange DetailChangeHook
 }
 
 // Path is where a profile's mirror lives in dir; the sandbox's mirrors sit
@@ -62,6 +65,11 @@ const (
 	// (a sync or an export of hours): then ErrBusy; or another program
 	// holds SQLite's write lock: then a LockedError, without waiting.
 	WriteIfFree
+	// Outbox opens an existing mirror to change its outbox only (`watch
+	// events resend`) beside the storectl that may be writing it (a
+	// running watch): SQLite's own lock orders their statements. It creates
+	// and upgrades nothing.
+	Outbox
 )
 
 // Options say how to open a mirror.
@@ -88,9 +96,9 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	switch {
 	case err != nil:
 		return nil, err
-	case missing && db.readOnly:
+	case missing && (db.readOnly || opts.Mode == Outbox):
 		return nil, &NoMirrorError{Path: path}
-	case !db.readOnly:
+	case !db.readOnly && opts.Mode != Outbox:
 		if err := db.prepareToWrite(ctx, opts); err != nil {
 			return nil, err
 		}
@@ -114,14 +122,15 @@ func (db *DB) connect(ctx context.Context, opts Options) error {
 		// One connection: every write goes through one transaction at a
 		// time, and the pragmas above apply to it.
 		conn.SetMaxOpenConns(1)
-		if err := db.waitForWriteLock(ctx, opts.Mode == Write, opts.Waiting); err != nil {
+		if err := db.waitForWriteLock(ctx, opts.Mode == Write || opts.Mode == Outbox, opts.Waiting); err != nil {
 			return err
 		}
 	}
-	if err := migrate(ctx, conn, db.path, db.readOnly); err != nil {
+	asIs := db.readOnly || opts.Mode == Outbox // neither upgraded nor claimed
+	if err := migrate(ctx, conn, db.path, asIs); err != nil {
 		return err
 	}
-	return db.claim(ctx, opts.Store)
+	return db.claim(ctx, opts.Store, !asIs)
 }
 
 // prepareToWrite takes the writers' lock and, when there is no mirror yet,
@@ -274,17 +283,17 @@ func (db *DB) Close() error {
 	return err
 }
 
-// claim records which store a new mirror is of (a writable open), and
-// refuses one made for another: a profile pointed at a new base URL must
-// not mix two stores, nor answer offline with the old one's data.
-func (db *DB) claim(ctx context.Context, store string) error {
+// claim records which store a new mirror is of (when record: a writable
+// open), and refuses one made for another: a profile pointed at a new base
+// URL must not mix two stores, nor answer offline with the old one's data.
+func (db *DB) claim(ctx context.Context, store string, record bool) error {
 	if store == "" {
 		return nil
 	}
 	var have string
 	err := db.sql.QueryRowContext(ctx, "SELECT value FROM store WHERE key = 'base_url'").Scan(&have)
 	switch {
-	case errors.Is(err, sql.ErrNoRows) && db.readOnly:
+	case errors.Is(err, sql.ErrNoRows) && !record:
 		return nil
 	case errors.Is(err, sql.ErrNoRows):
 		_, err = db.sql.ExecContext(ctx, "INSERT INTO store (key, value) VALUES ('base_url', ?), ('created_at', ?)", store, stamp(db.Now()))

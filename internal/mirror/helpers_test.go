@@ -30,12 +30,20 @@ type world struct {
 	before func(n int, r *http.Request)
 	served int
 	mu     sync.Mutex
+	now    func() time.Time
 }
 
 func newWorld(t testing.TB, submissions int) *world {
 	t.Helper()
-	w := &world{t: t, store: sandbox.NewMemoryStore(sandbox.DemoStateWithSubmissions(submissions)), log: &logBuffer{}}
-	srv := sandbox.New(sandbox.Options{Store: w.store, Log: w.log})
+	return newWorldAt(t, submissions, nil)
+}
+
+// newWorldAt is newWorld whose sandbox and mirror read the clock now (nil:
+// the real one).
+func newWorldAt(t testing.TB, submissions int, now func() time.Time) *world {
+	t.Helper()
+	w := &world{t: t, store: sandbox.NewMemoryStore(sandbox.DemoStateWithSubmissions(submissions)), log: &logBuffer{}, now: now}
+	srv := sandbox.New(sandbox.Options{Store: w.store, Log: w.log, Now: now})
 	rt := sandbox.Transport(srv)
 	h, err := httpx.New(httpx.Config{BaseURL: "https://sandbox.test", Token: sandbox.ShopToken, UserAgent: "test",
 		Timeout: 10 * time.Second, Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
@@ -62,6 +70,9 @@ func (w *world) open() {
 	db, err := Open(context.Background(), w.path, Options{Mode: Write, Store: "https://sandbox.test"})
 	if err != nil {
 		w.t.Fatal(err)
+	}
+	if w.now != nil {
+		db.Now = w.now
 	}
 	w.db = db
 	w.t.Cleanup(func() { db.Close() })

@@ -129,6 +129,11 @@ func (p *pass) saveState(ctx context.Context, tx *sql.Tx, st shop.WalkState, t t
 	return err
 }
 
+// unmetSince selects the live rows no pass met since pass ? began: the
+// rows a full pass marks gone when it ends (passes are numbered in the
+// order they begin; seen_by is the last that met a row).
+const unmetSince = "gone_at IS NULL AND (seen_by IS NULL OR seen_by < ?)"
+
 // finish closes the pass; a full pass marks the rows it did not find as
 // gone (rows this pass or a later one met are alive), and a first one
 // builds the indexes it deferred.
@@ -140,8 +145,10 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 	defer tx.Rollback()
 	now := stamp(p.db.Now())
 	if markGone {
-		r, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET gone_at = ? WHERE gone_at IS NULL AND (seen_by IS NULL OR seen_by < ?)", p.res.name),
-			now, p.id)
+		if err := p.recordGone(ctx, tx); err != nil {
+			return 0, err
+		}
+		r, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET gone_at = ? WHERE %s", p.res.name, unmetSince), now, p.id)
 		if err != nil {
 			return 0, err
 		}

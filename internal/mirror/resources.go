@@ -42,6 +42,10 @@ type resource struct {
 	// alwaysDetails fetches the details of new and changed rows on every
 	// sync, asked or not (an offer's products are only in its detail).
 	alwaysDetails bool
+	// refreshed says a sync with --details runs the budgeted refresh
+	// (refresh.go) rather than fetching every stale detail, and that a
+	// stored detail's change of engagement is heard (engagement.go).
+	refreshed bool
 	// afterDetail stores what a detail holds beyond the row's columns, in
 	// the detail's transaction.
 	afterDetail func(ctx context.Context, tx *sql.Tx, id int64, raw []byte) error
@@ -84,7 +88,7 @@ var submissions = &resource{
 		"sku", "inventory_id", "status", "last_sent", "unsubscribe", "content", "locale", "opened", "clicked", "note",
 		"created_at", "updated_at"},
 	idCols:   map[string]bool{"product_id": true, "variant_id": true},
-	orderKey: "created_at", hasUpdatedAt: true, placed: true,
+	orderKey: "created_at", hasUpdatedAt: true, placed: true, refreshed: true,
 	derived: phoneDerived,
 	list:    func(c *shop.Client) func(context.Context, int) (*shop.Page, error) { return c.ListSubmissions },
 	detail: func(ctx context.Context, c *shop.Client, id string) (json.RawMessage, error) {
@@ -99,7 +103,7 @@ var submissions = &resource{
 }
 
 // fillDemandTally counts demand_tally afresh from the rows (the same as
-// schema version 5 does once).
+// schema version 7 does once).
 const fillDemandTally = `INSERT INTO demand_tally (product_id, variant_id, live, pending, sent, newest, oldest, title_id)
 SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
 	(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id

@@ -52,9 +52,7 @@ CREATE TABLE submissions (
 	last_seen_at      TEXT NOT NULL,
 	gone_at           TEXT
 );
--- With id, so that a pattern (bis find --email '*@example.com') reads the
--- index alone for the ids.
-CREATE INDEX submissions_email   ON submissions (customer_email COLLATE NOCASE, id);
+CREATE INDEX submissions_email   ON submissions (customer_email COLLATE NOCASE);
 CREATE INDEX submissions_phone   ON submissions (phone_digits);
 CREATE INDEX submissions_product ON submissions (product_id);
 CREATE INDEX submissions_variant ON submissions (variant_id);
@@ -223,7 +221,53 @@ CREATE TABLE odd_rows (
 	PRIMARY KEY (resource, id)
 );
 `, `
--- Version 5 (issue 23): a mirror of a million submissions at the speed and
+-- storectl watch (docs/watch.md). A list named in watch_lists is watched:
+-- every pass that stores a page of it writes what changed as events into
+-- the outbox, in the page's transaction; clock_at is when the rules' dates
+-- were last checked against the clock (rule.started, rule.ended).
+CREATE TABLE watch_lists (
+	resource      TEXT PRIMARY KEY,
+	watched_since TEXT NOT NULL,
+	clock_at      TEXT
+);
+-- The events, delivered in seq order. id is stable: the same change
+-- derived again has the same id, and is not recorded twice. state is
+-- pending, delivered or parked (retried until the limit, then set aside).
+CREATE TABLE outbox (
+	seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+	id              TEXT NOT NULL UNIQUE,
+	type            TEXT NOT NULL,
+	resource        TEXT NOT NULL,
+	row_id          TEXT NOT NULL,
+	occurred_at     TEXT NOT NULL,
+	detected_at     TEXT NOT NULL,
+	data            TEXT NOT NULL,
+	state           TEXT NOT NULL DEFAULT 'pending',
+	attempts        INTEGER NOT NULL DEFAULT 0,
+	first_failed_at TEXT,
+	next_attempt_at TEXT,
+	last_error      TEXT,
+	delivered_at    TEXT
+);
+CREATE INDEX outbox_state ON outbox (state, seq);
+-- --alert: per alert and variant (or product), whether the count stood at
+-- or above the threshold when last evaluated, and how often it crossed.
+-- The row with key '' says the alert was evaluated once (its baseline).
+CREATE TABLE watch_alerts (
+	alert     TEXT NOT NULL,
+	key       TEXT NOT NULL,
+	above     INTEGER NOT NULL,
+	crossings INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (alert, key)
+);
+`, `
+-- The budgeted detail refresh (refresh.go): when a detail request last
+-- left for the row. One newer than detail_fetched_at had no answer stored
+-- (a run killed or refused mid-request): the server may have counted it,
+-- so it is not sent again within the re-check interval.
+ALTER TABLE submissions ADD COLUMN detail_sent_at TEXT;
+`, `
+-- Version 7 (issue 23): a mirror of a million submissions at the speed and
 -- size of its rows.
 --
 -- submissions keeps its rows in the order they arrive, whatever their ids:
@@ -261,6 +305,7 @@ CREATE TABLE submissions_by_arrival (
 	last_seen_at      TEXT NOT NULL,
 	gone_at           TEXT,
 	list_pos          INTEGER,
+	detail_sent_at    TEXT,
 	-- phone_digits reversed: a number given without its country code is a
 	-- prefix of it, which an index finds.
 	phone_reversed    TEXT,
@@ -272,7 +317,7 @@ INSERT INTO submissions_by_arrival
 SELECT id, product_id, variant_id, customer_email, customer_phone, product_title, variant_title, sku, status,
 	created_at, updated_at, inventory_id, last_sent, unsubscribe, content, locale, opened, clicked, note,
 	phone_digits, list_json, list_fetched_at, detail_json, detail_fetched_at, detail_for, first_seen_at,
-	last_seen_at, gone_at, list_pos,
+	last_seen_at, gone_at, list_pos, detail_sent_at,
 	(WITH RECURSIVE r(i, s) AS (SELECT length(phone_digits), '' UNION ALL
 		SELECT i - 1, s || substr(phone_digits, i, 1) FROM r WHERE i > 0) SELECT s FROM r WHERE i = 0),
 	NULL

@@ -70,6 +70,11 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 			return false, err
 		}
 	}
+	// A watched list's changes become events of the outbox (outbox.go) in
+	// this transaction: the page and its events commit together.
+	if err := p.db.recordChanges(ctx, stmts, p.changes(rows)); err != nil {
+		return false, err
+	}
 	if err := p.saveState(ctx, tx, wp.State, t); err != nil {
 		return false, err
 	}
@@ -113,6 +118,18 @@ func (p *pass) writeRows(ctx context.Context, tx *txStmts, rows []pageRow, kind 
 		t.count(r.state, p.res.orderValue(r.vals), kind == shop.Forward && p.res.orderKey != "")
 	}
 	return nil
+}
+
+// changes are the rows a page stored differently from what the mirror
+// held, for the outbox (events.go).
+func (p *pass) changes(rows []pageRow) []rowChange {
+	var out []rowChange
+	for _, r := range rows {
+		if !r.odd && r.state != rowUnchanged {
+			out = append(out, rowChange{res: p.res, id: r.ID, kind: changeOf(r.state), before: r.before, after: r.Raw})
+		}
+	}
+	return out
 }
 
 // classify reads each row's columns and finds what the mirror held of it

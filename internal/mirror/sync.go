@@ -23,6 +23,8 @@ type SyncOptions struct {
 	// its detail was fetched (submissions and rules; offers always have
 	// theirs fetched, since only the detail lists an offer's products).
 	Details bool
+	// Refresh bounds and shapes the submissions' details (refresh.go).
+	Refresh RefreshOptions
 	Report  Reporter
 }
 
@@ -62,6 +64,16 @@ type DetailResult struct {
 	// Failed are the ids whose detail the server refused (a submission
 	// deleted since the list was read answers 404); they stay without one.
 	Failed []string
+	// The submissions' refresh also says: Requests sent, per class
+	// (ByClass, keyed by DetailClass names); the rows still due after it
+	// and why it stopped short of them (Stopped: StoppedBudget,
+	// StoppedTime, "" when it did not); and the rows whose detail brought
+	// a first open, click or unsubscribe.
+	Requests                      int
+	ByClass                       map[string]int
+	Due                           int
+	Stopped                       string
+	Opened, Clicked, Unsubscribed int
 }
 
 // Sync brings the groups' resources up to date, in order. A resource's
@@ -106,7 +118,10 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 			return result, err
 		}
 	}
-	if res.detail != nil && (opts.Details || res.alwaysDetails) {
+	switch {
+	case res.refreshed && opts.Details:
+		result.Details, err = db.refreshDetails(ctx, c, opts.Refresh, opts.Report)
+	case res.detail != nil && (opts.Details || res.alwaysDetails):
 		result.Details, err = db.fetchDetails(ctx, c, res, opts.Report)
 	}
 	return result, err
@@ -242,32 +257,52 @@ func (db *DB) staleDetails(ctx context.Context, res *resource) ([]string, error)
 // storeDetail writes a detail, the columns it fills and, for an offer,
 // its products.
 func (db *DB) storeDetail(ctx context.Context, res *resource, id string, raw []byte) error {
+	_, err := db.storeDetailChange(ctx, res, id, raw)
+	return err
+}
+
+// storeDetailChange is storeDetail saying, for a submission, how the
+// detail changed its engagement (nil when it did not); OnDetailChange
+// hears it in the same transaction (engagement.go).
+func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, raw []byte) (*DetailChange, error) {
 	n, err := rowID(id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	vals, err := res.columnValues(raw, res.detailCols)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := db.prepare(ctx, res.sql.detail); err != nil {
-		return err
+		return nil, err
 	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer tx.Rollback()
+	var before *engagementRow
+	if res.refreshed {
+		if before, err = readEngagement(ctx, tx, n); err != nil {
+			return nil, err
+		}
+	}
 	args := concat(res.withDerived(res.detailCols, vals), []any{string(raw), stamp(db.Now()), n})
 	if _, err := (&txStmts{tx: tx, db: db}).ExecContext(ctx, res.sql.detail, args...); err != nil {
-		return err
+		return nil, err
 	}
 	if res.afterDetail != nil {
 		if err := res.afterDetail(ctx, tx, n, raw); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return tx.Commit()
+	var ch *DetailChange
+	if before != nil {
+		if ch, err = db.engagementChanged(ctx, tx, n, before); err != nil {
+			return nil, err
+		}
+	}
+	return ch, tx.Commit()
 }
 
 // NeedsSync lists the groups among want whose resources were never

@@ -65,15 +65,6 @@ func (c *Collector) Parts() []Part {
 	return append([]Part(nil), c.parts...)
 }
 
-// Count is how many items the results hold (a single value counts one).
-func (c *Collector) Count() int {
-	n := 0
-	for _, p := range c.Parts() {
-		n += len(p.Items)
-	}
-	return n
-}
-
 // CollectInto returns a copy of the printer that hands every result to c
 // instead of printing it: List, Object, and a Stream to stdout. --jq is
 // left to the merge, which runs it on the whole.

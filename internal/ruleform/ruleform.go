@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/typo"
 )
 
 // The apply_to values.
@@ -141,7 +142,11 @@ func Build(in Input, loc *time.Location) (Rule, []Problem) {
 		case applyTo == "":
 			c.add("apply_to", "The apply to field is required.")
 		case !validApplyTo(applyTo):
-			c.add("apply_to", "The selected apply to is invalid.")
+			msg := "The selected apply to is invalid."
+			if guess := typo.Suggest(applyTo, ApplyValues); guess != "" {
+				msg += " Did you mean `" + guess + "`?"
+			}
+			c.add("apply_to", msg)
 			applyTo = ""
 		}
 	}

@@ -72,6 +72,7 @@ func (s *Server) bisCreate(w http.ResponseWriter, r *http.Request, _ string) {
 			return failure(http.StatusOK, msgSomethingWrong)
 		}
 		saved, message = upsertSubmission(st, in, s.now())
+		saved = saved.AsOf(s.now())
 		return nil
 	})
 	if err != nil {
@@ -133,7 +134,9 @@ func upsertSubmission(st *State, in *submissionInput, now time.Time) (Submission
 }
 
 func (s *Server) bisList(w http.ResponseWriter, r *http.Request, _ string) {
-	writeNewestFirst(s, w, r, submissionPageSize, func(st *State) []Submission { return st.Submissions }, submissionListItem)
+	now := s.now()
+	writeNewestFirst(s, w, r, submissionPageSize, func(st *State) []Submission { return st.Submissions },
+		func(sub Submission) object { return submissionListItem(sub.AsOf(now)) })
 }
 
 func (s *Server) bisGet(w http.ResponseWriter, _ *http.Request, param string) {
@@ -150,7 +153,7 @@ func (s *Server) bisGet(w http.ResponseWriter, _ *http.Request, param string) {
 		if !ok {
 			return failure(http.StatusNotFound, msgSubmissionNotFound)
 		}
-		sub := st.Submissions[i]
+		sub := st.Submissions[i].AsOf(s.now())
 		found = &sub
 		return nil
 	})

@@ -224,10 +224,10 @@ func demoSent(r *demoRand, sub *Submission) {
 		return
 	}
 	opened := sent.Add(time.Duration(5+r.intn(36*60)) * time.Minute)
-	sub.Opened = opened.In(demoShopZone).Format(shopTimeLayout)
+	sub.Opened = shopTime(opened)
 	if r.chance(45) {
 		clicked := opened.Add(time.Duration(10+r.intn(600)) * time.Second)
-		sub.Clicked = clicked.In(demoShopZone).Format(shopTimeLayout)
+		sub.Clicked = shopTime(clicked)
 	}
 }
 

@@ -65,6 +65,9 @@ type Submission struct {
 	Note      *string   `json:"note"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Engagement are arrivals scheduled after the e-mail was sent
+	// (engage.go); the API shows each from its time on (AsOf).
+	Engagement []EngagementEvent `json:"engagement,omitempty"`
 }
 
 // Offer is one pre-order offer (profile).

@@ -173,3 +173,18 @@ func EachPage(ctx context.Context, fetch func(ctx context.Context, page int) (*P
 	_, err := w.Run(ctx)
 	return err
 }
+
+// WithShare is the client drawing on only share (0 to 1) of the token's
+// request budget, shared as ever with every process using the token: a
+// long background job (the mirror's detail refresh) leaves the rest to a
+// person's commands. share 1 (or out of range) is the client itself.
+func (c *Client) WithShare(share float64) *Client {
+	return &Client{http: c.http.WithShare(share)}
+}
+
+// BeforeSend returns ctx carrying fn, which runs just before each attempt
+// of a request made with it leaves, after any wait for the pace (see
+// httpx.BeforeSend): a journal marks the request sent there.
+func BeforeSend(ctx context.Context, fn func() error) context.Context {
+	return httpx.BeforeSend(ctx, fn)
+}

@@ -58,7 +58,10 @@ PATH picks the API:
                          also /back-in-stock/form, as the spec writes it
   /sfs/v1/...            the catalog API at the profile's catalog URL
                          (which already ends in /sfs/v1), catalog token
-A full URL is refused: the token only ever goes to the profile's store.
+A full URL is refused: the token only ever goes to the profile's store. The
+paths the API contract names ({id} is one id); a 404 for any other path names
+the nearest of them:
+` + endpointList() + `
 
 Fields: -f key=value sends a string; -F key=value a typed value: true, false,
 null and numbers (digits kept exactly as written) as such, @FILE the file's
@@ -134,7 +137,7 @@ func run(ctx context.Context, opts *Options) error {
 		return paginate(ctx, opts, client, call, out)
 	}
 	resp, err := client.Do(ctx, call.request)
-	return out.answer(resp, err)
+	return out.answer(resp, unknownPath(call.route, resp, err))
 }
 
 // defaultMethod is GET unless fields or a body are given; the catalog API

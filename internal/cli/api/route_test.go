@@ -82,3 +82,25 @@ func TestHeaders(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownPathsNameTheNearestKnown(t *testing.T) {
+	for path, want := range map[string][]string{
+		"/shop-api/coming-soon/lists": {"GET /shop-api/coming-soon/list"},
+		"/shop-api/nope":              {"GET /shop-api/pre-order/list"},
+		"/sfs/v1/filters":             {"GET /sfs/v1/filter"},
+		"/shop-api/preorder/list":     {"GET /shop-api/pre-order/list"},
+	} {
+		got := nearest(path, 3)
+		if got[0] != want[0] || strings.Contains(path, "shop-api") && strings.Contains(strings.Join(got, " "), "/sfs/v1") {
+			t.Errorf("%s: %q", path, got)
+		}
+	}
+	for path, want := range map[string]bool{
+		"/shop-api/coming-soon/get/12": true, "/shop-api/coming-soon/get": false, "/sfs/v1/search": true,
+		"/back-in-stock/form": true, "/shop-api/nope": false, "/shop-api/coming-soon/list/": true,
+	} {
+		if known(path) != want {
+			t.Errorf("known(%s) = %v", path, !want)
+		}
+	}
+}

@@ -91,7 +91,12 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	}
 
 	names := file.ProfileNames()
-	if _, ok := file.Profiles[s.Profile]; !ok || s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
+	named := s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv
+	if _, ok := file.Profiles[s.Profile]; !ok && named && !fromEnvironment(s) {
+		return cmdutil.UnknownProfile(file, s.Profile, func(g string) string { return "storectl auth status -p " + g },
+			fmt.Sprintf("to set it up, run `storectl auth login --profile %s`; `storectl profile list` shows the profiles", s.Profile))
+	}
+	if _, ok := file.Profiles[s.Profile]; !ok || named {
 		// A profile named on the command line is the one asked about (and
 		// --profile a,b asks about each, in a run of its own).
 		names = []string{s.Profile}
@@ -106,6 +111,13 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 		return err
 	}
 	return verdict(statuses)
+}
+
+// fromEnvironment reports a store given by the environment alone (CI):
+// a profile the config file lacks is still one to check.
+func fromEnvironment(s *config.Settings) bool {
+	return os.Getenv(credentials.Shop.Env()) != "" || os.Getenv(credentials.Catalog.Env()) != "" ||
+		s.Values["base_url"].Source == config.FromEnv || s.Values["catalog_url"].Source == config.FromEnv
 }
 
 // checkProfile checks a profile's tokens. The current profile's URLs and

@@ -78,13 +78,13 @@ func (opts *DemandOptions) filter() (mirror.DemandFilter, error) {
 	case "variant":
 		f.ByVariant = true
 	default:
-		return f, exitcode.Usagef("--by %q: use product or variant", opts.By)
+		return f, cmdutil.BadValue("--by", opts.By, []string{"product", "variant"}, "use product or variant")
 	}
 	switch s := strings.ToLower(opts.Status); s {
 	case "", "pending", "sent":
 		f.Status = s
 	default:
-		return f, exitcode.Usagef("--status %q: use pending or sent", opts.Status)
+		return f, cmdutil.BadValue("--status", opts.Status, []string{"pending", "sent"}, "use pending or sent")
 	}
 	if opts.Top < 0 {
 		return f, exitcode.Usagef("--top must be 0 (all) or more, not %d", opts.Top)

@@ -109,7 +109,7 @@ func statusFilter(s string) (*int, error) {
 		v := 1
 		return &v, nil
 	}
-	return nil, exitcode.Usagef("--status %q: use pending (restock e-mail not sent) or sent", s)
+	return nil, cmdutil.BadValue("--status", s, []string{"pending", "sent"}, "use pending (restock e-mail not sent) or sent")
 }
 
 func parseSince(s string, loc *time.Location) (time.Time, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/typo"
 )
 
 // queryOptions are the inputs filter and search share.
@@ -142,8 +143,8 @@ func (q query[P, R]) run(ctx context.Context, o *queryOptions) (*tableRun[R], er
 func warnSort(w io.Writer, sort, fallback string) {
 	if sort != "" && !api.KnownSort(sort) {
 		msg := fmt.Sprintf("warning: --sort %q is not a sort order the catalog API knows; the server falls back to its default (%s)", sort, fallback)
-		if guess := cmdutil.Suggest(sort, api.SortValues); guess != "" {
-			msg += fmt.Sprintf("; did you mean %s?", guess)
+		if guess := typo.Suggest(sort, api.SortValues); guess != "" {
+			msg += fmt.Sprintf("; did you mean `--sort %s`?", guess)
 		}
 		fmt.Fprintln(w, msg)
 	}

@@ -3,13 +3,10 @@ package factory
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -103,12 +100,7 @@ func (c *connector) requireProfile(s *config.Settings) error {
 	if _, ok := file.Profiles[s.Profile]; ok {
 		return nil
 	}
-	names := slices.Sorted(maps.Keys(file.Profiles))
-	known := "no profiles yet"
-	if len(names) > 0 {
-		known = "profiles: " + strings.Join(names, ", ")
-	}
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("no profile named %q (%s)", s.Profile, known),
+	return cmdutil.UnknownProfile(file, s.Profile, func(g string) string { return "-p " + g },
 		fmt.Sprintf("to set it up, run `storectl auth login --profile %s --base-url URL`; `storectl profile list` shows the profiles", s.Profile))
 }
 

@@ -2,7 +2,6 @@ package manystores
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -73,9 +72,7 @@ func checkProfilesExist(c *cobra.Command, f *cmdutil.Factory, names []string) er
 	}
 	for _, n := range names {
 		if _, ok := file.Profiles[n]; !ok {
-			known := slices.Sorted(maps.Keys(file.Profiles))
-			return exitcode.WithHint(exitcode.Usage, fmt.Errorf("no profile named %q (profiles: %s)", n, strings.Join(known, ", ")),
-				"`storectl profile list` shows the profiles")
+			return cmdutil.UnknownProfile(file, n, func(g string) string { return "-p " + g }, "`storectl profile list` shows the profiles")
 		}
 	}
 	return nil

@@ -30,7 +30,11 @@ func newStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Comma
 		Long: `Show, per mirrored list: its rows (and those gone from the store), how many
 have their detail, when the last full and incremental passes finished and how
 long ago, and any interrupted pass the next sync (or bis export --resume)
-continues; then the database's path and size. Sends nothing.`,
+continues; then the database's path and size; then the submissions' detail
+coverage: per class (sent, pending, changed since their detail, inside the
+engagement window) how many are detailed and due, how long what is due takes
+at the refresh's share of the pace, and when the window next needs a pass.
+Sends nothing.`,
 		Example: `  storectl mirror status
   storectl mirror status -o json --jq '.resources[] | select(.unfinished != null) | .resource'`,
 		Args: cmdutil.NoArgs,
@@ -68,11 +72,30 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	if err != nil {
 		return shared.MirrorError(err)
 	}
-	raw, err := statusJSON(st)
+	db.Now = opts.Now
+	cov, err := db.DetailCoverage(ctx)
+	if err != nil {
+		return shared.MirrorError(err)
+	}
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	return p.Object(raw, func(w io.Writer) error { return renderStatus(w, opts, st) })
+	perMinute := detailRate(s.ShopRateLimit(), cov.Share)
+	raw, err := statusJSON(st, coverageOut(cov, perMinute))
+	if err != nil {
+		return err
+	}
+	return p.Object(raw, func(w io.Writer) error {
+		if err := renderStatus(w, opts, st); err != nil {
+			return err
+		}
+		if cov.Sent+cov.Pending == 0 {
+			return nil
+		}
+		fmt.Fprintln(w)
+		return renderCoverage(w, cov, perMinute, opts.Now())
+	})
 }
 
 type resourceJSON struct {
@@ -86,14 +109,15 @@ type resourceJSON struct {
 	Unfinished      *mirror.Unfinished `json:"unfinished"`
 }
 
-func statusJSON(st *mirror.Status) (json.RawMessage, error) {
+func statusJSON(st *mirror.Status, cov coverageJSON) (json.RawMessage, error) {
 	out := struct {
-		Path      string         `json:"path"`
-		Exists    bool           `json:"exists"`
-		SizeBytes int64          `json:"size_bytes"`
-		Store     string         `json:"store"`
-		Resources []resourceJSON `json:"resources"`
-	}{Path: st.Path, Exists: true, SizeBytes: st.Size, Store: st.Store}
+		Path              string         `json:"path"`
+		Exists            bool           `json:"exists"`
+		SizeBytes         int64          `json:"size_bytes"`
+		Store             string         `json:"store"`
+		Resources         []resourceJSON `json:"resources"`
+		SubmissionDetails coverageJSON   `json:"submission_details"`
+	}{Path: st.Path, Exists: true, SizeBytes: st.Size, Store: st.Store, SubmissionDetails: cov}
 	for _, r := range st.Resources {
 		rj := resourceJSON{Resource: r.Resource, Group: r.Group, Rows: r.Rows, Gone: r.Gone, Unfinished: r.Unfinished,
 			LastFull: timeOrNil(r.LastFull), LastIncremental: timeOrNil(r.LastIncremental)}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -23,10 +24,13 @@ type SyncOptions struct {
 	Groups  []string
 	Full    bool
 	Details bool
+	Refresh refreshFlags
+	cmd     *cobra.Command
+	Now     func() time.Time
 }
 
 func newSync(f *cmdutil.Factory, runF func(*SyncOptions) error) *cobra.Command {
-	opts := &SyncOptions{MirrorDeps: f.MirrorDeps()}
+	opts := &SyncOptions{MirrorDeps: f.MirrorDeps(), Now: time.Now}
 	cmd := &cobra.Command{
 		Use:   "sync [bis|preorder|comingsoon]...",
 		Short: "Bring the mirror up to date",
@@ -45,11 +49,26 @@ Every page is stored with the sync's journal in one transaction: Ctrl-C, a
 network failure or a killed process loses nothing, and the next sync
 continues the interrupted pass from the page in flight.
 
---details also fetches the detail of exactly the submissions and rules that
-are new or changed since their detail was fetched (one request each);
-offers always get theirs, as only the detail lists an offer's products.`,
+--details also fetches details, one request each: of the rules that are new
+or changed since their detail was fetched; of the submissions in this order
+until --budget requests are spent or the --for time is up:
+  1. sent submissions never detailed, newest first;
+  2. submissions whose updated_at moved since their detail was fetched;
+  3. sent submissions inside the engagement window (--window, 14 days after
+     the e-mail) whose detail is older than --recheck (24h): opens and
+     clicks arrive there whether or not they move updated_at;
+  4. pending submissions never detailed (locale, form answers).
+A sent submission past the window with its detail is frozen: fetched again
+only when its updated_at moves. Details use --share (80%) of the token's
+requests, shared with every storectl using it, so that a person's commands
+still get the rest. Each detail is stored as it arrives; a request in flight
+when the run was stopped is not sent again until --recheck has passed.
+Offers always get their details, as only the detail lists an offer's
+products. ` + "`storectl mirror status`" + ` shows what is due.`,
 		Example: `  storectl mirror sync
   storectl mirror sync bis --details
+  storectl mirror sync bis --details --for 50m      # from cron, every hour
+  storectl mirror sync bis --details --budget 200 --share 50%
   storectl mirror sync preorder --full`,
 		ValidArgs: mirror.Groups,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -61,12 +80,13 @@ offers always get theirs, as only the detail lists an offer's products.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Groups = args
+			opts.Groups, opts.cmd = args, cmd
 			return cmdutil.Run(cmd.Context(), opts, runF, runSync)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "read every page, and mark rows no longer found as gone")
-	cmd.Flags().BoolVar(&opts.Details, "details", false, "fetch details of new or changed submissions and rules (one request each)")
+	cmd.Flags().BoolVar(&opts.Details, "details", false, "fetch the details due: of new or changed rules, of submissions by priority (one request each)")
+	opts.Refresh.register(cmd)
 	return cmd
 }
 
@@ -77,6 +97,14 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 	}
 	if s.Offline {
 		return exitcode.UsageError("mirror sync asks the store, and --offline sends nothing: drop --offline")
+	}
+	now := time.Now()
+	if opts.Now != nil {
+		now = opts.Now()
+	}
+	refresh, err := opts.Refresh.options(opts.cmd, opts.Details, now)
+	if err != nil {
+		return err
 	}
 	p, err := opts.Printer()
 	if err != nil {
@@ -99,7 +127,7 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 		return slices.Index(mirror.Groups, a) - slices.Index(mirror.Groups, b)
 	}))
 	rep := shared.NewSyncReporter(opts.IO, opts.Progress(), c.PaceLeft, s.Quiet)
-	results, err := db.Sync(ctx, c, groups, mirror.SyncOptions{Full: opts.Full, Details: opts.Details, Report: rep})
+	results, err := db.Sync(ctx, c, groups, mirror.SyncOptions{Full: opts.Full, Details: opts.Details, Refresh: refresh, Report: rep})
 	opts.Progress().Stop()
 	if err != nil {
 		return stopped(opts.IO.ErrOut, results, shared.MirrorError(err))
@@ -131,7 +159,9 @@ func summary(r mirror.PassResult) string {
 	if r.Kind == mirror.Full {
 		parts = append(parts, fmt.Sprintf("%d gone", r.Gone))
 	}
-	if d := r.Details; d.Fetched > 0 || len(d.Failed) > 0 {
+	if d := r.Details; d.Requests > 0 || d.Due > 0 {
+		parts = append(parts, detailSummary(d))
+	} else if d.Fetched > 0 || len(d.Failed) > 0 {
 		parts = append(parts, output.Plural(d.Fetched, "detail")+" fetched")
 	}
 	line := r.Noun + ": " + strings.Join(parts, ", ")

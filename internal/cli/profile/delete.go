@@ -13,6 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/mirror"
 )
 
 // DeleteOptions are the inputs of `profile delete`.
@@ -28,7 +29,11 @@ func newDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Comma
 	opts := &DeleteOptions{IO: f.IOStreams, ConfigFile: f.ConfigFile, Credentials: f.Credentials}
 	cmd := &cobra.Command{
 		Use:   "delete NAME",
-		Short: "Delete a profile's settings and its stored tokens",
+		Short: "Delete a profile's settings, its stored tokens and its mirror",
+		Long: `Delete a profile: its settings, its stored tokens and its mirror, the local
+copy of the store's customer data (storectl mirror path -p NAME shows where it
+is). Asks first at a terminal, naming the mirror; without one, --yes is
+required.`,
 		Example: `  storectl profile delete staging
   storectl profile delete staging --yes`,
 		Args:              cmdutil.ExactArgs(1, "one profile NAME"),
@@ -42,7 +47,7 @@ func newDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Comma
 	return cmd
 }
 
-func runDelete(_ context.Context, opts *DeleteOptions) error {
+func runDelete(ctx context.Context, opts *DeleteOptions) error {
 	file, err := opts.ConfigFile()
 	if err != nil {
 		return err
@@ -52,10 +57,26 @@ func runDelete(_ context.Context, opts *DeleteOptions) error {
 		return err
 	}
 	if _, ok := file.Profiles[opts.Name]; !ok {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("no profile named %q in %s", opts.Name, file.Path), "see `storectl profile list`")
+		return cmdutil.UnknownProfile(file, opts.Name, func(g string) string { return "storectl profile delete " + g }, "see `storectl profile list`")
 	}
-	if err := cmdutil.Confirm(opts.IO, fmt.Sprintf("delete profile %q and its tokens", opts.Name), opts.Yes); err != nil {
+	mirrorPath, err := opts.mirrorPath()
+	if err != nil {
 		return err
+	}
+	what := "its tokens"
+	if mirrorPath != "" {
+		what = "its tokens and its mirror " + mirrorPath + " (a copy of the store's customer data)"
+	}
+	if err := cmdutil.Confirm(opts.IO, fmt.Sprintf("delete profile %q, %s", opts.Name, what), opts.Yes); err != nil {
+		return err
+	}
+	// The mirror goes first: another storectl writing it keeps the profile,
+	// so that the command can simply run again.
+	if mirrorPath != "" {
+		if err := mirror.Remove(ctx, mirrorPath); err != nil {
+			return exitcode.WithHint(exitcode.Failure, fmt.Errorf("profile kept: cannot delete its mirror %s: %w", mirrorPath, err),
+				"if a sync or export of this profile is running, run this again once it is done")
+		}
 	}
 	for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
 		var keyringErr *credentials.KeyringUnavailableError
@@ -73,5 +94,21 @@ func runDelete(_ context.Context, opts *DeleteOptions) error {
 		return fmt.Errorf("cannot write %s: %w", file.Path, err)
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "✓ deleted profile %q and its stored tokens\n", opts.Name)
+	if mirrorPath != "" {
+		fmt.Fprintf(opts.IO.ErrOut, "✓ deleted its mirror %s\n", mirrorPath)
+	}
 	return nil
+}
+
+// mirrorPath is where the profile's mirror is, "" when it has none.
+func (opts *DeleteOptions) mirrorPath() (string, error) {
+	dir, err := config.MirrorDir()
+	if err != nil {
+		return "", err
+	}
+	path := mirror.Path(dir, opts.Name, false)
+	if !mirror.Exists(path) {
+		return "", nil
+	}
+	return path, nil
 }

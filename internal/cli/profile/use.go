@@ -10,7 +10,6 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/config"
-	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // UseOptions are the inputs of `profile use`.
@@ -42,7 +41,7 @@ func runUse(_ context.Context, opts *UseOptions) error {
 		return err
 	}
 	if _, ok := file.Profiles[opts.Name]; !ok {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("no profile named %q in %s", opts.Name, file.Path),
+		return cmdutil.UnknownProfile(file, opts.Name, func(g string) string { return "storectl profile use " + g },
 			fmt.Sprintf("create it with `storectl auth login --profile %s`, or see `storectl profile list`", opts.Name))
 	}
 	file.CurrentProfile = opts.Name

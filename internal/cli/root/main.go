@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -28,7 +30,7 @@ func Main(build cmdutil.BuildInfo) int {
 	if err == nil {
 		return exitcode.OK
 	}
-	err = asUsageError(err)
+	err = asUsageError(cmd, err)
 	code := exitcode.Of(err)
 	var sig *signalled
 	if errors.As(context.Cause(ctx), &sig) {
@@ -57,10 +59,16 @@ func Main(build cmdutil.BuildInfo) int {
 // "storectl completion bash extra"), the usage exit code. Flag errors
 // already have it (the root's flag error func), and noun commands reject
 // unknown verbs themselves.
-func asUsageError(err error) error {
+func asUsageError(root *cobra.Command, err error) error {
 	var c exitcode.Coder
 	if errors.As(err, &c) || errors.Is(err, context.Canceled) {
 		return err
+	}
+	var typed, parent string
+	if _, scanErr := fmt.Sscanf(err.Error(), "unknown command %q for %q", &typed, &parent); scanErr == nil {
+		if cmd, _, findErr := root.Find(strings.Fields(parent)[1:]); findErr == nil {
+			return cmdutil.UnknownCommand(cmd, typed)
+		}
 	}
 	if strings.HasPrefix(err.Error(), "unknown command") {
 		return exitcode.WithHint(exitcode.Usage, err, "run `storectl --help` for usage")

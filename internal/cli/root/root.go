@@ -24,7 +24,6 @@ import (
 	"github.com/storectl/storectl/internal/cli/profile"
 	sandboxcmd "github.com/storectl/storectl/internal/cli/sandbox"
 	"github.com/storectl/storectl/internal/cli/version"
-	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -87,9 +86,10 @@ Environment variables:   storectl help environment
 		SilenceErrors: true,
 	}
 	cmd.SetVersionTemplate(versionLine(build) + "\n")
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return exitcode.WithHint(exitcode.Usage, err, fmt.Sprintf("run `%s --help` for usage", c.CommandPath()))
-	})
+	cmd.SetFlagErrorFunc(cmdutil.UnknownFlag)
+	// Unknown commands are named with storectl's own guess (asUsageError),
+	// in the style of every other guess.
+	cmd.DisableSuggestions = true
 	return cmd
 }
 

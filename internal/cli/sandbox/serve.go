@@ -33,6 +33,7 @@ type ServeOptions struct {
 	LogPath         string
 	URLFile         string
 	Grow            string
+	Engage          string
 }
 
 func newServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
@@ -45,7 +46,12 @@ address, with the well-known demo tokens. It prints the base URLs and tokens
 ready to paste, and stops cleanly on Ctrl-C.
 
 The shop API is throttled like the real one (30 requests a minute per token);
---throttle changes that, 0 turns it off.`,
+--throttle changes that, 0 turns it off.
+
+--engage N/DURATION models a store whose restock e-mails go out and get
+read: every DURATION the N oldest pending submissions are sent, and opens,
+clicks and unsubscribes arrive over the next minutes to 13 days, half of
+them moving updated_at and half not (the spec does not say which they do).`,
 		Example: `  storectl sandbox serve
   storectl sandbox serve --addr 127.0.0.1:0 --url-file /tmp/url --throttle 30/3s --log requests.log`,
 		Args: cmdutil.NoArgs,
@@ -62,6 +68,7 @@ The shop API is throttled like the real one (30 requests a minute per token);
 	fl.StringVar(&opts.LogPath, "log", "", "append one line per request to `file` (- for stderr)")
 	fl.StringVar(&opts.URLFile, "url-file", "", "write the base URL to `file` once listening (for scripts)")
 	fl.StringVar(&opts.Grow, "grow", "0", "register `N/DURATION` new back-in-stock submissions as time passes (a live store that grows while clients page); 0 is off")
+	fl.StringVar(&opts.Engage, "engage", "0", "send `N/DURATION` pending submissions' restock e-mails as time passes, then opens, clicks and unsubscribes arrive over the following days, some moving updated_at and some not; 0 is off")
 	return cmd
 }
 
@@ -69,6 +76,10 @@ func runServe(ctx context.Context, opts *ServeOptions) error {
 	grow, err := ratelimit.Parse(opts.Grow)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--grow: %w", err))
+	}
+	engage, err := ratelimit.Parse(opts.Engage)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--engage: %w", err))
 	}
 	sopts, closeLog, err := serverOptions(opts)
 	if err != nil {
@@ -94,6 +105,9 @@ func runServe(ctx context.Context, opts *ServeOptions) error {
 
 	if !grow.Off() {
 		go sandbox.Grow(ctx, sopts.Store, grow.N, grow.Per, time.Now)
+	}
+	if !engage.Off() {
+		go sandbox.EngageEvery(ctx, sopts.Store, engage.N, engage.Per, time.Now)
 	}
 	srv := &http.Server{Handler: sandbox.New(sopts), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)

@@ -1,0 +1,201 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// The outbox of storectl watch: the events derived from what syncs stored,
+// written in the transactions that stored it, read in order by whoever
+// delivers them, each marked once delivered. A process killed at any
+// instant loses none: an event is either committed with its page or its
+// page is not stored and will be read again.
+
+// Event is one event of the outbox, with where its delivery stands.
+type Event struct {
+	Seq        int64
+	ID         string
+	Type       string
+	Resource   string // the table it comes from; "alerts" for demand.threshold
+	RowID      string // the row (or for an alert, its variant or product)
+	OccurredAt time.Time
+	DetectedAt time.Time
+	Data       json.RawMessage // the row as the API sent it (an alert's own object)
+
+	State         string // EventPending, EventDelivered or EventParked
+	Attempts      int
+	FirstFailedAt time.Time // zero until an attempt failed
+	NextAttemptAt time.Time // zero: now
+	LastError     string
+	DeliveredAt   time.Time
+}
+
+// Delivery states of an event.
+const (
+	EventPending   = "pending"
+	EventDelivered = "delivered"
+	EventParked    = "parked"
+)
+
+// insertEvents records events in the order given; one whose id is already
+// recorded (the same change derived again) is left as it is.
+func insertEvents(ctx context.Context, tx execQuerier, events []Event) error {
+	for _, e := range events {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (id, type, resource, row_id, occurred_at, detected_at, data)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+			e.ID, e.Type, e.Resource, e.RowID, stamp(e.OccurredAt), stamp(e.DetectedAt), string(e.Data)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const eventCols = `seq, id, type, resource, row_id, occurred_at, detected_at, data, state, attempts,
+	coalesce(first_failed_at, ''), coalesce(next_attempt_at, ''), coalesce(last_error, ''), coalesce(delivered_at, '')`
+
+func scanEvent(scan func(...any) error) (Event, error) {
+	var e Event
+	var occurred, detected, data, firstFailed, next, delivered string
+	err := scan(&e.Seq, &e.ID, &e.Type, &e.Resource, &e.RowID, &occurred, &detected, &data, &e.State, &e.Attempts,
+		&firstFailed, &next, &e.LastError, &delivered)
+	e.OccurredAt, e.DetectedAt, e.Data = parseStamp(occurred), parseStamp(detected), json.RawMessage(data)
+	e.FirstFailedAt, e.NextAttemptAt, e.DeliveredAt = parseStamp(firstFailed), parseStamp(next), parseStamp(delivered)
+	return e, err
+}
+
+// NextEvent is the first pending event, in the order they were recorded;
+// nil when none is.
+func (db *DB) NextEvent(ctx context.Context) (_ *Event, err error) {
+	defer db.explain(&err)
+	row := db.sql.QueryRowContext(ctx, "SELECT "+eventCols+" FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT 1")
+	e, err := scanEvent(row.Scan)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return &e, err
+}
+
+// EventDelivered marks an event delivered.
+func (db *DB) EventDelivered(ctx context.Context, seq int64) (err error) {
+	defer db.explain(&err)
+	_, err = db.sql.ExecContext(ctx, `UPDATE outbox SET state = 'delivered', delivered_at = ?, next_attempt_at = NULL WHERE seq = ?`,
+		stamp(db.Now()), seq)
+	return err
+}
+
+// EventFailed records a failed attempt and when the next one is due.
+func (db *DB) EventFailed(ctx context.Context, seq int64, next time.Time, cause string) (err error) {
+	defer db.explain(&err)
+	_, err = db.sql.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, first_failed_at = coalesce(first_failed_at, ?),
+		next_attempt_at = ?, last_error = ? WHERE seq = ?`, stamp(db.Now()), stamp(next), cause, seq)
+	return err
+}
+
+// EventParked records a last failed attempt and sets the event aside:
+// later events are delivered; `watch events resend` brings it back.
+func (db *DB) EventParked(ctx context.Context, seq int64, cause string) (err error) {
+	defer db.explain(&err)
+	_, err = db.sql.ExecContext(ctx, `UPDATE outbox SET state = 'parked', attempts = attempts + 1,
+		first_failed_at = coalesce(first_failed_at, ?), next_attempt_at = NULL, last_error = ? WHERE seq = ?`, stamp(db.Now()), cause, seq)
+	return err
+}
+
+// EventFilter selects events of the outbox: those in State ("" any),
+// the Last n of them (0: all), in the order they were recorded.
+type EventFilter struct {
+	State string
+	Last  int
+}
+
+// Events lists the outbox's events.
+func (db *DB) Events(ctx context.Context, f EventFilter) (_ []Event, err error) {
+	defer db.explain(&err)
+	q := "SELECT " + eventCols + " FROM outbox"
+	var args []any
+	if f.State != "" {
+		q += " WHERE state = ?"
+		args = append(args, f.State)
+	}
+	q += " ORDER BY seq DESC"
+	if f.Last > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Last)
+	}
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		e, err := scanEvent(rows.Scan)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, rows.Err()
+}
+
+// ResendEvents makes the events named pending again, whatever their state,
+// with their attempts reset: delivered again in their place in the order.
+// It returns the ids the outbox does not hold.
+func (db *DB) ResendEvents(ctx context.Context, ids []string) (missing []string, err error) {
+	defer db.explain(&err)
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	for _, id := range ids {
+		r, err := tx.ExecContext(ctx, resendSQL+" WHERE id = ?", strings.TrimSpace(id))
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		return missing, nil
+	}
+	return nil, tx.Commit()
+}
+
+// ResendParked makes every parked event pending again; it returns how many.
+func (db *DB) ResendParked(ctx context.Context) (_ int, err error) {
+	defer db.explain(&err)
+	r, err := db.sql.ExecContext(ctx, resendSQL+" WHERE state = 'parked'")
+	if err != nil {
+		return 0, err
+	}
+	n, err := r.RowsAffected()
+	return int(n), err
+}
+
+const resendSQL = `UPDATE outbox SET state = 'pending', attempts = 0, first_failed_at = NULL, next_attempt_at = NULL,
+	last_error = NULL, delivered_at = NULL`
+
+// PruneEvents deletes the events delivered before before: the outbox keeps
+// what is pending or parked, and the recent past (a re-derived change is
+// recognised by its id while its event is kept).
+func (db *DB) PruneEvents(ctx context.Context, before time.Time) (err error) {
+	defer db.explain(&err)
+	_, err = db.sql.ExecContext(ctx, "DELETE FROM outbox WHERE state = 'delivered' AND delivered_at < ?", stamp(before))
+	return err
+}
+
+// OutboxCounts are how many events are pending and parked.
+func (db *DB) OutboxCounts(ctx context.Context) (pending, parked int, err error) {
+	defer db.explain(&err)
+	err = db.sql.QueryRowContext(ctx, `SELECT coalesce(sum(state = 'pending'), 0), coalesce(sum(state = 'parked'), 0) FROM outbox`).
+		Scan(&pending, &parked)
+	return pending, parked, err
+}
