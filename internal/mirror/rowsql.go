@@ -18,7 +18,8 @@ type rowSQL struct {
 	// insert stores a new row; rewrite a row whose list item changed (or
 	// that came back); touch only says that an unchanged row was met.
 	insert, rewrite, touch string
-	// detail stores a detail and the columns it fills.
+	// detail stores a detail and the columns it fills ("" for a list
+	// without details).
 	detail string
 }
 
@@ -38,16 +39,19 @@ func buildRowSQL(r *resource) rowSQL {
 		rewriteCols = append(rewriteCols, "list_pos")
 		touchCols = append(touchCols, "list_pos")
 	}
-	return rowSQL{
+	q := rowSQL{
 		seenSync:   fmt.Sprintf(lookup, "seen_by IS ?2"),
 		seenExport: fmt.Sprintf(lookup, "EXISTS (SELECT 1 FROM export_rows e WHERE e.pass_id = ?2 AND e.id = "+r.name+".id)"),
 		insert: fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", r.name, strings.Join(quoted(insertCols), ", "),
 			placeholders(len(insertCols))),
 		rewrite: fmt.Sprintf("UPDATE %s SET %s, gone_at = NULL WHERE id = ?", r.name, assignments(rewriteCols)),
 		touch:   fmt.Sprintf("UPDATE %s SET %s WHERE id = ?", r.name, assignments(touchCols)),
-		detail: fmt.Sprintf("UPDATE %s SET %s, detail_json = ?, detail_fetched_at = ?, detail_for = %s WHERE id = ?",
-			r.name, assignments(r.detailWrittenCols()), versionExpr),
 	}
+	if r.detail != nil {
+		q.detail = fmt.Sprintf("UPDATE %s SET %s, detail_json = ?, detail_fetched_at = ?, detail_for = %s WHERE id = ?",
+			r.name, assignments(r.detailWrittenCols()), versionExpr)
+	}
+	return q
 }
 
 // writtenCols are the columns a list row fills: the list's, then those

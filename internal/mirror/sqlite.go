@@ -106,10 +106,10 @@ func dropObject(ctx context.Context, tx *sql.Tx, o schemaObject) error {
 
 // Space is how much of the mirror's file holds data.
 type Space struct {
-	File int64 // the database file
-	WAL  int64 // its write-ahead log
+	File int64 // the database file, without its write-ahead log
 	// Free is the part of the file that holds nothing (pages left by
-	// deleted rows and dropped indexes): what `mirror vacuum` gives back.
+	// deleted rows and dropped indexes): what `mirror vacuum` gives back
+	// at least (it also packs half-full pages).
 	Free int64
 }
 
@@ -127,11 +127,18 @@ func (db *DB) space(ctx context.Context) (Space, error) {
 	return Space{File: pages * pageSize, Free: free * pageSize}, nil
 }
 
-// vacuum rewrites the file without its free pages.
-func (db *DB) vacuum(ctx context.Context) error {
+// Vacuum rewrites the file without its free pages, every page packed
+// full, and says its size before and after. It needs the mirror opened to
+// write (one writer at a time), and room for a copy of the file beside it.
+func (db *DB) Vacuum(ctx context.Context) (before, after Space, err error) {
+	defer db.explain(&err)
+	if before, err = db.space(ctx); err != nil {
+		return before, after, err
+	}
 	if _, err := db.sql.ExecContext(ctx, "VACUUM"); err != nil {
-		return err
+		return before, after, err
 	}
 	db.checkpoint(ctx)
-	return nil
+	after, err = db.space(ctx)
+	return before, after, err
 }
