@@ -55,6 +55,7 @@ func TestScripts(t *testing.T) {
 			"sandboxgrow": cmdSandboxGrow,
 			"xlsxcells":   cmdXLSXCells,
 			"odscheck":    cmdODSCheck,
+			"reportcheck": cmdReportCheck,
 		},
 	})
 }

@@ -56,6 +56,9 @@ type Settings struct {
 	// Offline answers from the mirror without a request; a command that
 	// must ask the store refuses to run.
 	Offline bool
+	// ShopTimezone is the shop's time zone as set ("" when not): see
+	// ParseZone.
+	ShopTimezone string
 	// Pager is STORECTL_PAGER or the profile's pager key, "" when neither
 	// is set (iostreams.PagerCommand falls back to $PAGER and less).
 	Pager string
@@ -215,6 +218,7 @@ func (s *Settings) fill() {
 	s.Sandbox, _ = strconv.ParseBool(get("sandbox"))
 	s.Timeout, _ = time.ParseDuration(get("timeout"))
 	s.Offline, _ = strconv.ParseBool(get("offline"))
+	s.ShopTimezone = get("shop_timezone")
 	s.Pager = get("pager")
 }
 

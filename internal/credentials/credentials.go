@@ -169,7 +169,7 @@ func (s *Store) KeyringAvailable() error {
 // found before anything was sent: the user must choose the file (exit 2,
 // as for a usage error), and the hint says how, for this profile or all.
 func (s *Store) NoKeyringError(profile string, err error) error {
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("the OS keyring is unavailable (%w): nothing was sent or saved", err), s.noKeyringHint(profile, Shop))
+	return exitcode.UsageHint(fmt.Errorf("the OS keyring is unavailable (%w): nothing was sent or saved", err), s.noKeyringHint(profile, Shop))
 }
 
 // noKeyringHint offers the token file: credential_store is a setting of

@@ -197,3 +197,53 @@ func TestQueryErrorsAreTheUsers(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A variant's SKU in bis demand is the one most of its submissions carry,
+// not whatever the newest one holds (none, or one mistyped).
+func TestDemandShowsAVariantsMostCommonSKU(t *testing.T) {
+	w := newWorld(t, 40)
+	w.sync(SyncOptions{}, "bis")
+	rows, err := w.db.sql.Query("SELECT id FROM submissions WHERE gone_at IS NULL ORDER BY id LIMIT 4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	// Four submissions of one variant; newest first: no SKU, a stray one,
+	// then the SKU the variant has.
+	skus := []any{"COMMON-1", "COMMON-1", "STRAY-9", nil}
+	for i, id := range ids {
+		_, err := w.db.sql.Exec(`UPDATE submissions SET product_id = 1, variant_id = 2, sku = ?,
+			created_at = ? WHERE id = ?`, skus[i], fmt.Sprintf("2026-11-0%dT00:00:00.000000Z", i+1), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	items, err := w.db.Demand(context.Background(), DemandFilter{ByVariant: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range items {
+		var d struct {
+			VariantID json.Number `json:"variant_id"`
+			SKU       *string     `json:"sku"`
+		}
+		if err := json.Unmarshal(raw, &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.VariantID == "2" {
+			if d.SKU == nil || *d.SKU != "COMMON-1" {
+				t.Fatalf("variant 2's SKU: %s, want COMMON-1", raw)
+			}
+			return
+		}
+	}
+	t.Fatal("variant 2 not in the demand")
+}

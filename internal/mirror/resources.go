@@ -99,7 +99,7 @@ var submissions = &resource{
 		return r.Raw, nil
 	},
 	withDetails: func(ctx context.Context, db *DB, c *shop.Client, full bool) error { return db.syncForm(ctx, c, full) },
-	rebuild:     []string{"DELETE FROM demand_tally", fillDemandTally},
+	rebuild:     []string{"DELETE FROM demand_tally", fillDemandTally, "DELETE FROM demand_sku", fillDemandSKU},
 }
 
 // fillDemandTally counts demand_tally afresh from the rows (the same as
@@ -109,6 +109,12 @@ SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max
 	(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id
 		AND t.gone_at IS NULL ORDER BY t.created_at DESC, t.id DESC LIMIT 1)
 FROM submissions g WHERE gone_at IS NULL GROUP BY product_id, variant_id`
+
+// fillDemandSKU counts demand_sku afresh from the rows (as schema
+// version 7 does once).
+const fillDemandSKU = `INSERT INTO demand_sku (product_id, variant_id, sku, live, newest)
+SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
+WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",
 	"countdown_before_preorder_end", "apply_to", "preorder_condition_inventory", "fulfillment_status",

@@ -433,12 +433,71 @@ BEGIN
 	WHERE new.gone_at IS NULL AND product_id IS new.product_id AND variant_id IS new.variant_id;
 END;
 
+-- A variant's SKU in bis demand --by variant: the one most of its live
+-- submissions carry (the newest of equally common ones; submissions
+-- without one not counted). Per product, variant and SKU, how many live
+-- submissions carry it and the newest created_at among them, kept exact by
+-- the triggers below as demand_tally is.
+CREATE TABLE demand_sku (
+	product_id INTEGER,
+	variant_id INTEGER,
+	sku        TEXT NOT NULL,
+	live       INTEGER NOT NULL DEFAULT 0,
+	newest     TEXT
+);
+CREATE UNIQUE INDEX demand_sku_key ON demand_sku (product_id, variant_id, sku);
+CREATE INDEX demand_sku_common ON demand_sku (product_id, variant_id, live, newest);
+INSERT INTO demand_sku (product_id, variant_id, sku, live, newest)
+SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
+WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku;
+
+CREATE TRIGGER submissions_sku_insert AFTER INSERT ON submissions WHEN new.gone_at IS NULL AND coalesce(new.sku, '') <> ''
+BEGIN
+	INSERT INTO demand_sku (product_id, variant_id, sku) SELECT new.product_id, new.variant_id, new.sku
+		WHERE NOT EXISTS (SELECT 1 FROM demand_sku WHERE product_id IS new.product_id AND variant_id IS new.variant_id AND sku = new.sku);
+	UPDATE demand_sku SET live = live + 1,
+		newest = CASE WHEN new.created_at > newest OR newest IS NULL THEN new.created_at ELSE newest END
+	WHERE product_id IS new.product_id AND variant_id IS new.variant_id AND sku = new.sku;
+END;
+
+CREATE TRIGGER submissions_sku_delete AFTER DELETE ON submissions WHEN old.gone_at IS NULL AND coalesce(old.sku, '') <> ''
+BEGIN
+	UPDATE demand_sku SET live = live - 1 WHERE product_id IS old.product_id AND variant_id IS old.variant_id AND sku = old.sku;
+	DELETE FROM demand_sku WHERE product_id IS old.product_id AND variant_id IS old.variant_id AND sku = old.sku AND live <= 0;
+	UPDATE demand_sku SET newest = (SELECT max(created_at) FROM submissions WHERE product_id IS old.product_id
+		AND variant_id IS old.variant_id AND sku = old.sku AND gone_at IS NULL)
+	WHERE product_id IS old.product_id AND variant_id IS old.variant_id AND sku = old.sku AND old.created_at IS newest;
+END;
+
+-- As for the tally: the row leaves its old SKU's count, then joins its new one.
+CREATE TRIGGER submissions_sku_update AFTER UPDATE OF product_id, variant_id, sku, created_at, gone_at ON submissions
+	WHEN old.product_id IS NOT new.product_id OR old.variant_id IS NOT new.variant_id OR old.sku IS NOT new.sku
+		OR old.created_at IS NOT new.created_at OR old.gone_at IS NOT new.gone_at
+BEGIN
+	UPDATE demand_sku SET live = live - 1
+	WHERE old.gone_at IS NULL AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku = old.sku;
+	DELETE FROM demand_sku WHERE product_id IS old.product_id AND variant_id IS old.variant_id AND sku = old.sku AND live <= 0;
+	UPDATE demand_sku SET newest = (SELECT max(created_at) FROM submissions WHERE product_id IS old.product_id
+		AND variant_id IS old.variant_id AND sku = old.sku AND gone_at IS NULL)
+	WHERE old.gone_at IS NULL AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku = old.sku
+		AND old.created_at IS newest;
+	INSERT INTO demand_sku (product_id, variant_id, sku) SELECT new.product_id, new.variant_id, new.sku
+		WHERE new.gone_at IS NULL AND coalesce(new.sku, '') <> ''
+		AND NOT EXISTS (SELECT 1 FROM demand_sku WHERE product_id IS new.product_id AND variant_id IS new.variant_id AND sku = new.sku);
+	UPDATE demand_sku SET live = live + 1,
+		newest = CASE WHEN new.created_at > newest OR newest IS NULL THEN new.created_at ELSE newest END
+	WHERE new.gone_at IS NULL AND product_id IS new.product_id AND variant_id IS new.variant_id AND sku = new.sku;
+END;
+
 -- The answers of bis find, bis demand --by variant and bis demand (by
 -- product), for mirror query users: the commands read these views.
 CREATE VIEW live_submissions AS SELECT * FROM submissions WHERE gone_at IS NULL;
 
 CREATE VIEW demand_by_variant AS
-SELECT d.product_id, t.product_title, d.variant_id, t.variant_title, t.sku, d.pending, d.sent, d.newest, d.oldest
+SELECT d.product_id, t.product_title, d.variant_id, t.variant_title,
+	(SELECT s.sku FROM demand_sku s WHERE s.product_id IS d.product_id AND s.variant_id IS d.variant_id
+		ORDER BY s.live DESC, s.newest DESC LIMIT 1) AS sku,
+	d.pending, d.sent, d.newest, d.oldest
 FROM demand_tally d LEFT JOIN submissions t ON t.id = d.title_id;
 
 CREATE VIEW demand_by_product AS

@@ -30,7 +30,7 @@ func TestMigrationsArePinned(t *testing.T) {
 		"9b48ea4484f8354f65d449ab72d341b438108444a2992f6373da6fd461171e18",
 		"2c4a0f70a42a79aa4e3d3b7c186c6db28c8df5a84df642240f80c52caf0e74fc",
 		"b8fd6fd25ad481cfe6b43f2c0c9a08b880c0d89c0096477afb73a959d7e7ee2a",
-		"67be8ecdee62752b36854b8bec81abf0e20ca04c63b0d5ed5b609d2e479745b6",
+		"92b156ce0000d7da9eeead899885d6de524854c11009e01b19c4979a9d1a357a",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
@@ -91,6 +91,12 @@ func tallyMismatch(t *testing.T, db *sql.DB) string {
 	if a != b {
 		return fmt.Sprintf("from the rows:\n%s\ndemand_tally:\n%s", a, b)
 	}
+	const freshSKU = `SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
+		WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku ORDER BY 1, 2, 3`
+	const keptSKU = `SELECT product_id, variant_id, sku, live, newest FROM demand_sku ORDER BY 1, 2, 3`
+	if a, b := dump(t, db, freshSKU), dump(t, db, keptSKU); a != b {
+		return fmt.Sprintf("from the rows:\n%s\ndemand_sku:\n%s", a, b)
+	}
 	return ""
 }
 
@@ -121,28 +127,38 @@ func dump(t *testing.T, db *sql.DB, q string) string {
 }
 
 // demand_tally stays what the rows say through any mix of writes: rows
-// inserted, sent, moved to another variant, re-dated, gone, back, deleted.
+// (and demand_sku, what it says of SKUs) inserted, sent, moved to another variant, re-dated, gone, back, deleted.
 func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 	w := newWorld(t, 0)
 	db := w.db.sql
 	r := rand.New(rand.NewPCG(23, 7))
 	date := func() string { return fmt.Sprintf("2026-0%d-1%dT00:00:00Z", 1+r.IntN(3), r.IntN(3)) }
+	sku := func() string { return []string{"NULL", "''", "'A'", "'B'", "'b'"}[r.IntN(5)] }
 	var nextID int64 = 1
 	ops := []func() string{
 		func() string {
 			nextID++
-			return fmt.Sprintf(`INSERT INTO submissions (id, product_id, variant_id, status, created_at, list_json, list_fetched_at,
-				first_seen_at, last_seen_at) VALUES (%d, %d, %d, %d, '%s', '{}', 'x', 'x', 'x')`, nextID, r.IntN(3), r.IntN(4), r.IntN(2), date())
+			return fmt.Sprintf(`INSERT INTO submissions (id, product_id, variant_id, status, created_at, sku, list_json, list_fetched_at,
+				first_seen_at, last_seen_at) VALUES (%d, %d, %d, %d, '%s', %s, '{}', 'x', 'x', 'x')`, nextID, r.IntN(3), r.IntN(4), r.IntN(2), date(), sku())
 		},
-		func() string { return fmt.Sprintf("UPDATE submissions SET status = 1 - status WHERE id = %d", 1+r.Int64N(nextID)) },
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET sku = %s WHERE id = %d", sku(), 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET status = 1 - status WHERE id = %d", 1+r.Int64N(nextID))
+		},
 		func() string {
 			return fmt.Sprintf("UPDATE submissions SET variant_id = %d WHERE id = %d", r.IntN(4), 1+r.Int64N(nextID))
 		},
 		func() string {
 			return fmt.Sprintf("UPDATE submissions SET created_at = '%s' WHERE id = %d", date(), 1+r.Int64N(nextID))
 		},
-		func() string { return fmt.Sprintf("UPDATE submissions SET gone_at = 'x' WHERE id = %d", 1+r.Int64N(nextID)) },
-		func() string { return fmt.Sprintf("UPDATE submissions SET gone_at = NULL WHERE id = %d", 1+r.Int64N(nextID)) },
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET gone_at = 'x' WHERE id = %d", 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET gone_at = NULL WHERE id = %d", 1+r.Int64N(nextID))
+		},
 		func() string { return fmt.Sprintf("DELETE FROM submissions WHERE id = %d", 1+r.Int64N(nextID)) },
 	}
 	for i := range 600 {

@@ -12,8 +12,8 @@ import (
 
 // Status is what `mirror status` shows of a mirror.
 type Status struct {
-	Path      string
-	Size      int64 // the database file with its write-ahead log
+	Path string
+	Size int64 // the database file with its write-ahead log
 	// Free is the part of the file holding nothing (pages left by deleted
 	// rows and dropped indexes): what `mirror vacuum` gives back at least.
 	Free      int64

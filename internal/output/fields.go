@@ -208,12 +208,17 @@ func (c Column) header() string {
 	return headerFor(c.Key)
 }
 
-// data is the column's CSV value (see Column.Data).
+// data is the column's CSV value (see Column.Data); the dates of a
+// submission or a rule's timestamps in the one form spreadsheets read as a
+// date-time (see SpreadsheetTime).
 func (c Column) data(o Object) string {
 	if c.Data != nil {
 		return c.Data(o)
 	}
 	if v, ok := o.Get(c.Key); ok {
+		if spreadsheetTimeKeys[c.Key] {
+			return SpreadsheetTime(displayText(v))
+		}
 		return displayText(v)
 	}
 	return c.text(o)

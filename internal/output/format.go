@@ -88,7 +88,7 @@ func FileFormat(path, flag string, def Format) (Format, error) {
 	ext := fileExtension(path)
 	switch {
 	case chosen != "" && named && chosen != byExt:
-		return "", exitcode.WithHint(exitcode.Usage,
+		return "", exitcode.UsageHint(
 			fmt.Errorf("-o %s contradicts the extension of %s, which names %s", chosen, path, byExt),
 			"drop -o, or name the file for its format: "+extensionList())
 	case chosen != "":
@@ -96,7 +96,7 @@ func FileFormat(path, flag string, def Format) (Format, error) {
 	case named:
 		return byExt, nil
 	case ext != "" && ext != ".":
-		return "", exitcode.WithHint(exitcode.Usage,
+		return "", exitcode.UsageHint(
 			fmt.Errorf("the extension %s of %s names no format storectl writes", ext, path),
 			"name the file for its format ("+extensionList()+"), or choose the format with -o")
 	}

@@ -31,6 +31,36 @@ func HumanTime(s string, loc *time.Location) string {
 	return s
 }
 
+// spreadsheetTimeKeys are the date fields CSV writes as SpreadsheetTime:
+// the submission's and the rule's timestamps and e-mail events. A rule's
+// start_date and end_date are not among them: a listing's CSV must read
+// back into comingsoon create, which takes a zone-less time as local time.
+var spreadsheetTimeKeys = map[string]bool{"created_at": true, "updated_at": true, "last_sent": true, "opened": true, "clicked": true}
+
+// spreadsheetLayout is ISO 8601 without a zone or a fraction of a second:
+// the one form LibreOffice reads as a date-time with its default CSV
+// import (which takes "2026-11-15 17:18:27", a zone or microseconds as
+// text), as Google Sheets and the mailing tools' importers do.
+const spreadsheetLayout = "2006-01-02T15:04:05"
+
+// SpreadsheetTime is a date-time as CSV writes it (spreadsheetLayout): an
+// instant (ISO 8601 with Z or an offset) in UTC, to the second; the API's
+// zone-less shop time (opened, clicked) in its own time; the API's 0 for
+// "never" an empty cell; anything else as sent.
+func SpreadsheetTime(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "0" {
+		return ""
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC().Format(spreadsheetLayout)
+	}
+	if t, err := time.Parse(time.DateTime, s); err == nil {
+		return t.Format(spreadsheetLayout)
+	}
+	return s
+}
+
 // HumanTimeColumn is a column showing the datetime at key as HumanTime.
 func HumanTimeColumn(key, header string, loc *time.Location) Column {
 	return Column{Key: key, Header: header, Value: func(o Object) string { return HumanTime(o.String(key), loc) }}

@@ -45,3 +45,14 @@ func TestAgo(t *testing.T) {
 		}
 	}
 }
+
+func TestSpreadsheetTime(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-11-15T17:18:27.000000Z": "2026-11-15T17:18:27", "2026-11-15T18:18:27+01:00": "2026-11-15T17:18:27",
+		"2026-11-16 16:25:00": "2026-11-16T16:25:00", "0": "", "": "", "soon": "soon",
+	} {
+		if got := SpreadsheetTime(in); got != want {
+			t.Errorf("SpreadsheetTime(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

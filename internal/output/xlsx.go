@@ -21,11 +21,11 @@ func checkXLSX(p *Printer, toFile bool) error {
 		return nil
 	}
 	if p.jq != nil {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("--jq prints text, and -o xlsx writes a workbook: they do not go together"),
+		return exitcode.UsageHint(fmt.Errorf("--jq prints text, and -o xlsx writes a workbook: they do not go together"),
 			"use -o json --jq …, or drop --jq and filter in the spreadsheet")
 	}
 	if p.ios != nil && p.ios.OutTTY && !toFile {
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("-o xlsx writes a binary workbook, which a terminal cannot show"),
+		return exitcode.UsageHint(fmt.Errorf("-o xlsx writes a binary workbook, which a terminal cannot show"),
 			"write it to a file: `--file NAME.xlsx` where the command has it, or a redirect (`> NAME.xlsx`)")
 	}
 	return nil

@@ -41,6 +41,7 @@ func TestArgvKeepsFieldOrder(t *testing.T) {
 
 func TestGetSendsFieldsAsQuery(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/pre-order/list")
 	if err := runAPI(e, "-X", "GET", "/shop-api/pre-order/list?keyword=jacket", "-F", "page=2"); err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +55,7 @@ func TestGetSendsFieldsAsQuery(t *testing.T) {
 
 func TestPostSendsTypedBody(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("POST /shop-api/coming-soon/create")
 	err := runAPI(e, "/shop-api/coming-soon/create", "-f", "name=Launch", "-F", "status=1", "-f", "start_date=2030-01-01T00:00:00Z",
 		"-f", "apply_to=product", "-F", "product_ids[]=8001234560001", "-F", "show_countdown=true")
 	if err != nil {
@@ -67,6 +69,7 @@ func TestPostSendsTypedBody(t *testing.T) {
 
 func TestFailureBodyOnStdoutAndExitCode(t *testing.T) {
 	e := clitest.New(t, clitest.WithJQ(".data.id"))
+	e.Sends("GET /shop-api/back-in-stock/get/*")
 	err := runAPI(e, "/shop-api/back-in-stock/get/1")
 	clitest.WantExit(t, err, exitcode.APIRefused)
 	if !strings.Contains(err.Error(), "Submission not found") {
@@ -78,6 +81,7 @@ func TestFailureBodyOnStdoutAndExitCode(t *testing.T) {
 	}
 
 	e = clitest.New(t, clitest.WithTokens("bad", "bad"))
+	e.Sends("GET /sfs/v1/settings")
 	clitest.WantExit(t, runAPI(e, "/sfs/v1/settings"), exitcode.Auth)
 	if !strings.Contains(e.Out.String(), `"success": false`) {
 		t.Errorf("stdout = %q", e.Out)
@@ -86,6 +90,7 @@ func TestFailureBodyOnStdoutAndExitCode(t *testing.T) {
 
 func TestInclude(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /back-in-stock/form")
 	if err := runAPI(e, "/back-in-stock/form", "--include"); err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +103,7 @@ func TestInclude(t *testing.T) {
 
 func TestQuietPrintsNothingOnSuccess(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list")
 	e.Settings.Quiet = true
 	if err := runAPI(e, "/shop-api/coming-soon/list"); err != nil || e.Out.Len() != 0 {
 		t.Errorf("err = %v, stdout = %q", err, e.Out)
@@ -111,6 +117,7 @@ func TestInputBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := clitest.New(t)
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	err := runAPI(e, "-X", "DELETE", "/shop-api/coming-soon/delete", "--input", file, "-f", "note=x")
 	clitest.WantExit(t, err, exitcode.APIRefused)
 	if got := e.Requests.WithPrefix("DELETE"); len(got) != 1 || !strings.HasPrefix(got[0], `DELETE /shop-api/coming-soon/delete?note=x `) ||
@@ -159,6 +166,7 @@ func TestUsageErrorsSendNothing(t *testing.T) {
 
 func TestCatalogDefaultsToGet(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /sfs/v1/search")
 	if err := runAPI(e, "/sfs/v1/search", "-f", "q=jacket", "-F", "limit=1"); err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ const prefixHelp = "PATH starts with /shop-api/ (the shop API; also /back-in-sto
 // must go to the profile's store and nowhere else.
 func routeOf(arg string) (route, error) {
 	if strings.Contains(arg, "://") || strings.HasPrefix(arg, "//") {
-		return route{}, exitcode.WithHint(exitcode.Usage,
+		return route{}, exitcode.UsageHint(
 			fmt.Errorf("%q is a URL: storectl api takes a path, sent to the profile's store with its token, never to another host", arg), prefixHelp)
 	}
 	if !strings.HasPrefix(arg, "/") {
@@ -35,7 +35,7 @@ func routeOf(arg string) (route, error) {
 	}
 	u, err := url.Parse(arg)
 	if err != nil || u.Host != "" || u.Scheme != "" || u.Opaque != "" {
-		return route{}, exitcode.WithHint(exitcode.Usage, fmt.Errorf("%q is not a valid path", arg), prefixHelp)
+		return route{}, exitcode.UsageHint(fmt.Errorf("%q is not a valid path", arg), prefixHelp)
 	}
 	if u.Fragment != "" || strings.Contains(arg, "#") {
 		return route{}, exitcode.Usagef("path %q: a #fragment is never sent to a server; remove it", arg)
@@ -58,7 +58,7 @@ func routeOf(arg string) (route, error) {
 	case under(path, catalogPrefix):
 		r.api, r.path = credentials.Catalog, strings.TrimPrefix(path, catalogPrefix)
 	default:
-		return route{}, exitcode.WithHint(exitcode.Usage, fmt.Errorf("no API serves %q", u.Path), prefixHelp)
+		return route{}, exitcode.UsageHint(fmt.Errorf("no API serves %q", u.Path), prefixHelp)
 	}
 	return r, nil
 }

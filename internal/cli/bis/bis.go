@@ -21,6 +21,7 @@ The form definition is cached per profile and used to check every submission
 locally, with the server's own messages, before anything is sent.`)
 	forms := newFormStore(f)
 	cmd.AddCommand(newForm(f, forms, nil), newCreate(f, forms, nil), manystores.Read(newList(f, nil)), manystores.Read(newGet(f, forms, nil)),
-		manystores.ReadToFile(newExport(f, forms, nil), "file", "submission"), manystores.Read(newFind(f, nil)), manystores.Read(newDemand(f, nil)))
+		manystores.ReadToFile(newExport(f, forms, nil), "file", "submission"), manystores.Read(newFind(f, nil)), manystores.Read(newDemand(f, nil)),
+		manystores.OneStoreFlag(manystores.Read(newReport(f, nil)), "html"))
 	return cmd
 }

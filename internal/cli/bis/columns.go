@@ -53,16 +53,10 @@ func listColumns(terminal bool) []output.Column {
 // one column per custom field of the form, headed by its label.
 func detailColumns(terminal bool, form *bisform.Form) []output.Column {
 	// An e-mail event is 0 or when it happened: at a terminal "no" or the
-	// time, in data an empty cell or the time as sent.
+	// time; in CSV an empty cell or the time (see output.SpreadsheetTime).
 	event := func(key string) output.Column {
 		return output.Column{Key: key, Kind: output.KindShopTime,
-			Value: func(o output.Object) string { return eventText(o.String(key), time.Local) },
-			Data: func(o output.Object) string {
-				if v := o.String(key); v != "0" {
-					return v
-				}
-				return ""
-			}}
+			Value: func(o output.Object) string { return eventText(o.String(key), time.Local) }}
 	}
 	cols := []output.Column{
 		{Key: "inventory_id"}, {Key: "last_sent"}, {Key: "unsubscribe", Kind: output.KindBool}, {Key: "locale", Kind: output.KindText},

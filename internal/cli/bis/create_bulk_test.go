@@ -34,6 +34,7 @@ func bulkOpts(t *testing.T, e *clitest.Env, forms *formStore, content string) *C
 
 func TestBulkCreateFailingRowThenResume(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form", "POST /shop-api/back-in-stock/create")
 	forms := testForms(t, e)
 	opts := bulkOpts(t, e, forms, bulkCSV)
 	err := runCreate(context.Background(), opts)
@@ -71,6 +72,7 @@ func TestBulkCreateFailingRowThenResume(t *testing.T) {
 
 func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form")
 	bad := bulkCSV + "a4@example.com,8001234560001,45001234560001,Dee,XXXL,true,\nnot-an-email,1,2,Eve,M,true,\n"
 	err := runCreate(context.Background(), bulkOpts(t, e, testForms(t, e), bad))
 	wantCode(t, err, exitcode.Usage)
@@ -87,6 +89,7 @@ func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 
 func TestBulkCreateDryRunAndQuiet(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form", "POST /shop-api/back-in-stock/create")
 	forms := testForms(t, e)
 	opts := bulkOpts(t, e, forms, bulkCSV)
 	opts.DryRun = true

@@ -19,6 +19,7 @@ var validFields = []string{"full_name=Jane Doe", "Size you wear=M", "accept_term
 
 func TestCreateSendsTheBuiltBody(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form", "POST /shop-api/back-in-stock/create")
 	forms := testForms(t, e)
 	opts := createOpts(e, forms, "jane@example.com", append(validFields, "interests=Sales", "interests=New arrivals")...)
 	opts.Input.Phone = "+1 602 555 0123"
@@ -63,6 +64,7 @@ func TestCreateSendsTheBuiltBody(t *testing.T) {
 
 func TestCreateLocalFailureSendsNothing(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form")
 	forms := testForms(t, e)
 	opts := createOpts(e, forms, "jane@", "Size you wear=XXXL", "utm_source=mail")
 	err := runCreate(context.Background(), opts)
@@ -83,6 +85,7 @@ func TestCreateLocalFailureSendsNothing(t *testing.T) {
 
 func TestCreateDryRunPrintsTheBody(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form")
 	opts := createOpts(e, testForms(t, e), "jane@example.com", validFields...)
 	opts.DryRun = true
 	if err := runCreate(context.Background(), opts); err != nil {
@@ -102,6 +105,7 @@ func TestCreateServerRefusals(t *testing.T) {
 		"jane@fail.example":               "Something went wrong",
 	} {
 		e := clitest.New(t)
+		e.Sends("GET /shop-api/back-in-stock/form", "POST /shop-api/back-in-stock/create")
 		err := runCreate(context.Background(), createOpts(e, testForms(t, e), email, validFields...))
 		wantCode(t, err, exitcode.APIRefused)
 		if !strings.Contains(err.Error(), msg) {
@@ -115,6 +119,7 @@ func TestCreateServerRefusals(t *testing.T) {
 // input and sends it again.
 func TestCreateRefetchesAStaleForm(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("POST /shop-api/back-in-stock/create", "GET /shop-api/back-in-stock/form")
 	forms := testForms(t, e)
 	writeCache(t, forms, `[{"id":"email","label":"Email","type":"email","required":true},
 		{"id":"full_name","label":"Your name","type":"text","required":true},
@@ -134,6 +139,7 @@ func TestCreateRefetchesAStaleForm(t *testing.T) {
 
 func TestCreateStaleFormThatNowFailsLocally(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("POST /shop-api/back-in-stock/create", "GET /shop-api/back-in-stock/form")
 	forms := testForms(t, e)
 	writeCache(t, forms, `[{"id":"full_name","label":"Your name","type":"text","required":true},
 		{"id":"size_worn","label":"Size","type":"text","required":true},{"id":"accept_terms","label":"T","type":"text","required":true}]`)

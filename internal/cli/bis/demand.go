@@ -38,7 +38,9 @@ table a bar shows each row's pending demand against the largest.
 has sent ones, ordered by them. It answers from the local mirror after an
 incremental sync (--offline: nothing sent). json and csv give product_id,
 product_title (with --by variant also variant_id, variant_title, sku),
-pending, sent, newest, oldest.`,
+pending, sent, newest, oldest. A variant's SKU is the one most of its
+submissions carry (the newest of equally common ones; submissions without
+one are not counted), its titles the newest submission's.`,
 		Example: `  storectl bis demand --top 10
   storectl bis demand --by variant --status pending -o csv > restock.csv`,
 		Args: cmdutil.NoArgs,

@@ -28,6 +28,7 @@ func BenchmarkExport(b *testing.B) {
 		o.Store = sandbox.NewMemoryStore(state)
 		o.Log = io.Discard
 	}))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	e.IO.Out = io.Discard
 	opts := exportOpts(b, e)
 	b.ReportAllocs()

@@ -76,6 +76,7 @@ func TestExportWithoutAWritableMirror(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := clitest.New(t)
+			e.Sends("GET /shop-api/back-in-stock/list")
 			tc.block(t, mirrorPath(t))
 			opts := exportOpts(t, e)
 			opts.File = filepath.Join(t.TempDir(), "out.csv")
@@ -109,6 +110,7 @@ func TestExportWithoutAWritableMirror(t *testing.T) {
 
 func plainExport(t *testing.T) string {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/list")
 	opts := exportOpts(t, e)
 	opts.File = filepath.Join(t.TempDir(), "out.csv")
 	if err := runExport(context.Background(), opts); err != nil {
@@ -138,6 +140,7 @@ func TestExportSuggestsResumeOnlyWhenItHelps(t *testing.T) {
 			defer cancel()
 			stop := &cancelAfter{n: tc.after, cancel: cancel}
 			e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Log = stop }))
+			e.Sends("GET /shop-api/back-in-stock/list")
 			if tc.damaged {
 				if err := os.WriteFile(mirrorPath(t), []byte("not a database"), 0o600); err != nil {
 					t.Fatal(err)

@@ -35,6 +35,7 @@ func readCSV(t *testing.T, data []byte) [][]string {
 
 func TestExportDefaultsToCSV(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/list")
 	e.Settings.Values["output"] = config.Value{Value: "table", Source: config.FromDefault}
 	opts := exportOpts(t, e)
 	if err := runExport(context.Background(), opts); err != nil {
@@ -54,6 +55,7 @@ func TestExportDefaultsToCSV(t *testing.T) {
 
 func TestExportToFileWithDetails(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("csv"))
+	e.Sends("GET /shop-api/back-in-stock/form", "GET /shop-api/back-in-stock/list", "GET /shop-api/back-in-stock/get/*")
 	opts := exportOpts(t, e)
 	opts.File = filepath.Join(t.TempDir(), "out.csv")
 	opts.Details = true
@@ -75,7 +77,7 @@ func TestExportToFileWithDetails(t *testing.T) {
 	for _, r := range recs[1:] {
 		byID[r[0]] = r
 	}
-	if r := byID["10005"]; r[15] != "2026-07-03 20:21:07" || r[16] != "" || r[18] == "" {
+	if r := byID["10005"]; r[15] != "2026-07-03T20:21:07" || r[16] != "" || r[18] == "" || r[9] != "2026-06-03T18:00:07" {
 		t.Errorf("row 10005: %v", r)
 	}
 	if r := byID["10012"]; !strings.HasPrefix(r[17], "'=HYPERLINK") {
@@ -92,6 +94,7 @@ func TestExportToFileWithDetails(t *testing.T) {
 func TestExportJSONAndNDJSONAreLossless(t *testing.T) {
 	for _, format := range []string{"json", "ndjson"} {
 		e := clitest.New(t, clitest.WithOutput(format))
+		e.Sends("GET /shop-api/back-in-stock/list")
 		if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
 			t.Fatal(err)
 		}
@@ -132,6 +135,7 @@ func TestExportInterruptedLeavesNoFile(t *testing.T) {
 	defer cancel()
 	stop := &cancelAfter{n: 3, cancel: cancel}
 	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Log = stop }))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	opts := exportOpts(t, e)
 	dir := t.TempDir()
 	opts.File = filepath.Join(dir, "out.csv")
@@ -187,6 +191,7 @@ func TestExportSkipsARowPushedToTheNextPage(t *testing.T) {
 		})
 	}}
 	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
 		t.Fatal(err)
 	}
@@ -244,6 +249,7 @@ func TestExportTellsRowsThatLeft(t *testing.T) {
 		})
 	}}
 	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	if err := runExport(context.Background(), exportOpts(t, e)); err != nil {
 		t.Fatal(err)
 	}
@@ -277,6 +283,7 @@ func TestExportDetailRefusedIsExit5WithTheRowWritten(t *testing.T) {
 		}
 	})
 	e := clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+	e.Sends("GET /shop-api/back-in-stock/form", "GET /shop-api/back-in-stock/list", "GET /shop-api/back-in-stock/get/*")
 	opts := exportOpts(t, e)
 	opts.Details = true
 	opts.File = filepath.Join(t.TempDir(), "out.csv")

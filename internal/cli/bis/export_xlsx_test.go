@@ -19,6 +19,7 @@ import (
 func exportWorkbook(t *testing.T) *excelize.File {
 	t.Helper()
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form", "GET /shop-api/back-in-stock/list", "GET /shop-api/back-in-stock/get/*")
 	opts := exportOpts(t, e)
 	opts.File = filepath.Join(t.TempDir(), "out.xlsx")
 	opts.Details = true
@@ -37,6 +38,7 @@ func exportWorkbook(t *testing.T) *excelize.File {
 func exportJSON(t *testing.T) []map[string]any {
 	t.Helper()
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("GET /shop-api/back-in-stock/form", "GET /shop-api/back-in-stock/list", "GET /shop-api/back-in-stock/get/*")
 	opts := exportOpts(t, e)
 	opts.Details = true
 	if err := runExport(context.Background(), opts); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
@@ -21,11 +22,11 @@ import (
 func createExportFile(ios *iostreams.IOStreams, path string) (fsutil.Output, error) {
 	dir := filepath.Dir(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("cannot write %s: the directory %s does not exist (create it first)", path, dir)
+		return nil, exitcode.UsageHint(fmt.Errorf("cannot write %s: the directory %s does not exist", path, dir), "create it first: mkdir -p "+dir)
 	}
 	out, err := fsutil.CreateOutput(path, 0o600)
 	if err != nil {
-		return nil, err
+		return nil, cmdutil.LocalPathError(err)
 	}
 	for _, name := range out.Stale() {
 		fmt.Fprintf(ios.ErrOut, "removed %s, left in %s by an export that was killed\n", name, dir)
@@ -51,7 +52,7 @@ func exportPrinter(opts *ExportOptions, format output.Format) (*output.Printer, 
 		return p.Sheet("submissions"), nil
 	}
 	if format == output.XLSX && isTerminal(opts.File) {
-		return nil, exitcode.WithHint(exitcode.Usage, fmt.Errorf("--file %s is a terminal, and a workbook is binary", opts.File),
+		return nil, exitcode.UsageHint(fmt.Errorf("--file %s is a terminal, and a workbook is binary", opts.File),
 			"name a file: --file submissions.xlsx")
 	}
 	p, err := opts.FilePrinter(format)

@@ -50,7 +50,7 @@ func (o *offlineExport) form(ctx context.Context) (*bisform.Form, error) {
 		return nil, err
 	}
 	if raw == nil {
-		return nil, exitcode.WithHint(exitcode.Usage, fmt.Errorf("--details needs the back-in-stock form for its columns, and there is no copy of it offline"),
+		return nil, exitcode.UsageHint(fmt.Errorf("--details needs the back-in-stock form for its columns, and there is no copy of it offline"),
 			"run `storectl bis form` or `storectl mirror sync bis --details` once online")
 	}
 	form, err := shop.DecodeBISForm(raw)

@@ -15,6 +15,7 @@ import (
 
 func TestFindSyncsThenAnswers(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	opts := &FindOptions{MirrorDeps: e.F.MirrorDeps(), Email: "HANA.LARSEN@mail.example", Loc: time.UTC}
 	if err := runFind(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func TestFindSyncsThenAnswers(t *testing.T) {
 // answers from the mirror as it is rather than wait.
 func TestFindDoesNotWaitForAWriter(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	opts := &FindOptions{MirrorDeps: e.F.MirrorDeps(), Status: "pending", Loc: time.UTC}
 	if err := runFind(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -92,6 +94,7 @@ func TestFindFlagsCheckedBeforeAnything(t *testing.T) {
 
 func TestDemand(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("csv"))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	opts := &DemandOptions{MirrorDeps: e.F.MirrorDeps(), By: "variant", Status: "pending", Top: 3}
 	if err := runDemand(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -102,6 +105,7 @@ func TestDemand(t *testing.T) {
 	}
 	// The table has a bar per row, longest for the most pending.
 	e = clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/list")
 	e.Settings.Values["output"] = config.Value{Value: "table", Source: config.FromDefault}
 	if err := runDemand(context.Background(), &DemandOptions{MirrorDeps: e.F.MirrorDeps(), By: "product", Top: 2}); err != nil {
 		t.Fatal(err)

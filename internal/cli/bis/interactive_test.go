@@ -12,6 +12,7 @@ import (
 
 func TestInteractiveWalksTheForm(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form")
 	e.IO.InTTY, e.IO.ErrTTY = true, true
 	answers := []string{
 		"abc", demoProduct, // a bad id is asked again
@@ -52,6 +53,7 @@ func TestInteractiveWalksTheForm(t *testing.T) {
 
 func TestInteractiveNeedsATerminal(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form")
 	opts := createOpts(e, testForms(t, e), "")
 	opts.Interactive = true
 	opts.Input = bisform.Input{}

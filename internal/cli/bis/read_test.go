@@ -16,6 +16,7 @@ import (
 
 func TestFormTableAndLosslessJSON(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form")
 	forms := testForms(t, e)
 	opts := &FormOptions{ErrOut: e.ErrOut, Printer: e.F.Printer, Forms: forms}
 	if err := runForm(context.Background(), opts); err != nil {
@@ -53,6 +54,7 @@ func TestFormTableAndLosslessJSON(t *testing.T) {
 
 func TestFormCacheIsPerStore(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form")
 	forms := testForms(t, e)
 	writeCache(t, forms, `[{"id":"only","label":"Only","type":"text"}]`)
 	e.Settings.BaseURL = "https://other.example"
@@ -71,6 +73,7 @@ func listOpts(e *clitest.Env) *ListOptions {
 
 func TestListPageAndAll(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/list")
 	opts := listOpts(e)
 	opts.Pages.Page = 2
 	if err := runList(context.Background(), opts); err != nil {
@@ -100,6 +103,7 @@ func TestListPageAndAll(t *testing.T) {
 
 func TestGetShowsContentAndEvents(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/get/*")
 	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), ID: "10005"}
 	if err := runGet(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -127,6 +131,7 @@ func TestGetShowsContentAndEvents(t *testing.T) {
 
 func TestGetSanitisesServerStrings(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/get/*")
 	// The demo's eighth submission has a product title with an escape
 	// sequence that would retitle the terminal.
 	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), ID: "10008"}
@@ -166,6 +171,7 @@ func TestListAllWhileTheListChanges(t *testing.T) {
 				})
 			}}
 			e := clitest.New(t, clitest.WithOutput("json"), clitest.WithSandbox(func(o *sandbox.Options) { o.Store, o.Log = store, hook }))
+			e.Sends("GET /shop-api/back-in-stock/list")
 			opts := listOpts(e)
 			opts.Pages = cmdutil.PageFlags{Page: 1, All: true}
 			if err := runList(context.Background(), opts); err != nil {

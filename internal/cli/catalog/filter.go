@@ -45,7 +45,14 @@ Local checks (exit 2, nothing sent): --page is 1 to 9999, --limit at most 200,
 falls back to its default order.
 
 While the store's first product sync runs, the request is retried with
-backoff for up to --wait-sync.`,
+backoff for up to --wait-sync.
+
+-o json and -o yaml print the server's answer as it came: the products are
+at .products, with .filters, .has_filter and .pagination. "catalog search"
+has its products under "result" (.result.products): the two endpoints answer
+in two shapes, and storectl keeps each as sent. With --all, .products holds
+every page's. -o ndjson and -o csv print the products alone, one per line,
+in both.`,
 		Example: `  storectl catalog filter --collection 400123456001 --sort price-ascending --show-filters
   storectl catalog filter --filter pf_opt_color=Black --filter pf_p_price=50:100 --limit 10
   storectl catalog filter --all -o json --jq '.products[].id'

@@ -12,6 +12,7 @@ import (
 
 func TestFilterEveryFlagEncoding(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("json"))
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter",
 		"--collection", "400123456001", "--page-type", "collection", "--sort", "price-ascending",
 		"--page", "2", "--limit", "5", "--query", "tee",
@@ -56,6 +57,7 @@ func TestFilterLocalChecksSendNothing(t *testing.T) {
 
 func TestFilterUnknownSortWarns(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("json"))
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter", "--sort", "cheapest", "--limit", "1")
 	if !strings.Contains(env.ErrOut.String(), `--sort "cheapest" is not a sort order`) ||
 		!strings.Contains(env.ErrOut.String(), "created-descending") {
@@ -65,6 +67,7 @@ func TestFilterUnknownSortWarns(t *testing.T) {
 		t.Errorf("the unknown sort must still be sent: %q", q)
 	}
 	env = clitest.New(t, clitest.WithOutput("json"))
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter", "--sort", "mf-custom.rating-descending", "--limit", "1")
 	if env.ErrOut.Len() != 0 {
 		t.Errorf("a metafield sort warned: %s", env.ErrOut)
@@ -73,6 +76,7 @@ func TestFilterUnknownSortWarns(t *testing.T) {
 
 func TestFilterAllMergesPages(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("json"))
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter", "--all", "--vendor", "Alpine Crest", "--limit", "10")
 	var body struct {
 		Products   []struct{ ID json.Number }
@@ -108,6 +112,7 @@ func TestFilterAllMergesPages(t *testing.T) {
 
 func TestFilterAllDefaultsToLargestPage(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("ndjson"))
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter", "--all")
 	if n := strings.Count(env.Out.String(), "\n"); n != 300 {
 		t.Errorf("%d ndjson lines; want the 300 demo products", n)
@@ -120,6 +125,7 @@ func TestFilterAllDefaultsToLargestPage(t *testing.T) {
 
 func TestFilterTableWithFilters(t *testing.T) {
 	env := clitest.New(t)
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter", "--limit", "3", "--filter", "pf_opt_color=Black", "--show-filters")
 	out := env.Out.String()
 	for _, want := range []string{"ID", "TITLE", "PRICE", "AVAILABLE", "FILTER", "KEY", "SELECTED",
@@ -133,6 +139,7 @@ func TestFilterTableWithFilters(t *testing.T) {
 	}
 
 	env = clitest.New(t)
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter", "--limit", "3")
 	if strings.Contains(env.Out.String(), "FILTER") || !strings.Contains(env.ErrOut.String(), "--show-filters lists their values") {
 		t.Errorf("without --show-filters: stdout %s\nstderr %s", env.Out, env.ErrOut)
@@ -141,11 +148,13 @@ func TestFilterTableWithFilters(t *testing.T) {
 
 func TestFilterPipelines(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("json"), clitest.WithJQ(".products[].id"))
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter", "--limit", "2")
 	if lines := strings.Fields(env.Out.String()); len(lines) != 2 || lines[0] != "8001234560300" {
 		t.Errorf("jq output %q", env.Out)
 	}
 	env = clitest.New(t, clitest.WithOutput("csv"))
+	env.Sends("GET /sfs/v1/filter")
 	mustRun(t, env, "filter", "--limit", "2")
 	if !strings.HasPrefix(env.Out.String(), "id,title,vendor,product_type,price,available,tags\n8001234560300,Glacier Pocket Tee,Alpine Crest,T-Shirt,59.00–64.00,true,") {
 		t.Errorf("csv %s", env.Out)
@@ -154,6 +163,7 @@ func TestFilterPipelines(t *testing.T) {
 
 func TestFilterSyncWaiting(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("json"), clitest.WithSandbox(func(o *sandbox.Options) { o.SyncRequests = 2 }))
+	env.Sends("GET /sfs/v1/filter")
 	opts := filterOpts(env)
 	opts.WaitSync, opts.syncFirstDelay = defaultWaitSync, 1
 	if err := runFilter(t.Context(), opts); err != nil {
@@ -167,6 +177,7 @@ func TestFilterSyncWaiting(t *testing.T) {
 	}
 
 	env = clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.SyncRequests = 1000 }))
+	env.Sends("GET /sfs/v1/filter")
 	opts = filterOpts(env)
 	opts.WaitSync, opts.syncFirstDelay = 30e6, 1e6 // 30ms, 1ms
 	err := runFilter(t.Context(), opts)
@@ -181,6 +192,7 @@ func TestFilterSyncWaiting(t *testing.T) {
 
 func TestFilterErrors(t *testing.T) {
 	env := clitest.New(t)
+	env.Sends("GET /sfs/v1/filter")
 	err := run(t, env, "filter", "--form-id", "4242")
 	clitest.WantExit(t, err, exitcode.APIRefused)
 	if !strings.Contains(err.Error(), "no filter with --form-id 4242") || !strings.Contains(exitcode.HintOf(err), "catalog settings") {
@@ -194,6 +206,7 @@ func TestFilterErrors(t *testing.T) {
 		sandbox.CatalogConfigToken:  "read:catalog scope",
 	} {
 		env := clitest.New(t, clitest.WithTokens(sandbox.ShopToken, token))
+		env.Sends("GET /sfs/v1/filter")
 		err := run(t, env, "filter")
 		clitest.WantExit(t, err, exitcode.Auth)
 		if !strings.Contains(err.Error(), want) || !strings.Contains(exitcode.HintOf(err), "auth login --catalog-token-stdin") {

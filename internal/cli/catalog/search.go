@@ -35,7 +35,15 @@ products.
 A TERM longer than 512 characters is cut there, as the server would, with a
 warning. --limit is at most 200 (the store's instant-search limit by
 default). While the store's first product sync runs, the request is retried
-with backoff for up to --wait-sync.`,
+with backoff for up to --wait-sync.
+
+-o json and -o yaml print the server's answer as it came, under "result":
+the products are at .result.products, with .result.suggestions,
+.result.total_product and .result.pagination (without TERM,
+.result.popular_keywords and .result.products). "catalog filter" has its
+products at the top, .products: the two endpoints answer in two shapes, and
+storectl keeps each as sent. With --all, .result.products holds every page's.
+-o ndjson and -o csv print the products alone, one per line, in both.`,
 		Example: `  storectl catalog search shirt
   storectl catalog search "rain jacket" --sort price-ascending --limit 5
   storectl catalog search

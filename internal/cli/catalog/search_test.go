@@ -13,6 +13,7 @@ import (
 
 func TestSearchEveryFlagEncoding(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("json"))
+	env.Sends("GET /sfs/v1/search")
 	mustRun(t, env, "search", "rain jacket", "--page", "2", "--limit", "3", "--sort", "price-descending",
 		"--tag", "new", "--exclude-tag", "kids", "--locale", "en", "--currency", "USD", "--country", "US",
 		"--catalog-id", "5", "--company-location-id", "8", "--company-location-country", "CA",
@@ -30,6 +31,7 @@ func TestSearchEveryFlagEncoding(t *testing.T) {
 
 func TestSearchTermTruncated(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("json"))
+	env.Sends("GET /sfs/v1/search")
 	mustRun(t, env, "search", strings.Repeat("ß", 600))
 	if !strings.Contains(env.ErrOut.String(), "600 characters long; the API uses only the first 512") {
 		t.Errorf("stderr %q", env.ErrOut)
@@ -42,6 +44,7 @@ func TestSearchTermTruncated(t *testing.T) {
 
 func TestSearchTable(t *testing.T) {
 	env := clitest.New(t)
+	env.Sends("GET /sfs/v1/search")
 	mustRun(t, env, "search", "merino", "--limit", "2")
 	out := env.Out.String()
 	if !strings.Contains(out, "TITLE") || !strings.Contains(out, "Suggestions:") {
@@ -52,12 +55,14 @@ func TestSearchTable(t *testing.T) {
 	}
 
 	env = clitest.New(t)
+	env.Sends("GET /sfs/v1/search")
 	mustRun(t, env, "search", "outerwear")
 	if !strings.Contains(env.Out.String(), "Collections:") || !strings.Contains(env.Out.String(), "outerwear") {
 		t.Errorf("collections missing:\n%s", env.Out)
 	}
 
 	env = clitest.New(t)
+	env.Sends("GET /sfs/v1/search")
 	mustRun(t, env, "search")
 	if !strings.Contains(env.Out.String(), "Popular keywords:  rain jacket, merino") {
 		t.Errorf("empty term:\n%s", env.Out)
@@ -67,6 +72,7 @@ func TestSearchTable(t *testing.T) {
 	}
 
 	env = clitest.New(t)
+	env.Sends("GET /sfs/v1/search")
 	mustRun(t, env, "search", "zzzqqq")
 	if !strings.Contains(env.ErrOut.String(), `nothing matches "zzzqqq"`) {
 		t.Errorf("stderr %q", env.ErrOut)
@@ -75,6 +81,7 @@ func TestSearchTable(t *testing.T) {
 
 func TestSearchNDJSONAndAll(t *testing.T) {
 	env := clitest.New(t, clitest.WithOutput("ndjson"))
+	env.Sends("GET /sfs/v1/search")
 	mustRun(t, env, "search", "shirt", "--limit", "4")
 	lines := strings.Split(strings.TrimSpace(env.Out.String()), "\n")
 	if len(lines) != 4 || !json.Valid([]byte(lines[0])) || !strings.HasPrefix(lines[0], `{"id":`) {
@@ -82,6 +89,7 @@ func TestSearchNDJSONAndAll(t *testing.T) {
 	}
 
 	env = clitest.New(t, clitest.WithOutput("json"))
+	env.Sends("GET /sfs/v1/search")
 	mustRun(t, env, "search", "shirt", "--all", "--limit", "20")
 	var body struct {
 		Result struct {
@@ -102,6 +110,7 @@ func TestSearchNDJSONAndAll(t *testing.T) {
 
 func TestSearchErrors(t *testing.T) {
 	env := clitest.New(t)
+	env.Sends("GET /sfs/v1/search")
 	err := run(t, env, "search", "x", "--page", "10000")
 	clitest.WantExit(t, err, exitcode.APIRefused)
 	if !strings.Contains(err.Error(), "The page field must be") {
@@ -110,6 +119,7 @@ func TestSearchErrors(t *testing.T) {
 	clitest.WantExit(t, run(t, clitest.New(t), "search", "a", "b"), exitcode.Usage)
 
 	env = clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.SyncRequests = 5 }))
+	env.Sends("GET /sfs/v1/search")
 	err = run(t, env, "search", "x", "--wait-sync", "0")
 	clitest.WantExit(t, err, exitcode.Failure)
 	if !strings.Contains(exitcode.HintOf(err), "--wait-sync 2m") || len(env.Requests.Lines()) != 1 {

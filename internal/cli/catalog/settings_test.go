@@ -11,6 +11,7 @@ import (
 
 func TestSettingsTableAndJSON(t *testing.T) {
 	env := clitest.New(t)
+	env.Sends("GET /sfs/v1/settings")
 	mustRun(t, env, "settings")
 	out := env.Out.String()
 	if !strings.HasPrefix(out, "KEY") || !strings.Contains(out, "products_per_page") || strings.Contains(out, "success") {
@@ -18,6 +19,7 @@ func TestSettingsTableAndJSON(t *testing.T) {
 	}
 
 	env = clitest.New(t, clitest.WithOutput("json"))
+	env.Sends("GET /sfs/v1/settings")
 	mustRun(t, env, "settings")
 	obj := object(t, env)
 	if _, ok := obj["filters"]; !ok {
@@ -25,6 +27,7 @@ func TestSettingsTableAndJSON(t *testing.T) {
 	}
 
 	env = clitest.New(t, clitest.WithOutput("yaml"))
+	env.Sends("GET /sfs/v1/settings")
 	mustRun(t, env, "settings")
 	if !strings.Contains(env.Out.String(), "currency: USD") {
 		t.Errorf("yaml:\n%s", env.Out)
@@ -33,6 +36,7 @@ func TestSettingsTableAndJSON(t *testing.T) {
 
 func TestSettingsNeedsReadConfig(t *testing.T) {
 	env := clitest.New(t, clitest.WithTokens(sandbox.ShopToken, sandbox.CatalogReadToken))
+	env.Sends("GET /sfs/v1/settings")
 	err := run(t, env, "settings")
 	clitest.WantExit(t, err, exitcode.Auth)
 	if !strings.Contains(err.Error(), "read:config scope") || !strings.Contains(err.Error(), "store is currently unavailable") {

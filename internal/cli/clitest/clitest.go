@@ -42,6 +42,9 @@ type Env struct {
 	// Requests is the sandbox's log: one line per request it served.
 	Requests *SafeBuffer
 	Server   *sandbox.Server
+
+	t     testing.TB
+	sends []string // the patterns declared with Sends
 }
 
 // Option changes the Env before it is built.
@@ -92,10 +95,10 @@ func New(t testing.TB, opts ...Option) *Env {
 		opt(&o)
 	}
 	ios, in, out, errOut := iostreams.Test()
-	e := &Env{IO: ios, In: in, Out: out, ErrOut: errOut, Settings: &o.settings, Requests: &SafeBuffer{}}
-	if o.sandbox.Log == nil {
-		o.sandbox.Log = e.Requests
-	}
+	e := &Env{IO: ios, In: in, Out: out, ErrOut: errOut, Settings: &o.settings, Requests: &SafeBuffer{}, t: t}
+	// A test's own log (a hook) sees every line too; Verify reads Requests.
+	o.sandbox.Log = teeLog(e.Requests, o.sandbox.Log)
+	t.Cleanup(func() { e.verify(t) })
 	e.Server = sandbox.New(o.sandbox)
 	rt := sandbox.Transport(e.Server)
 

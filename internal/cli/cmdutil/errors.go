@@ -1,7 +1,10 @@
 package cmdutil
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -52,4 +55,21 @@ func MutuallyExclusive(message string, conditions ...bool) error {
 		return exitcode.UsageError(message)
 	}
 	return nil
+}
+
+// LocalPathError gives the error of a path the user named (a directory
+// that does not exist, a file where a directory should be, no permission,
+// a read-only disk) the usage exit code, 2: the path is to fix, not the
+// store or the tool. Any other error is returned as it is.
+func LocalPathError(err error) error {
+	var coded exitcode.Coder
+	if err == nil || errors.As(err, &coded) {
+		return err
+	}
+	for _, local := range []error{fs.ErrNotExist, fs.ErrPermission, fs.ErrExist, syscall.ENOTDIR, syscall.EISDIR, syscall.EROFS, syscall.ENAMETOOLONG} {
+		if errors.Is(err, local) {
+			return exitcode.Wrap(exitcode.Usage, err)
+		}
+	}
+	return err
 }

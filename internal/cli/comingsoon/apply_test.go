@@ -59,6 +59,7 @@ func writes(e *clitest.Env) []string {
 
 func TestApplyCreatesThenPlansNothing(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list", "POST /shop-api/coming-soon/create", "GET /shop-api/coming-soon/get/*")
 	opts := applyOpts(e, launches(t, 3))
 	if err := runApply(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -101,6 +102,7 @@ func TestApplyDuplicateNameIsExit2(t *testing.T) {
 
 func TestApplyOffTerminalNeedsYes(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list")
 	opts := applyOpts(e, launches(t, 1))
 	opts.Yes = false
 	err := runApply(context.Background(), opts)
@@ -126,6 +128,7 @@ func TestApplyOffTerminalNeedsYes(t *testing.T) {
 
 func TestApplyDryRunJSONIsThePlan(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("GET /shop-api/coming-soon/list", "GET /shop-api/coming-soon/get/*")
 	opts := applyOpts(e, writeFile(t, "r.json", `[{"name":"Fall jackets teaser","start_date":"2026-09-15 10:00:00","end_date":"2026-10-01T08:00:00Z",
 		"apply_to":"product","product_ids":[8001234560034],"show_countdown":true},{"name":"Brand new","start":"2027-01-01","apply_to":"all"}]`))
 	opts.DryRun, opts.Prune = true, true
@@ -159,6 +162,7 @@ func TestApplyDryRunJSONIsThePlan(t *testing.T) {
 
 func TestApplyReplaceCreatesFirstAndKeepsTheOldRuleWhenItFails(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list", "POST /shop-api/coming-soon/create", "DELETE /shop-api/coming-soon/delete")
 	path := launches(t, 2)
 	if err := runApply(context.Background(), applyOpts(e, path)); err != nil {
 		t.Fatal(err)
@@ -198,6 +202,7 @@ func readText(t *testing.T, path string) string {
 
 func TestApplyPrunesInBatchesOf100(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list", "POST /shop-api/coming-soon/create", "DELETE /shop-api/coming-soon/delete")
 	if err := runApply(context.Background(), applyOpts(e, launches(t, 130))); err != nil {
 		t.Fatal(err)
 	}
@@ -238,6 +243,7 @@ func (c *cancelAfter) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestApplyInterruptedThenResumedCreatesNothingTwice(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list", "POST /shop-api/coming-soon/create", "GET /shop-api/coming-soon/get/*")
 	path := launches(t, 6)
 	ctx, cancel := context.WithCancel(context.Background())
 	plain := e.F.ShopClient
@@ -278,6 +284,7 @@ func TestApplyInterruptedThenResumedCreatesNothingTwice(t *testing.T) {
 
 func TestApplyUnclearCreateIsNotRepeated(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list", "POST /shop-api/coming-soon/create", "GET /shop-api/coming-soon/get/*")
 	path := launches(t, 3)
 	// The server creates rule 2 but the answer is lost.
 	withFaults(t, e, "POST", map[int]fault{2: {served: true}})

@@ -37,6 +37,7 @@ func rulesCSV(t *testing.T, n, bad int) string {
 
 func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("POST /shop-api/coming-soon/create")
 	opts := createOpts(e)
 	opts.FromFile = rulesCSV(t, 60, 42)
 	err := runCreate(context.Background(), opts)
@@ -81,6 +82,7 @@ func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 
 func TestBulkPartialFailureThenResume(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("POST /shop-api/coming-soon/create", "GET /shop-api/coming-soon/list")
 	// The 2nd create is refused; the 3rd reaches the server but its
 	// answer is lost.
 	withFaults(t, e, "POST", map[int]fault{
@@ -121,6 +123,7 @@ func TestBulkPartialFailureThenResume(t *testing.T) {
 
 func TestBulkResumeIgnoresOlderLookalikes(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("POST /shop-api/coming-soon/create", "GET /shop-api/coming-soon/list")
 	opts := createOpts(e)
 	opts.FromFile = rulesCSV(t, 1, 0)
 	// A rule with the same name and start made long before the run.
@@ -169,6 +172,7 @@ func TestBulkDryRun(t *testing.T) {
 
 func TestBulkStopsOnRefusedToken(t *testing.T) {
 	e := clitest.New(t, clitest.WithTokens("wrong", "wrong"))
+	e.Sends("POST /shop-api/coming-soon/create")
 	opts := createOpts(e)
 	opts.FromFile = rulesCSV(t, 5, 0)
 	err := runCreate(context.Background(), opts)

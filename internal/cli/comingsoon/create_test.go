@@ -55,6 +55,7 @@ func TestCreateInvalidListsEveryProblem(t *testing.T) {
 
 func TestCreateShowsTheRule(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("POST /shop-api/coming-soon/create")
 	opts := createOpts(e)
 	opts.Input = ruleform.Input{Name: "Teaser", Start: "2026-10-01T09:00:00Z", ApplyTo: "all", ShowCountdown: "false"}
 	opts.Translations = []string{"fr.above=Bientôt", "fr.below=Le 1er"}
@@ -73,6 +74,7 @@ func TestCreateShowsTheRule(t *testing.T) {
 
 func TestCreateQuietAndJSON(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("POST /shop-api/coming-soon/create")
 	e.Settings.Quiet = true
 	opts := createOpts(e)
 	opts.Input = ruleform.Input{Name: "Q", Start: "2026-10-01", ApplyTo: "product", ProductIDs: []string{"1"}, Status: "0", StatusSet: true}
@@ -84,6 +86,7 @@ func TestCreateQuietAndJSON(t *testing.T) {
 	}
 
 	e = clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("POST /shop-api/coming-soon/create")
 	opts = createOpts(e)
 	opts.Input = ruleform.Input{Name: "J", Start: "2026-10-01", ApplyTo: "product", ProductIDs: []string{"1"}}
 	if err := runCreate(context.Background(), opts); err != nil {

@@ -18,6 +18,7 @@ import (
 
 func TestDelete250IDsFromStdinInThreeRequests(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	var ids []string
 	for i := 1; i <= 250; i++ {
 		ids = append(ids, fmt.Sprint(i))
@@ -44,6 +45,7 @@ func TestDelete250IDsFromStdinInThreeRequests(t *testing.T) {
 
 func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	opts := deleteOpts(e, "500500,1")
 	err := runDelete(context.Background(), opts)
 	if exitcode.Of(err) != exitcode.APIRefused {
@@ -62,6 +64,7 @@ func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
 // not only in the table on stdout, so a script that keeps stderr learns why.
 func TestDeleteAllBatchesFailedSaysWhyOnStderr(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	err := runDelete(context.Background(), deleteOpts(e, "900001,900002"))
 	if exitcode.Of(err) != exitcode.APIRefused || !strings.Contains(err.Error(), "1 of 1 delete requests failed: Coming soon products not found") {
 		t.Fatalf("err = %v", err)
@@ -144,6 +147,7 @@ func TestDeleteDryRunListsBatches(t *testing.T) {
 
 func TestDeleteReport(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	e.Settings.Quiet = true
 	opts := deleteOpts(e, "3", "4")
 	opts.Bulk.Report = filepath.Join(t.TempDir(), "deleted.csv")
@@ -175,6 +179,10 @@ func TestDeleteSelectsExpiredRules(t *testing.T) {
 		{prefix: "Fall ", dryRun: true},
 	} {
 		e := clitest.New(t)
+		e.Sends("GET /shop-api/coming-soon/list")
+		if !tc.dryRun {
+			e.Sends("DELETE /shop-api/coming-soon/delete")
+		}
 		opts := deleteOpts(e, tc.args...)
 		opts.Expired, opts.NamePrefix, opts.DryRun, opts.Now = true, tc.prefix, tc.dryRun, func() time.Time { return now }
 		if err := runDelete(context.Background(), opts); err != nil {
@@ -190,6 +198,7 @@ func TestDeleteSelectsExpiredRules(t *testing.T) {
 	}
 	// A rule ending exactly now has expired.
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list", "DELETE /shop-api/coming-soon/delete")
 	opts := deleteOpts(e)
 	opts.Expired, opts.Now = true, func() time.Time { return time.Date(2026, 10, 12, 15, 0, 0, 0, time.UTC) }
 	if err := runDelete(context.Background(), opts); err != nil {
@@ -221,6 +230,7 @@ func TestDeleteInterruptedThenResumed(t *testing.T) {
 		return log.Write(p)
 	})
 	e := clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.Log = hook }))
+	e.Sends("DELETE /shop-api/coming-soon/delete")
 	err := runDelete(ctx, deleteOpts(e, arg))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)

@@ -17,6 +17,7 @@ func listOpts(e *clitest.Env, pages cmdutil.PageFlags) *ListOptions {
 
 func TestListTableAndFooter(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list")
 	if err := runList(context.Background(), listOpts(e, cmdutil.PageFlags{Page: 2})); err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +31,7 @@ func TestListTableAndFooter(t *testing.T) {
 
 func TestListAllJSON(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("GET /shop-api/coming-soon/list")
 	if err := runList(context.Background(), listOpts(e, cmdutil.PageFlags{Page: 1, All: true})); err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +46,7 @@ func TestListAllJSON(t *testing.T) {
 
 func TestGetShowsTranslationsPerLanguage(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/get/*")
 	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, ID: "9"}
 	if err := runGet(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -64,6 +67,7 @@ func TestGetShowsTranslationsPerLanguage(t *testing.T) {
 
 func TestGetErrors(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/get/*")
 	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, ID: "1/2"}
 	if err := runGet(context.Background(), opts); exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("bad id: %v", err)

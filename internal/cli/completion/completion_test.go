@@ -34,6 +34,7 @@ func values(list []cobra.Completion) []string {
 
 func TestOneIDCompletesTheFirstPageCleanly(t *testing.T) {
 	env := clitest.New(t)
+	env.Sends("GET /shop-api/back-in-stock/list")
 	got, dir := complete(t, OneID(env.F, Submissions), nil, "")
 	if dir != cobra.ShellCompDirectiveNoFileComp {
 		t.Errorf("directive = %v, want NoFileComp", dir)
@@ -63,6 +64,8 @@ func TestOneIDCompletesTheFirstPageCleanly(t *testing.T) {
 func TestEverySourceCompletes(t *testing.T) {
 	for name, src := range map[string]IDSource{"submissions": Submissions, "offers": Offers, "rules": Rules} {
 		env := clitest.New(t)
+		env.Sends(map[string]string{"submissions": "GET /shop-api/back-in-stock/list", "offers": "GET /shop-api/pre-order/list",
+			"rules": "GET /shop-api/coming-soon/list"}[name])
 		got, _ := complete(t, OneID(env.F, src), nil, "")
 		if len(got) == 0 || !strings.Contains(got[0], "\t") {
 			t.Errorf("%s: %q, want ids with descriptions", name, got)
@@ -72,6 +75,7 @@ func TestEverySourceCompletes(t *testing.T) {
 
 func TestOneIDFiltersByPrefix(t *testing.T) {
 	env := clitest.New(t)
+	env.Sends("GET /shop-api/back-in-stock/list")
 	all, _ := complete(t, OneID(env.F, Submissions), nil, "")
 	first := values(all)[0]
 	got, _ := complete(t, OneID(env.F, Submissions), nil, first)
@@ -82,6 +86,7 @@ func TestOneIDFiltersByPrefix(t *testing.T) {
 
 func TestManyIDsLeavesOutGivenIDs(t *testing.T) {
 	env := clitest.New(t)
+	env.Sends("GET /shop-api/back-in-stock/list")
 	all := values(must(complete(t, ManyIDs(env.F, Submissions), nil, "")))
 	if len(all) < 2 {
 		t.Fatalf("need two ids, got %v", all)
@@ -94,6 +99,7 @@ func TestManyIDsLeavesOutGivenIDs(t *testing.T) {
 
 func TestIDsAreSilentOnFailure(t *testing.T) {
 	env := clitest.New(t, clitest.WithTokens("shop_wrong", ""))
+	env.Sends("GET /shop-api/back-in-stock/list")
 	got, dir := complete(t, OneID(env.F, Submissions), nil, "")
 	if got != nil || dir != cobra.ShellCompDirectiveNoFileComp {
 		t.Errorf("401 completed %v, %v; want nothing", got, dir)

@@ -82,7 +82,7 @@ func (c *connector) client(kind credentials.Kind) (*httpx.Client, error) {
 }
 
 // errOffline is a command that must ask the store, run with --offline.
-var errOffline = exitcode.WithHint(exitcode.Usage,
+var errOffline = exitcode.UsageHint(
 	errors.New("--offline is set (by the flag, STORECTL_OFFLINE or the profile's offline setting), and this command must ask the store"),
 	"only answers from the mirror work offline: bis find, bis demand, bis export, preorder products --variant-id or --product-id, and mirror status, query and path")
 

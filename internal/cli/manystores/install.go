@@ -45,7 +45,7 @@ func Install(root *cobra.Command, f *cmdutil.Factory, newTree NewTree) {
 			return run(c, args)
 		}
 		if _, ok := reads(c); !ok {
-			return exitcode.WithHint(exitcode.Usage,
+			return exitcode.UsageHint(
 				fmt.Errorf("`%s` works on one store at a time, and %d profiles were given (%s)", c.CommandPath(), len(profiles), strings.Join(profiles, ", ")),
 				"name one with --profile NAME; only reads (list, get, find, export, mirror sync …) run over several stores")
 		}
@@ -75,6 +75,9 @@ func CollectInto(f *cmdutil.Factory, c *output.Collector) {
 func runManyStores(c *cobra.Command, args, profiles []string, f *cmdutil.Factory, newTree NewTree) error {
 	concurrency, err := concurrencySetting(c.Flags())
 	if err != nil {
+		return err
+	}
+	if err := refuseOneStoreFlags(c, len(profiles)); err != nil {
 		return err
 	}
 	if profiles, err = distinctStores(c, f, profiles, f.IOStreams.ErrOut); err != nil {

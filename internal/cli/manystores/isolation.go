@@ -46,7 +46,7 @@ func refuseStoreNamingEnv(profiles []string) error {
 		if os.Getenv(v.name) == "" {
 			continue
 		}
-		return exitcode.WithHint(exitcode.Usage,
+		return exitcode.UsageHint(
 			fmt.Errorf("%s is set, and %d profiles were given (%s): %s", v.name, len(profiles), strings.Join(profiles, ", "), v.why),
 			fmt.Sprintf("unset %s to read several profiles (each store then uses its own profile's URLs and tokens), or read one store with --profile NAME", v.name))
 	}

@@ -16,6 +16,8 @@ package manystores
 import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/storectl/storectl/internal/exitcode"
 )
 
 // readAnnotation marks a command that reads and may run over several
@@ -29,6 +31,7 @@ const (
 	roleAnnotation = "storectl/many-stores-role"
 	roleWholeRun   = "whole-run"
 	roleFile       = "file"
+	roleOneStore   = "one-store"
 )
 
 // Read marks cmd as a read that may run over several stores. Anything
@@ -44,6 +47,25 @@ func Read(cmd *cobra.Command) *cobra.Command {
 func ReadToFile(cmd *cobra.Command, fileFlag, what string) *cobra.Command {
 	setRole(cmd.Flags(), fileFlag, roleFile)
 	return mark(cmd, what)
+}
+
+// OneStoreFlag marks a flag of a read that makes sense for one store only
+// (bis report --html, a page about one store): a run over several stores
+// with it set is refused, exit 2, before anything is read.
+func OneStoreFlag(cmd *cobra.Command, flag string) *cobra.Command {
+	setRole(cmd.Flags(), flag, roleOneStore)
+	return cmd
+}
+
+// refuseOneStoreFlags is the refusal of a one-store flag the user set.
+func refuseOneStoreFlags(cmd *cobra.Command, profiles int) error {
+	var err error
+	cmd.Flags().VisitAll(func(fl *pflag.Flag) {
+		if err == nil && fl.Changed && roleOf(fl) == roleOneStore {
+			err = exitcode.Usagef("--%s is about one store, and %d profiles were given: name one with --profile NAME", fl.Name, profiles)
+		}
+	})
+	return err
 }
 
 func mark(cmd *cobra.Command, what string) *cobra.Command {

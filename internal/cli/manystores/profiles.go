@@ -41,7 +41,7 @@ func requestedProfiles(c *cobra.Command, f *cmdutil.Factory) ([]string, error) {
 		}
 		names := file.ProfileNames()
 		if len(names) == 0 {
-			return nil, exitcode.WithHint(exitcode.Usage, fmt.Errorf("--all-profiles: there are no profiles yet"), "`storectl auth login --profile NAME` sets one up")
+			return nil, exitcode.UsageHint(fmt.Errorf("--all-profiles: there are no profiles yet"), "`storectl auth login --profile NAME` sets one up")
 		}
 		return names, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -126,7 +127,7 @@ func (r *runner) print(stores []output.StoreResults) error {
 	}
 	f, err := fsutil.CreateOutput(r.File, 0o600)
 	if err != nil {
-		return err
+		return cmdutil.LocalPathError(err)
 	}
 	defer f.Abort()
 	if err := r.Printer.To(f).MergeStores(stores); err != nil {

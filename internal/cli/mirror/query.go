@@ -125,10 +125,10 @@ func queryError(err error) error {
 	var failed *mirror.QuerySQLError
 	switch {
 	case errors.As(err, &refused):
-		return exitcode.WithHint(exitcode.Usage, err,
+		return exitcode.UsageHint(err,
 			"mirror query runs one statement that reads; `storectl mirror sync` updates the mirror, `storectl mirror reset` starts it over")
 	case errors.As(err, &failed):
-		return exitcode.WithHint(exitcode.Usage, err,
+		return exitcode.UsageHint(err,
 			"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
 	}
 	return shared.MirrorError(err)

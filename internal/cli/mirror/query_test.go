@@ -13,6 +13,7 @@ import (
 // refused statement with what to do instead.
 func TestQueryStreamsAndRefuses(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("csv"))
+	e.Sends("GET /shop-api/back-in-stock/list")
 	if err := runSync(context.Background(), &SyncOptions{MirrorDeps: e.F.MirrorDeps(), Groups: []string{"bis"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -77,6 +77,7 @@ func TestDetailFailures(t *testing.T) {
 // cause and `storectl mirror reset`, exit 2; mirror status agrees.
 func TestDamagedMirrorSameWordsEverywhere(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list")
 	path, err := mirrorPath(e.F.Settings)
 	if err != nil {
 		t.Fatal(err)

@@ -36,7 +36,9 @@ mirror. Sends nothing.`,
 		Example: `  storectl mirror vacuum
   storectl mirror vacuum -o json --jq '.after_bytes'`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runVacuum) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmdutil.Run(cmd.Context(), opts, runF, runVacuum)
+		},
 	}
 }
 

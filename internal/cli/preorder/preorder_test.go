@@ -24,6 +24,7 @@ func listOpts(e *clitest.Env) *ListOptions {
 
 func TestListTable(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/pre-order/list")
 	if err := runList(context.Background(), listOpts(e)); err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +44,7 @@ func TestListTable(t *testing.T) {
 
 func TestListJSONIsTheServersData(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("GET /shop-api/pre-order/list")
 	opts := listOpts(e)
 	opts.Keyword = "backpack"
 	if err := runList(context.Background(), opts); err != nil {
@@ -80,6 +82,7 @@ func TestGetSheetAnswersSupportQuestions(t *testing.T) {
 		"3109": {"offer 3109 · — ·", "no start date set", "limit", "unlimited"},
 	} {
 		e := clitest.New(t)
+		e.Sends("GET /shop-api/pre-order/get/*")
 		err := runGet(context.Background(), &GetOptions{ShopDeps: e.F.ShopDeps(), Now: func() time.Time { return demoNow }, ID: id})
 		if err != nil {
 			t.Fatal(err)
@@ -94,6 +97,7 @@ func TestGetSheetAnswersSupportQuestions(t *testing.T) {
 
 func TestGetErrors(t *testing.T) {
 	e := clitest.New(t)
+	e.Sends("GET /shop-api/pre-order/get/*")
 	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Now: time.Now, ID: "abc"}
 	if err := runGet(context.Background(), opts); exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("bad id: %v", err)
@@ -111,6 +115,10 @@ func TestGetErrors(t *testing.T) {
 func TestProductsBothIDFormsInEveryFormat(t *testing.T) {
 	for _, format := range []string{"table", "csv", "json", "ndjson", "yaml"} {
 		e := clitest.New(t, clitest.WithOutput(format))
+		e.Sends("GET /shop-api/pre-order/products/list")
+		if format == "table" || format == "csv" {
+			e.Sends("GET /shop-api/pre-order/list") // the offers' names and kinds
+		}
 		opts := &ProductsOptions{ShopDeps: e.F.ShopDeps(), Pages: cmdutil.PageFlags{Page: 1}}
 		if err := runProducts(context.Background(), opts); err != nil {
 			t.Fatal(err)

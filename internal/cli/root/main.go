@@ -71,7 +71,7 @@ func asUsageError(root *cobra.Command, err error) error {
 		}
 	}
 	if strings.HasPrefix(err.Error(), "unknown command") {
-		return exitcode.WithHint(exitcode.Usage, err, "run `storectl --help` for usage")
+		return exitcode.UsageHint(err, "run `storectl --help` for usage")
 	}
 	return err
 }

@@ -36,15 +36,15 @@ func MirrorError(err error) error {
 	case errors.As(err, &none):
 		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%w: run `storectl mirror sync` first, or drop --offline", err))
 	case errors.As(err, &damaged):
-		return exitcode.WithHint(exitcode.Usage, err,
+		return exitcode.UsageHint(err,
 			"`storectl mirror reset` deletes it (nothing in the store changes); the next sync makes a new mirror, reading every page again")
 	case errors.As(err, &locked):
 		return exitcode.WithHint(exitcode.Failure, err,
 			"end the other program's transaction (or close it), then run this again; nothing was lost")
 	case errors.As(err, &other):
-		return exitcode.WithHint(exitcode.Usage, err, "start it over for the new store with `storectl mirror reset`, or use another profile")
+		return exitcode.UsageHint(err, "start it over for the new store with `storectl mirror reset`, or use another profile")
 	case errors.As(err, &older):
-		return exitcode.WithHint(exitcode.Usage, fmt.Errorf("%w: run `storectl mirror sync` once to upgrade it", err),
+		return exitcode.UsageHint(fmt.Errorf("%w: run `storectl mirror sync` once to upgrade it", err),
 			"the upgrade keeps every row; that sync reads only what changed")
 	case errors.As(err, &newer):
 		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%w: upgrade storectl, or start the mirror over with `storectl mirror reset`", err))

@@ -53,6 +53,9 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 	if err != nil {
 		return nil, err
 	}
+	if !s.Quiet {
+		sayPaceWait(ctx, d, db, c.PaceLeft(1), groups)
+	}
 	rep := NewSyncReporter(d.IO, d.Progress(), c.PaceLeft, s.Quiet)
 	_, err = db.Sync(ctx, c, groups, mirror.SyncOptions{Report: rep})
 	d.Progress().Stop()
@@ -61,6 +64,20 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 		return nil, MirrorError(err)
 	}
 	return db, nil
+}
+
+// sayPaceWait tells, before an answer of milliseconds waits for the rate
+// limit to refresh the mirror, how long, and that --offline answers at
+// once from the copy there is.
+func sayPaceWait(ctx context.Context, d cmdutil.MirrorDeps, db *mirror.DB, wait time.Duration, groups []string) {
+	if wait < time.Second {
+		return
+	}
+	msg := fmt.Sprintf("waiting %s for the shop API rate limit before bringing the mirror up to date", wait.Round(time.Second))
+	if age, err := db.Age(ctx, groups); err == nil && !age.IsZero() {
+		msg += fmt.Sprintf("; --offline answers now, from the mirror as of %s", output.Ago(age, time.Now()))
+	}
+	fmt.Fprintln(d.IO.ErrOut, msg)
 }
 
 func readOffline(ctx context.Context, d cmdutil.MirrorDeps, s *config.Settings, groups []string) (*mirror.DB, error) {
@@ -99,6 +116,6 @@ func OfflineMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) 
 
 // mirrorNotSynced is an offline read of groups the mirror never had.
 func mirrorNotSynced(groups []string) error {
-	return exitcode.WithHint(exitcode.Usage, fmt.Errorf("the mirror has no copy of %s yet, and --offline sends nothing", strings.Join(groups, ", ")),
+	return exitcode.UsageHint(fmt.Errorf("the mirror has no copy of %s yet, and --offline sends nothing", strings.Join(groups, ", ")),
 		fmt.Sprintf("run `storectl mirror sync %s` first, or drop --offline", strings.Join(groups, " ")))
 }

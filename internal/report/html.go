@@ -1,0 +1,81 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"time"
+
+	"github.com/storectl/storectl/internal/output"
+)
+
+//go:embed page.html
+var pageSource string
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"percent":  percent,
+	"clean":    output.Sanitize,
+	"hours":    quantHours,
+	"grouped":  output.Grouped,
+	"trend":    trendText,
+	"velocity": func(v float64) string { return fmt.Sprintf("%.2f", v) },
+}).Parse(pageSource))
+
+// pageData is what the page template shows.
+type pageData struct {
+	R                            *Report
+	Store, Made, AsOf, From, To  string
+	Signups, Funnel, Ages, Prods template.HTML
+	TopProducts                  []Product
+}
+
+// topProducts is how many products the page draws and lists.
+const topProducts = 15
+
+// WriteHTML writes the report as one self-contained page: inline styles
+// and SVG, no script, and a Content-Security-Policy that lets it fetch
+// nothing. It holds no e-mail address or phone.
+func WriteHTML(w io.Writer, r *Report, m Meta) error {
+	d := pageData{R: r, Store: output.Sanitize(m.Store), Made: m.Made.In(m.Loc).Format("2006-01-02 15:04 MST"),
+		AsOf: "never", From: "the first submission", To: r.Range.Until.In(m.Loc).Format(time.DateOnly)}
+	if r.AsOf != nil {
+		d.AsOf = r.AsOf.In(m.Loc).Format("2006-01-02 15:04 MST")
+	}
+	if r.Range.Since != nil {
+		d.From = r.Range.Since.In(m.Loc).Format(time.DateOnly)
+	}
+	d.TopProducts = r.Products[:min(topProducts, len(r.Products))]
+	d.Signups = timeBars(chart{"signups", "Signups and restock e-mails sent by " + string(r.Range.By),
+		fmt.Sprintf("%d periods from %s to %s; the table below lists each.", len(r.Periods), d.From, d.To)}, r.Periods)
+	s := r.Summary
+	d.Funnel = hbars(chart{"funnel", "From signup to click", "Submissions created in the range: signed up, sent, sent with their detail, opened, clicked."},
+		[]barValue{{"signed up", s.Signups, ""}, {"restock e-mail sent", s.Sent, ""}, {"sent, with their detail", s.DetailedSent, ""},
+			{"opened", s.Opened, " (" + percent(s.OpenRate) + ")"}, {"clicked", s.Clicked, " (" + percent(s.ClickRate) + ")"}})
+	var ages []barValue
+	for _, a := range r.WaitlistAges {
+		ages = append(ages, barValue{label: a.Label, value: a.Count})
+	}
+	d.Ages = hbars(chart{"ages", "How long pending requests have waited", "Pending submissions of the range by age."}, ages)
+	var prods []barValue
+	for _, p := range d.TopProducts {
+		prods = append(prods, barValue{label: productName(p), value: p.Pending, note: " " + trendText(p.Trend)})
+	}
+	d.Prods = hbars(chart{"products", "Products people wait for", "Pending requests per product, most first, with the trend of the last 7 days against the 28-day rate."}, prods)
+	return page.Execute(w, d)
+}
+
+func productName(p Product) string {
+	name := output.Sanitize(p.ProductTitle)
+	if p.VariantTitle != nil {
+		name += " / " + output.Sanitize(*p.VariantTitle)
+	}
+	return name
+}
+
+func quantHours(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return hours(*v)
+}
