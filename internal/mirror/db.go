@@ -34,8 +34,6 @@ type DB struct {
 	lock     *flock.Flock
 	// stmts are the statements prepared on the connection (stmt).
 	stmts map[string]*sql.Stmt
-	// pageHooks run in every page's transaction of every pass (pageHook).
-	pageHooks []pageHook
 	// Now is the clock; tests move it.
 	Now func() time.Time
 	// OnDetailChange, when set, hears each submission detail that changed

@@ -65,7 +65,7 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	for _, r := range rows {
 		allKnown = allKnown && (r.odd || r.state == rowUnchanged)
 	}
-	for _, hook := range append(p.hooks, p.db.pageHooks...) {
+	for _, hook := range p.hooks {
 		if err := hook(ctx, stmts, rows); err != nil {
 			return false, err
 		}
