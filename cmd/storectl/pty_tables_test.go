@@ -28,7 +28,7 @@ var listViews = []struct {
 	{[]string{"preorder", "products", "--product-id", "8001234560026"}, []string{"45001234560092", "manual assignment (collection offer) · beat 3101, 3106"}},
 	{[]string{"comingsoon", "list"}, []string{"NAME", "Hoodie XXL", "2026-11-21 10:00"}},
 	{[]string{"comingsoon", "apply", "--file", "@launches.csv", "--dry-run"}, []string{"Parka launch", "create"}},
-	{[]string{"comingsoon", "delete", "--expired", "--dry-run"}, []string{"BATCH", "IDS"}},
+	{[]string{"comingsoon", "delete", "--expired", "--dry-run"}, []string{"BATCH", "NAME", "Store-wide maintenance"}},
 	{[]string{"catalog", "filter"}, []string{"TITLE", "PRICE", "Glacier Pocket Tee"}},
 	{[]string{"catalog", "search", "boots"}, []string{"TITLE", "8001234560128"}},
 	{[]string{"profile", "list"}, []string{"NAME", "default"}},

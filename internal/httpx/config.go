@@ -3,12 +3,12 @@ package httpx
 import (
 	"io"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/loopback"
 	"github.com/storectl/storectl/internal/ratelimit"
 )
 
@@ -78,7 +78,7 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	switch {
-	case u.Scheme == "http" && !isLoopbackHost(u.Hostname()):
+	case u.Scheme == "http" && !loopback.Host(u.Hostname()):
 		return nil, exitcode.Usagef("refusing plain http for %s: use https:// (plain http is allowed only for loopback hosts such as 127.0.0.1 or localhost)", u.Host)
 	case u.Scheme != "http" && u.Scheme != "https":
 		return nil, exitcode.Usagef("invalid API base URL %q: the scheme must be https://", raw)
@@ -90,16 +90,6 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	return u, nil
-}
-
-// isLoopbackHost covers localhost, 127.0.0.0/8 and ::1 (also IPv4-mapped).
-func isLoopbackHost(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == "localhost" {
-		return true
-	}
-	addr, err := netip.ParseAddr(host)
-	return err == nil && addr.Unmap().IsLoopback()
 }
 
 // defaultTransport is a private copy of the standard transport, so that

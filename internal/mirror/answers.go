@@ -115,7 +115,7 @@ func (db *DB) Demand(ctx context.Context, f DemandFilter) (_ []json.RawMessage, 
 }
 
 // demandQuery reads the views demand_by_product or demand_by_variant
-// (schema version 7), which read demand_tally: kept exact, row by row, by
+// (schema version 8), which read demand_tally: kept exact, row by row, by
 // the transactions that write the submissions, so that the answer costs a
 // row per product or variant, not one per submission.
 func demandQuery(f DemandFilter) string {

@@ -103,7 +103,7 @@ var submissions = &resource{
 }
 
 // fillDemandTally counts demand_tally afresh from the rows (the same as
-// schema version 7 does once).
+// schema version 8 does once).
 const fillDemandTally = `INSERT INTO demand_tally (product_id, variant_id, live, pending, sent, newest, oldest, title_id)
 SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
 	(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id
@@ -111,7 +111,7 @@ SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max
 FROM submissions g WHERE gone_at IS NULL GROUP BY product_id, variant_id`
 
 // fillDemandSKU counts demand_sku afresh from the rows (as schema
-// version 7 does once).
+// version 8 does once).
 const fillDemandSKU = `INSERT INTO demand_sku (product_id, variant_id, sku, live, newest)
 SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
 WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`

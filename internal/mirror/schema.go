@@ -267,7 +267,14 @@ CREATE TABLE watch_alerts (
 -- so it is not sent again within the re-check interval.
 ALTER TABLE submissions ADD COLUMN detail_sent_at TEXT;
 `, `
--- Version 7 (issue 23): a mirror of a million submissions at the speed and
+-- bis report (internal/report) reads every column it counts from this
+-- index instead of the table, whose rows carry the JSON as sent: at
+-- 100,000 submissions a scan of it reads about 8 MB instead of 130 MB of
+-- pages. created_at first: a report's range is a seek.
+CREATE INDEX submissions_report ON submissions (created_at, status, product_id, variant_id, detail_fetched_at,
+	locale, unsubscribe, opened, clicked, last_sent, gone_at, sku);
+`, `
+-- Version 8 (issue 23): a mirror of a million submissions at the speed and
 -- size of its rows.
 --
 -- submissions keeps its rows in the order they arrive, whatever their ids:
@@ -340,6 +347,9 @@ CREATE INDEX submissions_variant ON submissions (variant_id, created_at);
 CREATE INDEX submissions_sku     ON submissions (sku COLLATE NOCASE);
 CREATE INDEX submissions_created ON submissions (created_at);
 CREATE INDEX submissions_list    ON submissions (list_pos, created_at);
+-- bis report's covering index (version 7), as it was.
+CREATE INDEX submissions_report ON submissions (created_at, status, product_id, variant_id, detail_fetched_at,
+	locale, unsubscribe, opened, clicked, last_sent, gone_at, sku);
 -- The live rows of a product and variant, newest last: bis find
 -- --product-id, and what keeps demand_tally's newest row exact.
 CREATE INDEX submissions_product ON submissions (product_id, variant_id, created_at, id) WHERE gone_at IS NULL;

@@ -30,7 +30,8 @@ func TestMigrationsArePinned(t *testing.T) {
 		"9b48ea4484f8354f65d449ab72d341b438108444a2992f6373da6fd461171e18",
 		"2c4a0f70a42a79aa4e3d3b7c186c6db28c8df5a84df642240f80c52caf0e74fc",
 		"b8fd6fd25ad481cfe6b43f2c0c9a08b880c0d89c0096477afb73a959d7e7ee2a",
-		"92b156ce0000d7da9eeead899885d6de524854c11009e01b19c4979a9d1a357a",
+		"dd3acc57c42e868b6497560b763af9189b57c8b53c588e84588ed7bc01c2a589",
+		"9c3c0081f8dfe035ef782ba301998b61fab05197fdf99154f3fa46eaec5dc219",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
@@ -218,22 +219,22 @@ func schemaOf(t *testing.T, db *sql.DB, table string) string {
 		AND sql IS NOT NULL ORDER BY name`, table))
 }
 
-// A mirror of version 6 is rebuilt in arrival order by the next writable
+// A mirror of version 7 is rebuilt in arrival order by the next writable
 // open: its rows, their details and detail_sent_at kept, phone_reversed
 // filled, the tally counted, the views answering.
-func TestMigrationToVersion7KeepsTheRows(t *testing.T) {
+func TestMigrationToVersion8KeepsTheRows(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v6.db")
+	path := filepath.Join(t.TempDir(), "v7.db")
 	old, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range migrations[:6] {
+	for _, m := range migrations[:7] {
 		if _, err := old.Exec(m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := old.Exec(`PRAGMA user_version = 6;
+	if _, err := old.Exec(`PRAGMA user_version = 7;
 		INSERT INTO submissions (id, product_id, variant_id, sku, status, created_at, product_title, customer_phone, phone_digits,
 			detail_json, detail_sent_at, list_json, list_fetched_at, first_seen_at, last_seen_at)
 		VALUES (9, 70, 700, 'Sku-9', 1, '2026-06-02T00:00:00Z', 'Parka', '+1 (480) 555-0172', '14805550172', '{"id":9}',

@@ -23,6 +23,11 @@ type SyncOptions struct {
 	// its detail was fetched (submissions and rules; offers always have
 	// theirs fetched, since only the detail lists an offer's products).
 	Details bool
+	// FullAfter, when set, also reads every page of a list whose last full
+	// pass is older than FullAfter, or whose last pass found a single page
+	// (a full pass then costs the same one request, and finds the rows
+	// that left): a watch's schedule.
+	FullAfter time.Duration
 	// Refresh bounds and shapes the submissions' details (refresh.go).
 	Refresh RefreshOptions
 	Report  Reporter
@@ -135,6 +140,11 @@ func (db *DB) choosePass(ctx context.Context, res *resource, opts SyncOptions) (
 	p, err := db.openPass(ctx, res, purposeSync)
 	if err != nil {
 		return nil, err
+	}
+	if !opts.Full && opts.FullAfter > 0 {
+		if opts.Full, err = db.fullDue(ctx, res, opts.FullAfter); err != nil {
+			return nil, err
+		}
 	}
 	if p != nil && (p.kind == Full || !opts.Full) {
 		report.Notice(fmt.Sprintf("%s: continuing the interrupted %s pass from page %d", res.noun, p.kind, max(p.walk.Furthest+1, 1)))

@@ -184,3 +184,26 @@ func (d *deriver) passedDates(ctx context.Context, tx *sql.Tx, from time.Time) (
 	slices.SortStableFunc(out, func(a, b Event) int { return a.OccurredAt.Compare(b.OccurredAt) })
 	return out, rows.Err()
 }
+
+// fullDue says whether a list is due a full pass (SyncOptions.FullAfter):
+// its last pass found a single page, or its last full pass finished more
+// than after ago.
+func (db *DB) fullDue(ctx context.Context, res *resource, after time.Duration) (bool, error) {
+	var walk string
+	err := db.sql.QueryRowContext(ctx, `SELECT walk FROM sync_journal WHERE resource = ? AND purpose = ? AND outcome = 'done'
+		ORDER BY id DESC LIMIT 1`, res.name, purposeSync).Scan(&walk)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil // a first sync reads every page anyway
+	}
+	if err != nil {
+		return false, err
+	}
+	var st struct {
+		LastPage int `json:"last_page"`
+	}
+	if json.Unmarshal([]byte(walk), &st) == nil && st.LastPage <= 1 {
+		return true, nil
+	}
+	last, _, ok, err := db.lastFull(ctx, res)
+	return !ok || db.Now().Sub(last) >= after, err
+}

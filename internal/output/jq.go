@@ -28,14 +28,27 @@ func compileJQ(expr string) (*gojq.Code, error) {
 	return code, nil
 }
 
-// runJQ runs the program on raw JSON and prints each result like gh --jq
-// (or jq -r): a string as plain text, anything else as JSON, indented on a
-// terminal and on one line otherwise. Numbers enter gojq as json.Number and
-// leave through gojq.Marshal, so integers of any size keep every digit.
-// Objects come out with sorted keys (gojq's maps have no order). A string
-// bound for a terminal is sanitised; one bound for a pipe is left exact.
-// With color, JSON results (not plain strings) come out in colour.
-func runJQ(w io.Writer, code *gojq.Code, raw []byte, tty, color bool) error {
+// jqSink writes one --jq result: as text (jqText) or, with -o csv, as CSV
+// rows (jqCSV).
+type jqSink interface {
+	value(out *bytes.Buffer, v any) error
+}
+
+// jqSinkFor is where p's --jq results go: CSV rows for -o csv, whose
+// columns follow order (the command's column keys) where they can, else
+// text.
+func (p *Printer) jqSinkFor(order []string, tty, color bool) jqSink {
+	if p.format == CSV {
+		return &jqCSV{opts: p.csv, noHeaders: p.noHeaders, order: order, tty: tty}
+	}
+	return jqText{tty: tty, color: color}
+}
+
+// runJQ runs the program on raw JSON and gives each result to sink. Numbers
+// enter gojq as json.Number and leave through gojq.Marshal, so integers of
+// any size keep every digit. A result the sink refuses stops the run with
+// nothing of this run written.
+func runJQ(w io.Writer, code *gojq.Code, raw []byte, sink jqSink) error {
 	dec := json.NewDecoder(bytes.NewReader(jsonSafe(raw)))
 	dec.UseNumber()
 	var input any
@@ -61,13 +74,23 @@ func runJQ(w io.Writer, code *gojq.Code, raw []byte, tty, color bool) error {
 			// which storectl reserves for partial bulk failures.
 			return exitcode.Wrap(exitcode.Failure, fmt.Errorf("--jq: %w", err))
 		}
-		if err := writeJQValue(&out, v, tty, color); err != nil {
+		if err := sink.value(&out, v); err != nil {
 			return err
 		}
 	}
 	_, err := w.Write(out.Bytes())
 	return err
 }
+
+// jqText prints each result like gh --jq (or jq -r): a string as plain
+// text, anything else as JSON, indented on a terminal and on one line
+// otherwise. Objects come out with sorted keys (gojq's maps have no
+// order). A string bound for a terminal is sanitised; one bound for a pipe
+// is left exact. With color, JSON results (not plain strings) come out in
+// colour.
+type jqText struct{ tty, color bool }
+
+func (t jqText) value(out *bytes.Buffer, v any) error { return writeJQValue(out, v, t.tty, t.color) }
 
 func writeJQValue(out *bytes.Buffer, v any, tty, color bool) error {
 	if s, ok := v.(string); ok {

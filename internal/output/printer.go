@@ -17,8 +17,10 @@ import (
 
 // Options are the global output flags: -o, --fields, --jq, --no-headers.
 // With JQ set, results print the way gh --jq prints them (strings as plain
-// text, other values as JSON) whatever the Format; --fields still applies
-// first, since --jq sees the value -o json would print.
+// text, other values as JSON) whatever the Format, except -o csv, which
+// writes them as CSV rows or says why they are not a table (jqCSV);
+// --fields still applies first, since --jq sees the value -o json would
+// print.
 type Options struct {
 	Format    Format   // empty means Table
 	Fields    []string // entries may be comma-separated lists themselves
@@ -172,7 +174,7 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		if err != nil {
 			return err
 		}
-		return runJQ(p.ios.Out, p.jq, arr, p.ios.OutTTY, p.ios.ColorEnabled)
+		return runJQ(p.ios.Out, p.jq, arr, p.jqSinkFor(columnKeys(cols), p.ios.OutTTY, p.ios.ColorEnabled))
 	}
 	var out bytes.Buffer
 	switch p.format {
@@ -300,7 +302,7 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 		if err != nil {
 			return err
 		}
-		return runJQ(p.ios.Out, p.jq, shaped, p.ios.OutTTY, p.ios.ColorEnabled)
+		return runJQ(p.ios.Out, p.jq, shaped, p.jqSinkFor(nil, p.ios.OutTTY, p.ios.ColorEnabled))
 	}
 	var out bytes.Buffer
 	switch p.format {

@@ -49,7 +49,7 @@ func (p *Printer) Stream(w io.Writer, cols []Column) (Stream, error) {
 	}
 	base := streamBase{p: p, w: bufio.NewWriterSize(w, 64<<10), tty: p.ios.OutTTY && stdout, color: p.ios.ColorEnabled && stdout, declared: cols}
 	if p.jq != nil {
-		return &jqStream{base}, nil
+		return &jqStream{streamBase: base, sink: p.jqSinkFor(columnKeys(cols), base.tty, base.color)}, nil
 	}
 	switch p.format {
 	case JSON:
@@ -330,7 +330,10 @@ func (s *tableStream) Close() error {
 	return nil
 }
 
-type jqStream struct{ streamBase }
+type jqStream struct {
+	streamBase
+	sink jqSink // one for the whole stream: a CSV header is written once
+}
 
 func (s *jqStream) Write(item json.RawMessage) error {
 	if err := s.next(); err != nil {
@@ -340,8 +343,8 @@ func (s *jqStream) Write(item json.RawMessage) error {
 	if err != nil {
 		return itemError(s.n, err)
 	}
-	if err := runJQ(s.w, s.p.jq, shaped, s.tty, s.color); err != nil {
-		return fmt.Errorf("item %d: %w", s.n, err)
+	if err := runJQ(s.w, s.p.jq, shaped, s.sink); err != nil {
+		return itemError(s.n, err)
 	}
 	return nil
 }

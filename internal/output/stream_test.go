@@ -84,7 +84,7 @@ func TestStreamedTableKeepsColumnsAligned(t *testing.T) {
 }
 
 func TestStreamJQRunsPerItem(t *testing.T) {
-	p, _, _ := newPrinter(t, Options{Format: CSV, JQ: ".customer_email, .big"})
+	p, _, _ := newPrinter(t, Options{Format: NDJSON, JQ: ".customer_email, .big"})
 	var out bytes.Buffer
 	s, err := p.Stream(&out, nil)
 	if err != nil {

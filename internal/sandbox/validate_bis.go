@@ -61,59 +61,83 @@ type submissionInput struct {
 // values. It returns the first failure's message.
 func validateSubmission(form []FormField, cat *catalog.Catalog, body members) (*submissionInput, string) {
 	in := &submissionInput{}
+	if msg := in.readEmail(body); msg != "" {
+		return nil, msg
+	}
+	if msg := in.readVariant(cat, body); msg != "" {
+		return nil, msg
+	}
+	in.phone, in.hasPhone = optionalString(body, "customer_phone")
+	in.locale, _ = optionalString(body, "locale")
+	in.note, _ = optionalString(body, "note")
+	if msg := in.readContent(form, body); msg != "" {
+		return nil, msg
+	}
+	return in, ""
+}
+
+// readEmail reads customer_email: required, a bare address.
+func (in *submissionInput) readEmail(body members) string {
 	emailRaw, _ := body.get("customer_email")
 	if isBlank(emailRaw) {
-		return nil, msgEmailRequired
+		return msgEmailRequired
 	}
 	email, ok := stringValue(emailRaw)
 	if !ok || !validEmail(strings.TrimSpace(email)) {
-		return nil, msgEmailInvalid
+		return msgEmailInvalid
 	}
 	in.email = strings.TrimSpace(email)
+	return ""
+}
 
+// readVariant reads product_id and variant_id: both required, a variant of
+// that product in the catalog.
+func (in *submissionInput) readVariant(cat *catalog.Catalog, body members) string {
 	productRaw, _ := body.get("product_id")
 	variantRaw, _ := body.get("variant_id")
 	if isBlank(productRaw) || isBlank(variantRaw) {
-		return nil, msgIDsRequired
+		return msgIDsRequired
 	}
 	productID, okProduct := intValue(productRaw)
 	variantID, okVariant := intValue(variantRaw)
 	if !okProduct || !okVariant {
-		return nil, msgVariantNotFound
+		return msgVariantNotFound
 	}
 	product, variant, found := cat.Variant(variantID)
 	if !found || product.ID != productID {
-		return nil, msgVariantNotFound
+		return msgVariantNotFound
 	}
 	in.product, in.variant = product, variant
+	return ""
+}
 
-	in.phone, in.hasPhone = optionalString(body, "customer_phone")
-	in.locale, _ = optionalString(body, "locale")
-	in.note, _ = optionalString(body, "note")
-
+// readContent reads content: an object (or absent), its keys the form's,
+// required fields present, options among the field's values.
+func (in *submissionInput) readContent(form []FormField, body members) string {
 	content := members{}
 	if raw, sent := body.get("content"); sent && kind(raw) != "null" {
 		var isObject bool
 		if content, isObject = parseObject(raw); !isObject {
-			return nil, msgContentNotObject
+			return msgContentNotObject
 		}
 	}
 	content = keepFormKeys(form, content)
 	if msg := checkRequired(form, content, in); msg != "" {
-		return nil, msg
+		return msg
 	}
 	if msg := checkOptions(form, content); msg != "" {
-		return nil, msg
+		return msg
 	}
-	if len(content) > 0 {
-		encoded, err := marshal(content)
-		if err != nil {
-			return nil, msgSomethingWrong
-		}
-		text := string(encoded)
-		in.content = &text
+	if len(content) == 0 {
+		return ""
 	}
-	return in, ""
+	encoded, err := marshal(content)
+	if err != nil {
+		return msgSomethingWrong
+	}
+	text := string(encoded)
+	in.content = &text
+	return ""
 }
 
 // validEmail accepts a bare address such as name@example.com, not a display

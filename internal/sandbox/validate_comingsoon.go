@@ -73,93 +73,123 @@ func (e fieldErrors) response() *apiError {
 	}}
 }
 
-// validateRule applies the spec's coming-soon create rules.
+// validateRule applies the spec's coming-soon create rules, field by
+// field in the order Laravel reports them (the 422's message is the first).
 func validateRule(body members) (*ruleInput, fieldErrors) {
-	in := &ruleInput{}
-	var errs fieldErrors
-	get := func(key string) json.RawMessage { raw, _ := body.get(key); return raw }
+	v := &ruleValidator{in: &ruleInput{}, body: body}
+	v.name()
+	v.status()
+	v.dates()
+	v.countdown()
+	v.applyTo()
+	v.targets()
+	v.in.translations, v.in.translationsSet = translationsValue(v.get("translations"), &v.errs)
+	if len(v.errs) > 0 {
+		return nil, v.errs
+	}
+	return v.in, nil
+}
 
-	switch raw := get("name"); {
-	case isBlank(raw):
-		errs.add("name", "The name field is required.")
+// ruleValidator reads a coming-soon create body into in, collecting the
+// fields' errors.
+type ruleValidator struct {
+	in   *ruleInput
+	body members
+	errs fieldErrors
+}
+
+func (v *ruleValidator) get(key string) json.RawMessage { raw, _ := v.body.get(key); return raw }
+
+func (v *ruleValidator) name() {
+	raw := v.get("name")
+	if isBlank(raw) {
+		v.errs.add("name", "The name field is required.")
+		return
+	}
+	name, ok := stringValue(raw)
+	switch {
+	case !ok:
+		v.errs.add("name", "The name must be a string.")
+	case utf8.RuneCountInString(name) > 255:
+		v.errs.add("name", "The name may not be greater than 255 characters.")
 	default:
-		name, ok := stringValue(raw)
-		switch {
-		case !ok:
-			errs.add("name", "The name must be a string.")
-		case utf8.RuneCountInString(name) > 255:
-			errs.add("name", "The name may not be greater than 255 characters.")
-		default:
-			in.name = strings.TrimSpace(name)
-		}
+		v.in.name = strings.TrimSpace(name)
 	}
+}
 
-	if raw := get("status"); isBlank(raw) {
-		errs.add("status", "The status field is required.")
+func (v *ruleValidator) status() {
+	if raw := v.get("status"); isBlank(raw) {
+		v.errs.add("status", "The status field is required.")
 	} else if status, ok := zeroOrOne(raw); ok {
-		in.status = status
+		v.in.status = status
 	} else {
-		errs.add("status", "The selected status is invalid.")
+		v.errs.add("status", "The selected status is invalid.")
 	}
+}
 
+func (v *ruleValidator) dates() {
 	startOK := false
-	if raw := get("start_date"); isBlank(raw) {
-		errs.add("start_date", "The start date field is required.")
+	if raw := v.get("start_date"); isBlank(raw) {
+		v.errs.add("start_date", "The start date field is required.")
 	} else if start, ok := dateValue(raw); ok {
-		in.start, startOK = start, true
+		v.in.start, startOK = start, true
 	} else {
-		errs.add("start_date", "The start date is not a valid date.")
+		v.errs.add("start_date", "The start date is not a valid date.")
 	}
-
-	if raw := get("end_date"); !isBlank(raw) {
-		end, ok := dateValue(raw)
-		switch {
-		case !ok:
-			errs.add("end_date", "The end date is not a valid date.")
-		case startOK && !end.After(in.start):
-			errs.add("end_date", "The end date must be a date after start date.")
-		default:
-			in.end = &end
-		}
+	raw := v.get("end_date")
+	if isBlank(raw) {
+		return
 	}
-
-	if raw := get("show_countdown"); kind(raw) != "" && kind(raw) != "null" {
-		if v, ok := zeroOrOne(raw); ok {
-			b := v == 1
-			in.showCountdown = &b
-		} else {
-			errs.add("show_countdown", "The show countdown field must be true or false.")
-		}
+	end, ok := dateValue(raw)
+	switch {
+	case !ok:
+		v.errs.add("end_date", "The end date is not a valid date.")
+	case startOK && !end.After(v.in.start):
+		v.errs.add("end_date", "The end date must be a date after start date.")
+	default:
+		v.in.end = &end
 	}
+}
 
-	if raw := get("apply_to"); isBlank(raw) {
-		errs.add("apply_to", "The apply to field is required.")
+func (v *ruleValidator) countdown() {
+	raw := v.get("show_countdown")
+	if kind(raw) == "" || kind(raw) == "null" {
+		return
+	}
+	if n, ok := zeroOrOne(raw); ok {
+		b := n == 1
+		v.in.showCountdown = &b
+	} else {
+		v.errs.add("show_countdown", "The show countdown field must be true or false.")
+	}
+}
+
+func (v *ruleValidator) applyTo() {
+	if raw := v.get("apply_to"); isBlank(raw) {
+		v.errs.add("apply_to", "The apply to field is required.")
 	} else if applyTo, _ := stringValue(raw); isApplyTo(applyTo) {
-		in.applyTo = applyTo
+		v.in.applyTo = applyTo
 	} else {
-		errs.add("apply_to", "The selected apply to is invalid.")
+		v.errs.add("apply_to", "The selected apply to is invalid.")
 	}
+}
 
-	switch in.applyTo {
+// targets reads what apply_to names: products, variants or a collection.
+func (v *ruleValidator) targets() {
+	switch v.in.applyTo {
 	case applyProduct:
-		in.productIDs = idList(get("product_ids"), "product_ids", "product ids", "product", &errs)
+		v.in.productIDs = idList(v.get("product_ids"), "product_ids", "product ids", "product", &v.errs)
 	case applyVariant:
-		in.variantIDs = idList(get("variant_ids"), "variant_ids", "variant ids", "variant", &errs)
+		v.in.variantIDs = idList(v.get("variant_ids"), "variant_ids", "variant ids", "variant", &v.errs)
 	case applyCollection:
-		if raw := get("collection_id"); isBlank(raw) {
-			errs.add("collection_id", "The collection id field is required when apply to is collection.")
+		if raw := v.get("collection_id"); isBlank(raw) {
+			v.errs.add("collection_id", "The collection id field is required when apply to is collection.")
 		} else if id, ok := intValue(raw); ok {
-			in.collectionID = &id
+			v.in.collectionID = &id
 		} else {
-			errs.add("collection_id", "The collection id must be an integer.")
+			v.errs.add("collection_id", "The collection id must be an integer.")
 		}
 	}
-
-	in.translations, in.translationsSet = translationsValue(get("translations"), &errs)
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return in, nil
 }
 
 // zeroOrOne reads the values Laravel's in:0,1 and boolean rules accept: 0,

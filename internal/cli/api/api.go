@@ -21,11 +21,11 @@ import (
 
 // Options are the inputs of `storectl api`.
 type Options struct {
-	IO       *iostreams.IOStreams
-	Client   func(kind credentials.Kind) (*raw.Client, error)
-	Printer  func(commandDefault output.Format) (*output.Printer, error)
-	Settings func() (*config.Settings, error)
-	Progress func() *output.Progress
+	IO                 *iostreams.IOStreams
+	RawClient          func(kind credentials.Kind) (*raw.Client, error)
+	PrinterWithDefault func(commandDefault output.Format) (*output.Printer, error)
+	Settings           func() (*config.Settings, error)
+	Progress           func() *output.Progress
 	// Open opens --input and -F @ files; "-" is never passed to it.
 	Open func(name string) (io.ReadCloser, error)
 
@@ -43,7 +43,7 @@ type Options struct {
 func New(f *cmdutil.Factory) *cobra.Command { return newCmd(f, nil) }
 
 func newCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{IO: f.IOStreams, Client: f.RawClient, Printer: f.PrinterWithDefault, Settings: f.Settings,
+	opts := &Options{IO: f.IOStreams, RawClient: f.RawClient, PrinterWithDefault: f.PrinterWithDefault, Settings: f.Settings,
 		Progress: f.Progress, Open: openFile}
 	cmd := &cobra.Command{
 		Use:   "api PATH",
@@ -120,7 +120,7 @@ func run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	p, err := opts.Printer(output.JSON)
+	p, err := opts.PrinterWithDefault(output.JSON)
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	client, err := opts.Client(call.route.api)
+	client, err := opts.RawClient(call.route.api)
 	if err != nil {
 		return err
 	}

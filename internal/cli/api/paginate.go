@@ -13,7 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
-	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/shopread"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/output"
@@ -64,7 +64,7 @@ func send(ctx context.Context, client *raw.Client, r raw.Request, out answerPrin
 }
 
 func shopPages(ctx context.Context, opts *Options, client *raw.Client, c call, out answerPrinter) ([]json.RawMessage, error) {
-	return cmdutil.FetchAllPages(ctx, opts.Progress(), client.PaceLeft, func(ctx context.Context, page int) (*shop.Page, error) {
+	return shopread.FetchAllPages(ctx, opts.Progress(), client.PaceLeft, func(ctx context.Context, page int) (*shop.Page, error) {
 		body, err := send(ctx, client, pageRequest(c, page, nil), out)
 		if err != nil {
 			return nil, err

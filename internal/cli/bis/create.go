@@ -98,13 +98,9 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if opts.FromFile != "" {
 		return runBulkCreate(ctx, opts)
 	}
-	in := opts.Input
-	for _, arg := range opts.FieldArgs {
-		p, err := bisform.ParsePair(arg)
-		if err != nil {
-			return exitcode.UsageHint(err, `quote it whole: --field "Size you wear=M"`)
-		}
-		in.Fields = append(in.Fields, p)
+	in, err := flagInput(opts)
+	if err != nil {
+		return err
 	}
 	p, err := opts.Printer()
 	if err != nil {
@@ -114,13 +110,56 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	form, err := opts.Forms.Load(ctx, false)
+	one, err := buildSingle(ctx, opts, in)
 	if err != nil {
 		return err
 	}
+	if opts.DryRun {
+		return printDryRun(opts.IO, s.Quiet, one.req)
+	}
+	client, err := opts.ShopClient()
+	if err != nil {
+		return err
+	}
+	sub := &submitter{client: client, forms: opts.Forms, form: one.form}
+	res, err := sub.send(ctx, one.in, one.req)
+	if err != nil {
+		return err
+	}
+	return printCreated(opts.IO, p, s.Quiet, res)
+}
+
+// flagInput is the single submission the flags give, --field pairs read.
+func flagInput(opts *CreateOptions) (bisform.Input, error) {
+	in := opts.Input
+	for _, arg := range opts.FieldArgs {
+		p, err := bisform.ParsePair(arg)
+		if err != nil {
+			return in, exitcode.UsageHint(err, `quote it whole: --field "Size you wear=M"`)
+		}
+		in.Fields = append(in.Fields, p)
+	}
+	return in, nil
+}
+
+// single is one submission's request, built against the form.
+type single struct {
+	form *loadedForm
+	in   bisform.Input
+	req  *shop.BISCreateRequest
+}
+
+// buildSingle checks in (with --interactive, the answers asked for at the
+// terminal) against the form: a value the form refuses is exit 2, nothing
+// sent.
+func buildSingle(ctx context.Context, opts *CreateOptions, in bisform.Input) (*single, error) {
+	form, err := opts.Forms.Load(ctx, false)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Interactive {
 		if in, err = promptInput(opts.IO, form.Form, in); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	req, err := form.Form.Build(in)
@@ -129,21 +168,9 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 		if opts.IO.CanPrompt() && !opts.Interactive && !givesSingle(opts) {
 			failure = exitcode.UsageHint(failure, "pass the values as flags, or answer the form's questions with --interactive")
 		}
-		return failure
+		return nil, failure
 	}
-	if opts.DryRun {
-		return printDryRun(opts.IO, s.Quiet, req)
-	}
-	client, err := opts.ShopClient()
-	if err != nil {
-		return err
-	}
-	sub := &submitter{client: client, forms: opts.Forms, form: form}
-	res, err := sub.send(ctx, in, req)
-	if err != nil {
-		return err
-	}
-	return printCreated(opts.IO, p, s.Quiet, res)
+	return &single{form: form, in: in, req: req}, nil
 }
 
 func checkCreateFlags(opts *CreateOptions) error {

@@ -7,28 +7,22 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
 
 // ExportOptions are the inputs of `bis export`.
 type ExportOptions struct {
-	IO       *iostreams.IOStreams
-	Settings func() (*config.Settings, error)
-	// Printer takes the command's default format, used unless the user
-	// chose one.
-	Printer func(commandDefault output.Format) (*output.Printer, error)
+	cmdutil.MirrorDeps
+	// PrinterWithDefault takes the command's default format, used unless
+	// the user chose one.
+	PrinterWithDefault func(commandDefault output.Format) (*output.Printer, error)
 	// FilePrinter prints into --file.
 	FilePrinter func(format output.Format) (*output.Printer, error)
-	ShopClient  func() (*shop.Client, error)
-	Progress    func() *output.Progress
-	Mirror      cmdutil.MirrorDeps
 	Forms       *formStore
 	File        string
 	Details     bool
@@ -36,8 +30,7 @@ type ExportOptions struct {
 }
 
 func newExport(f *cmdutil.Factory, forms *formStore, runF func(*ExportOptions) error) *cobra.Command {
-	opts := &ExportOptions{IO: f.IOStreams, Settings: f.Settings, Printer: f.PrinterWithDefault, FilePrinter: f.FilePrinter, ShopClient: f.ShopClient,
-		Progress: f.Progress, Mirror: f.MirrorDeps(), Forms: forms}
+	opts := &ExportOptions{MirrorDeps: f.MirrorDeps(), PrinterWithDefault: f.PrinterWithDefault, FilePrinter: f.FilePrinter, Forms: forms}
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Export every submission as CSV or an Excel workbook (or JSON, NDJSON)",
@@ -145,7 +138,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 // resume will not be possible: the mirror never blocks an online export.
 func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settings, progress *output.Progress) (exportSource, error) {
 	if s.Offline {
-		db, age, err := mirrorshared.OfflineMirror(ctx, opts.Mirror, "bis")
+		db, age, err := mirrorshared.OfflineMirror(ctx, opts.MirrorDeps, "bis")
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +154,7 @@ func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settin
 	if opts.Resume {
 		mode = mirror.Write // only the mirror can resume: wait for it
 	}
-	db, err := opts.Mirror.Mirror(ctx, mode)
+	db, err := opts.Mirror(ctx, mode)
 	if err == nil {
 		return &recordedExport{onlineExport: online, db: db, resume: opts.Resume}, nil
 	}

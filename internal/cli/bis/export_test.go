@@ -20,8 +20,7 @@ import (
 )
 
 func exportOpts(t testing.TB, e *clitest.Env) *ExportOptions {
-	return &ExportOptions{IO: e.IO, Settings: e.F.Settings, Printer: e.F.PrinterWithDefault, FilePrinter: e.F.FilePrinter, ShopClient: e.F.ShopClient,
-		Progress: e.F.Progress, Mirror: e.F.MirrorDeps(), Forms: testForms(t, e)}
+	return &ExportOptions{MirrorDeps: e.F.MirrorDeps(), PrinterWithDefault: e.F.PrinterWithDefault, FilePrinter: e.F.FilePrinter, Forms: testForms(t, e)}
 }
 
 func readCSV(t *testing.T, data []byte) [][]string {

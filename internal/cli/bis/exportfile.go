@@ -45,7 +45,7 @@ func exportFormat(s *config.Settings, file string) (output.Format, error) {
 // workbooks name their sheet "submissions".
 func exportPrinter(opts *ExportOptions, format output.Format) (*output.Printer, error) {
 	if opts.File == "" {
-		p, err := opts.Printer(format)
+		p, err := opts.PrinterWithDefault(format)
 		if err != nil {
 			return nil, err
 		}

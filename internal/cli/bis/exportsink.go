@@ -9,6 +9,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
@@ -137,9 +138,11 @@ func walkReached(st shop.WalkState, written int) string {
 // resumeHelps says whether --resume can continue an export of the mirror
 // that stopped with err, having recorded the pages of pos: not when
 // nothing was recorded, nor when the server does not page (a resume would
-// meet the same server) or the mirror itself is damaged.
+// meet the same server) or the mirror itself is damaged, nor after a usage
+// error (a --jq result -o csv cannot write), which the same command line
+// meets again.
 func resumeHelps(pos shop.WalkState, err error) bool {
 	var paging *shop.PagingError
 	var damaged *mirror.DamagedError
-	return pos.Furthest > 0 && !errors.As(err, &paging) && !errors.As(err, &damaged)
+	return pos.Furthest > 0 && !errors.As(err, &paging) && !errors.As(err, &damaged) && exitcode.Of(err) != exitcode.Usage
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/bisform"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
+	"github.com/storectl/storectl/internal/cli/shopread"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -46,8 +47,8 @@ the JSON-encoded string the API uses).`,
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	return cmdutil.PrintByID(ctx, opts.ShopDeps, submissionID, opts.ID, (*shop.Client).GetSubmission,
-		func(res *shop.SubmissionResult) (json.RawMessage, cmdutil.Render) {
+	return shopread.PrintByID(ctx, opts.ShopDeps, submissionID, opts.ID, (*shop.Client).GetSubmission,
+		func(res *shop.SubmissionResult) (json.RawMessage, shopread.Render) {
 			return res.Raw, func(w io.Writer) error {
 				var form *bisform.Form
 				if cached := opts.Forms.Cached(); cached != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/shopread"
 )
 
 // ListOptions are the inputs of `bis list`.
@@ -36,6 +37,6 @@ STATUS is pending until the restock e-mail is sent, then sent.`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
+	return shopread.PrintList(ctx, opts.ShopDeps, opts.Pages, shopread.List{
 		Noun: "submissions", Fetch: (*shop.Client).ListSubmissions, Columns: listColumns(true), DataColumns: listColumns(false)})
 }

@@ -19,11 +19,11 @@ import (
 
 // queryOptions are the inputs filter and search share.
 type queryOptions struct {
-	IO       *iostreams.IOStreams
-	Client   func() (*api.Client, error)
-	Printer  func() (*output.Printer, error)
-	Settings func() (*config.Settings, error)
-	Progress func() *output.Progress
+	IO            *iostreams.IOStreams
+	CatalogClient func() (*api.Client, error)
+	Printer       func() (*output.Printer, error)
+	Settings      func() (*config.Settings, error)
+	Progress      func() *output.Progress
 
 	All      bool
 	WaitSync time.Duration
@@ -33,7 +33,7 @@ type queryOptions struct {
 }
 
 func newQueryOptions(f *cmdutil.Factory) queryOptions {
-	return queryOptions{IO: f.IOStreams, Client: f.CatalogClient, Printer: f.Printer, Settings: f.Settings, Progress: f.Progress}
+	return queryOptions{IO: f.IOStreams, CatalogClient: f.CatalogClient, Printer: f.Printer, Settings: f.Settings, Progress: f.Progress}
 }
 
 // productParams are a query's parameters: FilterParams or SearchParams.
@@ -79,7 +79,7 @@ func (q query[P, R]) run(ctx context.Context, o *queryOptions) (*tableRun[R], er
 		return nil, err
 	}
 	q.warn()
-	client, err := o.Client()
+	client, err := o.CatalogClient()
 	if err != nil {
 		return nil, err
 	}

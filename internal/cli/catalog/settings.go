@@ -17,15 +17,15 @@ import (
 
 // SettingsOptions are the inputs of `catalog settings`.
 type SettingsOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*api.Client, error)
-	Printer func() (*output.Printer, error)
+	IO            *iostreams.IOStreams
+	CatalogClient func() (*api.Client, error)
+	Printer       func() (*output.Printer, error)
 }
 
 const settingsPath = "storectl catalog settings"
 
 func newSettings(f *cmdutil.Factory, runF func(*SettingsOptions) error) *cobra.Command {
-	opts := &SettingsOptions{IO: f.IOStreams, Client: f.CatalogClient, Printer: f.Printer}
+	opts := &SettingsOptions{IO: f.IOStreams, CatalogClient: f.CatalogClient, Printer: f.Printer}
 	return &cobra.Command{
 		Use:   "settings",
 		Short: "Show the store's filter and search settings",
@@ -51,7 +51,7 @@ func runSettings(ctx context.Context, opts *SettingsOptions) error {
 	if err != nil {
 		return err
 	}
-	client, err := opts.Client()
+	client, err := opts.CatalogClient()
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -175,12 +174,9 @@ var BulkErrors = bulk.Errors{Refused: Refused, Fatal: TokenRejected, Message: Fa
 // BulkDeps are what a bulk verb's options take from the factory (embedded,
 // as ShopDeps are), and where its run's BulkEnv comes from.
 type BulkDeps struct {
-	IO         *iostreams.IOStreams
-	Settings   func() (*config.Settings, error)
-	Printer    func() (*output.Printer, error)
-	ShopClient func() (*shop.Client, error)
-	Progress   func() *output.Progress
-	Now        func() time.Time
+	ShopDeps
+	Settings func() (*config.Settings, error)
+	Now      func() time.Time
 }
 
 // BulkEnv is what a bulk run takes from a verb's dependencies.
@@ -210,7 +206,7 @@ func (src BulkDeps) Env() (*BulkEnv, error) {
 
 // BulkDeps hands a bulk verb the factory's BulkDeps.
 func (f *Factory) BulkDeps() BulkDeps {
-	return BulkDeps{IO: f.IOStreams, Settings: f.Settings, Printer: f.Printer, ShopClient: f.ShopClient, Progress: f.Progress, Now: time.Now}
+	return BulkDeps{ShopDeps: f.ShopDeps(), Settings: f.Settings, Now: time.Now}
 }
 
 // Connect makes the shop client, whose pace the run keeps.

@@ -1,5 +1,18 @@
 // Package cmdutil is what every command package shares: the Factory that
-// hands a command its dependencies, and helpers for flags and errors.
+// hands a command its dependencies, and helpers for flags, arguments and
+// errors.
+//
+// One way to pass dependencies: a verb's Options hold the Factory's
+// functions it uses as fields of the same name and type (IO, Settings,
+// ShopClient, CatalogClient, RawClient, Printer, PrinterWithDefault,
+// FilePrinter, Progress, Mirror, …), filled from the Factory in its newX
+// and replaced by tests; never the Factory itself. Where verbs share a set,
+// the set is a bundle built on ShopDeps (MirrorDeps and BulkDeps embed it)
+// that the Options embed — at most one — so the fields read the same either
+// way (opts.ShopClient) and a helper can take the bundle (shopread.PrintList takes
+// ShopDeps). What a verb needs beyond its bundle are further fields of the
+// Factory's names; seams that are not dependencies (a clock: Now, a zone:
+// Loc) are plain fields too.
 package cmdutil
 
 import (

@@ -2,14 +2,8 @@ package cmdutil
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 
 	"github.com/spf13/cobra"
-
-	"github.com/storectl/storectl/internal/api/shop"
-	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/ids"
 )
 
 // IDArg is what the ID argument of a `get` command names, for its
@@ -29,32 +23,4 @@ func GetRunE[O any](opts *O, id *string, runF func(*O) error, run func(context.C
 		*id = args[0]
 		return Run(cmd.Context(), opts, runF, run)
 	}
-}
-
-// Render writes an object's table-mode sheet.
-type Render func(w io.Writer) error
-
-// PrintByID is the body of a `get ID` command: the id checked (exit 2,
-// nothing sent), the object fetched and printed as the server sent it or,
-// in table mode, as show renders it.
-func PrintByID[R any](ctx context.Context, d ShopDeps, what IDArg, arg string, fetch func(c *shop.Client, ctx context.Context, id string) (R, error),
-	show func(res R) (json.RawMessage, Render)) error {
-	id, err := ids.ParseID(what.Noun+" ID", arg)
-	if err != nil {
-		return exitcode.UsageHint(err, "`"+what.List+"` shows the IDs")
-	}
-	p, err := d.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := d.ShopClient()
-	if err != nil {
-		return err
-	}
-	res, err := fetch(c, ctx, id)
-	if err != nil {
-		return err
-	}
-	raw, render := show(res)
-	return p.Object(raw, render)
 }

@@ -10,10 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
+	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/ruleform"
 )
 
@@ -128,20 +130,9 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if err := opts.Bulk.OnlyWith("--from-file"); err != nil {
 		return err
 	}
-	in := opts.Input
-	in.Names = flagNames
-	var problems []ruleform.Problem
-	for _, spec := range opts.Translations {
-		t, err := ruleform.ParseTranslation(spec)
-		if err != nil {
-			problems = append(problems, ruleform.Problem{Field: "translations", Message: err.Error()})
-			continue
-		}
-		in.Translations = append(in.Translations, t)
-	}
-	rule, more := ruleform.Build(in, opts.Loc)
-	if problems = append(problems, more...); len(problems) > 0 {
-		return invalidRule(problems)
+	rule, err := flagRule(opts)
+	if err != nil {
+		return err
 	}
 	body, err := rule.Request.Body()
 	if err != nil {
@@ -150,7 +141,6 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if opts.DryRun {
 		return printDryRun(opts.IO, body, rule.Notes)
 	}
-
 	s, err := opts.Settings()
 	if err != nil {
 		return err
@@ -167,7 +157,34 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	if s.Quiet {
+	return printCreatedRule(opts, s.Quiet, p, created)
+}
+
+// flagRule is the rule the flags give, with every problem of it at once
+// (exit 2, nothing sent).
+func flagRule(opts *CreateOptions) (ruleform.Rule, error) {
+	in := opts.Input
+	in.Names = flagNames
+	var problems []ruleform.Problem
+	for _, spec := range opts.Translations {
+		t, err := ruleform.ParseTranslation(spec)
+		if err != nil {
+			problems = append(problems, ruleform.Problem{Field: "translations", Message: err.Error()})
+			continue
+		}
+		in.Translations = append(in.Translations, t)
+	}
+	rule, more := ruleform.Build(in, opts.Loc)
+	if problems = append(problems, more...); len(problems) > 0 {
+		return rule, invalidRule(problems)
+	}
+	return rule, nil
+}
+
+// printCreatedRule prints the created rule: its id alone with --quiet,
+// else the rule, after a confirmation on stderr in table mode.
+func printCreatedRule(opts *CreateOptions, quiet bool, p *output.Printer, created *shop.RuleResult) error {
+	if quiet {
 		_, err := fmt.Fprintln(opts.IO.Out, created.Rule.ID)
 		return err
 	}

@@ -47,8 +47,9 @@ IDs are sent once. They are sent in batches of at most 100, one request each.
 
 --expired selects every rule whose end date has passed, --name-prefix P every
 rule whose name starts with P (both: rules that are both); the rule list is
-read to find them, and they are added to any IDs given. --dry-run shows the
-selected rules and the batches without sending anything.
+read to find them, and they are added to any IDs given. --dry-run lists the
+rules, each with its batch and its name (from one read of the rule list),
+and deletes nothing.
 
 On a terminal the command asks for confirmation, naming the store; otherwise
 --yes is required.
@@ -72,7 +73,7 @@ when some batches failed, 3 when all did.`,
 	cmd.Flags().BoolVar(&opts.Expired, "expired", false, "also delete every rule whose end date has passed")
 	cmd.Flags().StringVar(&opts.NamePrefix, "name-prefix", "", "also delete every rule whose name starts with `PREFIX`")
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "delete without asking (required when not at a terminal)")
-	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "list the rules and batches without sending anything")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "list the rules with their names and batches, deleting nothing")
 	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
 	return cmd
 }
@@ -88,24 +89,17 @@ type batchResult struct {
 
 var batchColumns = []output.Column{{Key: "batch"}, {Key: "count"}, {Key: "outcome"}, {Key: "message"}}
 
-var dryRunColumns = []output.Column{{Key: "batch"}, {Key: "count"}, {Key: "ids", Value: func(o output.Object) string {
-	var ids []json.Number
-	raw, _ := o.Get("ids")
-	_ = json.Unmarshal(raw, &ids)
-	return joinIDs(ids)
-}}}
-
 func runDelete(ctx context.Context, opts *DeleteOptions) error {
 	if err := opts.Bulk.Check(); err != nil {
 		return err
 	}
-	ruleIDs, err := deleteIDs(ctx, opts)
+	ruleIDs, names, err := deleteIDs(ctx, opts)
 	if err != nil || len(ruleIDs) == 0 {
 		return err
 	}
 	batches := idBatches(ruleIDs)
 	if opts.DryRun {
-		return printDeleteDryRun(opts, batches, len(ruleIDs))
+		return printDeleteDryRun(ctx, opts, batches, names)
 	}
 	env, err := opts.Env()
 	if err != nil {
@@ -143,36 +137,26 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 }
 
 // deleteIDs are the ids to delete: those given, then those the selectors
-// find. None (nil) when the selectors find nothing, which is said.
-func deleteIDs(ctx context.Context, opts *DeleteOptions) ([]json.Number, error) {
+// find. None (nil) when the selectors find nothing, which is said. When
+// the selectors read the rule list, names holds every rule's name (else
+// nil).
+func deleteIDs(ctx context.Context, opts *DeleteOptions) ([]json.Number, ruleNames, error) {
 	ruleIDs, err := collectIDs(opts)
 	if err != nil || !opts.selecting() {
-		return ruleIDs, err
+		return ruleIDs, nil, err
 	}
-	selected, err := selectRules(ctx, opts)
+	selected, names, err := selectRules(ctx, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ruleIDs = appendNew(ruleIDs, selected)
 	if len(ruleIDs) == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "no rule matches: nothing to delete")
 	}
-	return ruleIDs, nil
+	return ruleIDs, names, nil
 }
 
 func (o *DeleteOptions) selecting() bool { return o.Expired || o.NamePrefix != "" }
-
-func printDeleteDryRun(opts *DeleteOptions, batches []batchResult, ids int) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	if err := printBatches(p, batches, dryRunColumns); err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.IO.ErrOut, "dry run: %s in %s; nothing was sent\n", output.Plural(ids, "id"), output.Plural(len(batches), "request"))
-	return nil
-}
 
 // confirmDelete asks at a terminal, naming the store; elsewhere --yes is
 // required.
@@ -234,31 +218,18 @@ func applyDeleteItem(client *shop.Client, row int, ids []json.Number) *bulk.Item
 }
 
 // selectRules reads the rule list for the rules --expired and --name-prefix
-// select (both: the rules both select).
-func selectRules(ctx context.Context, opts *DeleteOptions) ([]json.Number, error) {
-	client, err := opts.ShopClient()
-	if err != nil {
-		return nil, err
-	}
+// select (both: the rules both select), and every rule's name.
+func selectRules(ctx context.Context, opts *DeleteOptions) ([]json.Number, ruleNames, error) {
 	now := opts.Now()
 	var selected []json.Number
-	opts.Progress().Update("reading the rule list")
-	err = shop.EachPage(ctx, client.ListRules, func(p *shop.Page) error {
-		rules, err := shop.DecodeItems(p, shop.DecodeRule)
-		if err != nil {
-			return err
+	names, err := eachRule(ctx, opts, func(r shop.Rule) {
+		if opts.Expired && !expired(r, now) || opts.NamePrefix != "" && !strings.HasPrefix(r.Name, opts.NamePrefix) {
+			return
 		}
-		for _, r := range rules {
-			if opts.Expired && !expired(r, now) || opts.NamePrefix != "" && !strings.HasPrefix(r.Name, opts.NamePrefix) {
-				continue
-			}
-			selected = append(selected, json.Number(r.ID))
-		}
-		return nil
+		selected = append(selected, json.Number(r.ID))
 	})
-	opts.Progress().Stop()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	what := []string{}
 	if opts.Expired {
@@ -268,7 +239,7 @@ func selectRules(ctx context.Context, opts *DeleteOptions) ([]json.Number, error
 		what = append(what, fmt.Sprintf("named %q…", opts.NamePrefix))
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "%s %s\n", output.Plural(len(selected), "rule"), strings.Join(what, " and "))
-	return selected, nil
+	return selected, names, nil
 }
 
 // expired reports a rule whose end date has passed; a rule without one

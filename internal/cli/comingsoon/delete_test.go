@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/sandbox"
@@ -132,16 +133,41 @@ func TestDeleteDryRunListsBatches(t *testing.T) {
 	for i := 1; i <= 101; i++ {
 		ids = append(ids, fmt.Sprint(i))
 	}
+	e.Sends("GET /shop-api/coming-soon/list")
 	opts := deleteOpts(e, ids...)
 	opts.Yes, opts.DryRun = false, true
 	if err := runDelete(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(e.Out.String(), "2      1      101\n") || !strings.Contains(e.ErrOut.String(), "101 ids in 2 requests; nothing was sent") {
-		t.Errorf("out:\n%s\nerr: %s", e.Out, e.ErrOut)
+	// Each rule on its line, named from one read of the rule list: the demo
+	// store's rules are 1 to 20.
+	for _, want := range []string{"BATCH  ID   NAME\n", "1      1    Fall jackets teaser\n", "1      21   — not in the store\n", "2      101  — not in the store\n"} {
+		if !strings.Contains(e.Out.String(), want) {
+			t.Errorf("no %q in\n%s", want, e.Out)
+		}
 	}
-	if len(e.Requests.Lines()) != 0 {
-		t.Error("sent a request")
+	if !strings.Contains(e.ErrOut.String(), "101 ids in 2 requests; nothing was sent") ||
+		!strings.Contains(e.ErrOut.String(), "81 ids are not in the store's rule list") {
+		t.Errorf("err: %s", e.ErrOut)
+	}
+	if len(requests(e, "DELETE")) != 0 {
+		t.Error("sent a delete")
+	}
+}
+
+// A dry run whose rule list cannot be read still lists the ids, without
+// calling them missing.
+func TestDeleteDryRunWithoutTheListShowsIDs(t *testing.T) {
+	e := clitest.New(t)
+	opts := deleteOpts(e, "5")
+	opts.ShopClient = func() (*shop.Client, error) { return nil, errors.New("no shop API URL configured") }
+	opts.Yes, opts.DryRun = false, true
+	if err := runDelete(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.Out.String(), "1      5   —\n") || strings.Contains(e.Out.String(), "not in the store") ||
+		!strings.Contains(e.ErrOut.String(), "the rule names could not be read") {
+		t.Errorf("out:\n%s\nerr: %s", e.Out, e.ErrOut)
 	}
 }
 
@@ -190,7 +216,7 @@ func TestDeleteSelectsExpiredRules(t *testing.T) {
 		}
 		got := requests(e, "DELETE")
 		switch {
-		case tc.dryRun && (len(got) != 0 || !strings.Contains(e.Out.String(), "1      1      1\n")):
+		case tc.dryRun && (len(got) != 0 || !strings.Contains(e.Out.String(), "1      1   Fall jackets teaser\n")):
 			t.Errorf("dry run: sent %v, printed\n%s", got, e.Out)
 		case !tc.dryRun && (len(got) != 1 || !strings.Contains(got[0], `{"ids":[`+tc.wantIDs+`]}`)):
 			t.Errorf("%+v: sent %v", tc, got)

@@ -11,6 +11,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
+	"github.com/storectl/storectl/internal/cli/shopread"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -38,8 +39,10 @@ translated texts, one row per language. -o json prints it as the server sent it.
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	return cmdutil.PrintByID(ctx, opts.ShopDeps, ruleID, opts.ID, (*shop.Client).GetRule,
-		func(res *shop.RuleResult) (json.RawMessage, cmdutil.Render) { return ruleSheet(opts.IO, res, opts.Loc) })
+	return shopread.PrintByID(ctx, opts.ShopDeps, ruleID, opts.ID, (*shop.Client).GetRule,
+		func(res *shop.RuleResult) (json.RawMessage, shopread.Render) {
+			return ruleSheet(opts.IO, res, opts.Loc)
+		})
 }
 
 var ruleID = cmdutil.IDArg{Noun: "rule", List: "storectl comingsoon list"}
@@ -50,6 +53,6 @@ func printRule(p *output.Printer, ios *iostreams.IOStreams, res *shop.RuleResult
 	return p.Object(ruleSheet(ios, res, loc))
 }
 
-func ruleSheet(ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location) (json.RawMessage, cmdutil.Render) {
+func ruleSheet(ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location) (json.RawMessage, shopread.Render) {
 	return res.Raw, func(w io.Writer) error { return renderRule(w, ios, res.Rule, loc) }
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/shopread"
 )
 
 // ListOptions are the inputs of `comingsoon list`.
@@ -35,6 +36,6 @@ them; "comingsoon get ID" adds the translations.`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
+	return shopread.PrintList(ctx, opts.ShopDeps, opts.Pages, shopread.List{
 		Noun: "coming-soon rules", Sheet: "rules", Fetch: (*shop.Client).ListRules, Columns: ruleColumns(opts.Loc), DataColumns: ruleDataColumns()})
 }

@@ -64,6 +64,10 @@ func Environment() []Group {
 			{Name: "XDG_STATE_HOME", Text: "Holds storectl/, the state (pacing budget, journals, sandbox store); default ~/.local/state. Honoured on every OS."},
 			{Name: "XDG_DATA_HOME", Text: "Holds storectl/mirror/, the local mirrors; default ~/.local/share. Honoured on every OS."},
 		}},
+		{"storectl watch", []Entry{
+			{Name: "STORECTL_WEBHOOK_SECRET", Text: "The secret that signs the webhooks of storectl watch --forward-to, when --secret is not given (keeps it out of the process list)."},
+			{Name: "STORECTL_WATCH_RETRY_FIRST", Text: "DURATION: the first wait before a failed delivery is tried again (default 1s, doubling up to 5m, jittered); for tests."},
+		}},
 		{"Sandbox (for tests and demos)", []Entry{
 			{Name: "STORECTL_SANDBOX_THROTTLE", Text: "N/DURATION: the in-process sandbox throttles shop requests like a real store (off by default)."},
 			{Name: "STORECTL_SANDBOX_SYNC_REQUESTS", Text: "N: the sandbox catalog answers its first N filter and search requests as a store whose first product sync is still running."},

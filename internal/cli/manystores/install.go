@@ -52,6 +52,9 @@ func Install(root *cobra.Command, f *cmdutil.Factory, newTree NewTree) {
 		if err := refuseStoreNamingEnv(profiles); err != nil {
 			return err
 		}
+		if streams(c) {
+			return runStreams(c, args, profiles, f, newTree)
+		}
 		return runManyStores(c, args, profiles, f, newTree)
 	}
 }

@@ -127,7 +127,14 @@ func days(d time.Duration) string {
 	if d%(24*time.Hour) == 0 && d >= 48*time.Hour {
 		return fmt.Sprintf("%dd", d/(24*time.Hour))
 	}
-	return strings.TrimSuffix(strings.TrimSuffix(d.String(), "0s"), "0m")
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 func trimFloat(f float64) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
+	"github.com/storectl/storectl/internal/cli/shopread"
 )
 
 // GetOptions are the inputs of `preorder get`.
@@ -39,8 +40,8 @@ the customer pays at checkout and later, and every product with its limit.
 }
 
 func runGet(ctx context.Context, opts *GetOptions) error {
-	return cmdutil.PrintByID(ctx, opts.ShopDeps, offerID, opts.ID, (*shop.Client).GetOffer,
-		func(res *shop.OfferResult) (json.RawMessage, cmdutil.Render) {
+	return shopread.PrintByID(ctx, opts.ShopDeps, offerID, opts.ID, (*shop.Client).GetOffer,
+		func(res *shop.OfferResult) (json.RawMessage, shopread.Render) {
 			return res.Raw, func(w io.Writer) error { return renderOffer(w, opts.IO, res.Offer, opts.Now()) }
 		})
 }

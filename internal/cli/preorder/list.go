@@ -9,6 +9,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/shopread"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -41,7 +42,7 @@ ID" shows them all.`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
+	return shopread.PrintList(ctx, opts.ShopDeps, opts.Pages, shopread.List{
 		Noun: "offers", Columns: offerColumns, Note: sampleNote,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListOffers(ctx, page, opts.Keyword)

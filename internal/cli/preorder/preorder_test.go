@@ -119,7 +119,7 @@ func TestProductsBothIDFormsInEveryFormat(t *testing.T) {
 		if format == "table" || format == "csv" {
 			e.Sends("GET /shop-api/pre-order/list") // the offers' names and kinds
 		}
-		opts := &ProductsOptions{ShopDeps: e.F.ShopDeps(), Pages: cmdutil.PageFlags{Page: 1}}
+		opts := &ProductsOptions{MirrorDeps: e.F.MirrorDeps(), Pages: cmdutil.PageFlags{Page: 1}}
 		if err := runProducts(context.Background(), opts); err != nil {
 			t.Fatal(err)
 		}

@@ -10,13 +10,13 @@ import (
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/shopread"
 	"github.com/storectl/storectl/internal/output"
 )
 
 // ProductsOptions are the inputs of `preorder products`.
 type ProductsOptions struct {
-	cmdutil.ShopDeps
-	Mirror    cmdutil.MirrorDeps
+	cmdutil.MirrorDeps
 	Keyword   string
 	Pages     cmdutil.PageFlags
 	VariantID string
@@ -24,7 +24,7 @@ type ProductsOptions struct {
 }
 
 func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.Command {
-	opts := &ProductsOptions{ShopDeps: f.ShopDeps(), Mirror: f.MirrorDeps()}
+	opts := &ProductsOptions{MirrorDeps: f.MirrorDeps()}
 	cmd := &cobra.Command{
 		Use:   "products",
 		Short: "Show which offer each variant gets, and why",
@@ -80,7 +80,7 @@ func runProducts(ctx context.Context, opts *ProductsOptions) error {
 		}
 		cols = priorityColumns(offers)
 	}
-	return cmdutil.PrintList(ctx, opts.ShopDeps, opts.Pages, cmdutil.ShopList{
+	return shopread.PrintList(ctx, opts.ShopDeps, opts.Pages, shopread.List{
 		Noun: "variants in pre-order offers", Sheet: "priority products", Columns: cols,
 		Fetch: func(c *shop.Client, ctx context.Context, page int) (*shop.Page, error) {
 			return c.ListPriorityProducts(ctx, page, opts.Keyword)

@@ -43,7 +43,7 @@ func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
 	if opts.VariantID == "" {
 		what = "product " + opts.ProductID
 	}
-	return mirrorshared.PrintFromMirror(ctx, opts.Mirror, mirrorshared.MirrorList{Groups: []string{"preorder"},
+	return mirrorshared.PrintFromMirror(ctx, opts.MirrorDeps, mirrorshared.MirrorList{Groups: []string{"preorder"},
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) {
 			rows, offerItems, err := db.Priority(ctx, mirror.PriorityFilter{VariantID: opts.VariantID, ProductID: opts.ProductID})
 			for _, raw := range offerItems {

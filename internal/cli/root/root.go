@@ -3,6 +3,7 @@ package root
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,6 +25,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/profile"
 	sandboxcmd "github.com/storectl/storectl/internal/cli/sandbox"
 	"github.com/storectl/storectl/internal/cli/version"
+	watchcmd "github.com/storectl/storectl/internal/cli/watch"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -56,6 +58,7 @@ func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, collect *output.
 		profile.New(f),
 		sandboxcmd.New(f),
 		version.New(f),
+		watchcmd.New(f, os.Getenv),
 		helptopic.NewEnvironmentCmd(),
 	)
 	manystores.Install(cmd, f, func(sub *iostreams.IOStreams, c *output.Collector) *cobra.Command {

@@ -1,0 +1,103 @@
+package watch
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror"
+)
+
+// keepDelivered is how long delivered events stay in the outbox: a change
+// derived again within it is recognised by its id and not sent twice.
+const keepDelivered = 7 * 24 * time.Hour
+
+// cycle brings the watched lists up to date (each page's events recorded
+// with it), then records what the clock and the alerts say. A list's
+// first watch takes the mirror as the baseline.
+func (w *Watcher) cycle(ctx context.Context) error {
+	unwatched, err := w.DB.Unwatched(ctx, w.Groups)
+	if err != nil {
+		return err
+	}
+	defer w.poke()
+	for _, g := range w.Groups {
+		first := slices.Contains(unwatched, g)
+		opts := mirror.SyncOptions{}
+		if !first {
+			opts.FullAfter = w.FullEvery
+		}
+		results, err := w.DB.Sync(ctx, w.Client, []string{g}, opts)
+		w.countRequests(results)
+		if err != nil {
+			return err
+		}
+		if first {
+			if err := w.startWatching(ctx, g); err != nil {
+				return err
+			}
+		}
+		if err := w.afterSync(ctx, g); err != nil {
+			return err
+		}
+	}
+	w.mu.Lock()
+	w.stats.cycles++
+	w.mu.Unlock()
+	return w.DB.PruneEvents(ctx, time.Now().Add(-keepDelivered))
+}
+
+// startWatching makes the mirror record g's changes from now on.
+func (w *Watcher) startWatching(ctx context.Context, g string) error {
+	n, err := w.DB.StartWatching(ctx, g, w.Since)
+	if err != nil {
+		return err
+	}
+	if w.Since.IsZero() {
+		w.logf("%s: first watch of this list; the mirror as it stands is the baseline, and changes from now on are events", g)
+	} else {
+		w.logf("%s: first watch of this list; %d events since %s", g, n, w.Since.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+// afterSync records the events the mirror tells without a request: the
+// rules whose dates the clock passed, the alerts crossed.
+func (w *Watcher) afterSync(ctx context.Context, g string) error {
+	var err error
+	switch g {
+	case "comingsoon":
+		_, err = w.DB.ClockEvents(ctx)
+	case "bis":
+		_, err = w.DB.Alerts(ctx, w.Alerts)
+	}
+	return err
+}
+
+func (w *Watcher) countRequests(results []mirror.PassResult) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range results {
+		w.stats.requests += r.Requests
+	}
+}
+
+// poke tells the delivery that events may be waiting.
+func (w *Watcher) poke() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// transient says whether the next cycle may not meet err again: a network
+// failure, a server's bad day. A refused token, a damaged mirror or a
+// usage problem stops the watch.
+func transient(err error) bool {
+	switch exitcode.Of(err) {
+	case exitcode.Auth, exitcode.Usage, exitcode.Interrupted:
+		return false
+	}
+	return true
+}
