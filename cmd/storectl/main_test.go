@@ -56,6 +56,8 @@ func TestScripts(t *testing.T) {
 			"xlsxcells":   cmdXLSXCells,
 			"odscheck":    cmdODSCheck,
 			"reportcheck": cmdReportCheck,
+			"webhookrecv": cmdWebhookRecv,
+			"sandboxsend": cmdSandboxSend,
 		},
 	})
 }

@@ -127,3 +127,27 @@ func cmdSandboxGrow(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(sandbox.AddSubmissions(store, n, time.Now()))
 }
+
+// cmdSandboxSend sends the restock e-mail of a variant's pending
+// submissions in a sandbox state file (status 1, last_sent and updated_at
+// now), as the store does when the variant is back in stock.
+//
+//	sandboxsend FILE VARIANT_ID
+func cmdSandboxSend(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sandboxsend FILE VARIANT_ID")
+	}
+	variant, err := strconv.ParseInt(args[1], 10, 64)
+	ts.Check(err)
+	store, err := sandbox.OpenFileStore(ts.MkAbs(args[0]))
+	ts.Check(err)
+	now := time.Now().UTC()
+	ts.Check(store.Update(func(st *sandbox.State) error {
+		for i := range st.Submissions {
+			if s := &st.Submissions[i]; s.VariantID == variant && s.Status == 0 {
+				s.Status, s.LastSent, s.UpdatedAt = 1, &now, now
+			}
+		}
+		return nil
+	}))
+}

@@ -52,26 +52,56 @@ func (c *Content) Value(key string) (string, bool) {
 // string holding an object (as the spec says), null, or, leniently, the
 // object itself.
 func DecodeContent(raw json.RawMessage) (*Content, error) {
-	raw = bytes.TrimSpace(raw)
-	c := &Content{}
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return c, nil
+	obj, err := contentObject(raw)
+	if err != nil {
+		return nil, err
 	}
-	obj := raw
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace([]byte(s))) == 0 {
-			return c, nil
-		}
-		obj = []byte(s)
+	c := &Content{}
+	if len(obj) == 0 {
+		return c, nil
 	}
 	members, err := objectMembers(obj)
 	if err != nil {
 		return nil, fmt.Errorf("content is not a JSON object: %w", err)
 	}
+	labels := c.readMeta(members)
+	for _, m := range members {
+		if m.key == keyKeyLabel || m.key == keySource {
+			continue
+		}
+		label, labeled := labels[m.key], true
+		if label == "" {
+			label, labeled = m.key, false
+		}
+		c.Entries = append(c.Entries, Entry{Key: m.key, Label: label, Value: text(m.value), Labeled: labeled})
+	}
+	return c, nil
+}
+
+// contentObject is the object's bytes the content member holds: decoded
+// from its JSON string, or the member itself; empty (not nil) for null, ""
+// or nothing.
+func contentObject(raw json.RawMessage) ([]byte, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return []byte{}, nil
+	}
+	if raw[0] != '"' {
+		return raw, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace([]byte(s))) == 0 {
+		return []byte{}, nil
+	}
+	return []byte(s), nil
+}
+
+// readMeta reads the content's source into c and returns its keyLabel map
+// (key → label; a keyLabel that is not an object labels nothing).
+func (c *Content) readMeta(members []rawMember) map[string]string {
 	labels := map[string]string{}
 	for _, m := range members {
 		switch m.key {
@@ -85,17 +115,7 @@ func DecodeContent(raw json.RawMessage) (*Content, error) {
 			c.Source = text(m.value)
 		}
 	}
-	for _, m := range members {
-		if m.key == keyKeyLabel || m.key == keySource {
-			continue
-		}
-		label, labeled := labels[m.key], true
-		if label == "" {
-			label, labeled = m.key, false
-		}
-		c.Entries = append(c.Entries, Entry{Key: m.key, Label: label, Value: text(m.value), Labeled: labeled})
-	}
-	return c, nil
+	return labels
 }
 
 type rawMember struct {

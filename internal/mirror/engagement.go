@@ -90,6 +90,9 @@ func (db *DB) engagementChanged(ctx context.Context, tx *sql.Tx, id int64, befor
 	if ch.After == ch.Before {
 		return nil, nil
 	}
+	if err := db.recordEngagement(ctx, tx, *ch); err != nil {
+		return nil, err
+	}
 	if db.OnDetailChange != nil {
 		if err := db.OnDetailChange(ctx, tx, *ch); err != nil {
 			return nil, err

@@ -362,6 +362,27 @@ func (db *DB) Age(ctx context.Context, groups []string) (_ time.Time, err error)
 	return oldest, nil
 }
 
+// LastFullPass is when the least recently fully read of the groups'
+// resources last had a full pass finish: what an incremental sync does not
+// see (a row deep in the list that changed) is as of then. Zero when one
+// never had.
+func (db *DB) LastFullPass(ctx context.Context, groups []string) (_ time.Time, err error) {
+	defer db.explain(&err)
+	var oldest time.Time
+	for _, g := range groups {
+		for _, res := range resourcesOf(g) {
+			full, err := db.lastFinished(ctx, res, Full)
+			if err != nil || full.IsZero() {
+				return time.Time{}, err
+			}
+			if oldest.IsZero() || full.Before(oldest) {
+				oldest = full
+			}
+		}
+	}
+	return oldest, nil
+}
+
 type silent struct{}
 
 func (silent) Notice(string)                 {}

@@ -49,6 +49,9 @@ type Report struct {
 	Locales  []Locale   `json:"locales"`
 	// AsOf is when the mirror was last brought up to date.
 	AsOf *time.Time `json:"as_of"`
+	// LastFullPass is when a sync last read every page: a submission deep
+	// in the list that became sent since is still pending here.
+	LastFullPass *time.Time `json:"last_full_pass"`
 	// Range is the report's range and period, as used.
 	Range Range `json:"range"`
 	// WaitlistAges counts the pending submissions of the range by age.
@@ -138,6 +141,13 @@ func Build(ctx context.Context, db *mirror.DB, opts Options) (*Report, error) {
 	}
 	if !age.IsZero() {
 		r.AsOf = &age
+	}
+	full, err := db.LastFullPass(ctx, []string{"bis"})
+	if err != nil {
+		return nil, err
+	}
+	if !full.IsZero() {
+		r.LastFullPass = &full
 	}
 	err = db.Read(ctx, func(q mirror.Querier) error {
 		b := &builder{q: q, opts: opts, r: r}

@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +134,27 @@ func TestHTMLEscapesServerStrings(t *testing.T) {
 	}
 	if !strings.Contains(page, "&lt;script&gt;") {
 		t.Error("the hostile title is not shown as text")
+	}
+}
+
+// A report read more than a week after the last full pass says that sends
+// of older submissions may be missing; one within the week says nothing.
+func TestStaleFullPassIsNoted(t *testing.T) {
+	db := demoMirror(t, 320)
+	for _, tc := range []struct {
+		after time.Duration
+		noted bool
+	}{{24 * time.Hour, false}, {8 * 24 * time.Hour, true}} {
+		r, err := Build(context.Background(), db, Options{Now: demoNow.Add(tc.after), Loc: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.LastFullPass == nil || !r.LastFullPass.Equal(demoNow) {
+			t.Fatalf("last_full_pass %v, want %v", r.LastFullPass, demoNow)
+		}
+		noted := slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "mirror sync bis --full") })
+		if noted != tc.noted {
+			t.Errorf("%v after the full pass: noted %v, want %v (%q)", tc.after, noted, tc.noted, r.Notes)
+		}
 	}
 }

@@ -22,12 +22,10 @@ func (w *Watcher) cycle(ctx context.Context) error {
 		return err
 	}
 	defer w.poke()
+	start := time.Now()
 	for _, g := range w.Groups {
 		first := slices.Contains(unwatched, g)
-		opts := mirror.SyncOptions{}
-		if !first {
-			opts.FullAfter = w.FullEvery
-		}
+		opts := w.syncOptions(g, first, start)
 		results, err := w.DB.Sync(ctx, w.Client, []string{g}, opts)
 		w.countRequests(results)
 		if err != nil {
@@ -46,6 +44,21 @@ func (w *Watcher) cycle(ctx context.Context) error {
 	w.stats.cycles++
 	w.mu.Unlock()
 	return w.DB.PruneEvents(ctx, time.Now().Add(-keepDelivered))
+}
+
+// syncOptions are a cycle's for g: a full pass when FullEvery says so
+// (never on a first watch, which takes the mirror as it stands); the
+// submissions' details, with Details, until the next cycle is due.
+func (w *Watcher) syncOptions(g string, first bool, start time.Time) mirror.SyncOptions {
+	var opts mirror.SyncOptions
+	if !first {
+		opts.FullAfter = w.FullEvery
+	}
+	if w.Details && g == "bis" {
+		opts.Details = true
+		opts.Refresh = mirror.RefreshOptions{Until: start.Add(w.Every), Share: w.Share}
+	}
+	return opts
 }
 
 // startWatching makes the mirror record g's changes from now on.

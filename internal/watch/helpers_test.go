@@ -17,14 +17,14 @@ import (
 
 // store is a sandbox store, a client of it and its mirror.
 type store struct {
-	t      *testing.T
+	t      testing.TB
 	data   sandbox.Store
 	client *shop.Client
 	db     *mirror.DB
 	path   string
 }
 
-func newStore(t *testing.T, submissions int) *store {
+func newStore(t testing.TB, submissions int) *store {
 	t.Helper()
 	s := &store{t: t, data: sandbox.NewMemoryStore(sandbox.DemoStateWithSubmissions(submissions))}
 	h, err := httpx.New(httpx.Config{BaseURL: "https://sandbox.test", Token: sandbox.ShopToken,

@@ -24,11 +24,16 @@ type Watcher struct {
 	// (it finds what left: submission.gone, rule.deleted); one-page lists
 	// are always read in full.
 	FullEvery time.Duration
-	Once      bool      // one cycle, deliver what is pending, return
-	Since     time.Time // a first watch of a list replays its changes since then
-	Alerts    []mirror.Alert
-	Sinks     []Sink
-	Retry     Retry
+	// Details refreshes the submissions' details each cycle (within
+	// Share of the budget, ending by the next cycle): the first opens and
+	// clicks they show become submission.opened and submission.clicked.
+	Details bool
+	Share   float64
+	Once    bool      // one cycle, deliver what is pending, return
+	Since   time.Time // a first watch of a list replays its changes since then
+	Alerts  []mirror.Alert
+	Sinks   []Sink
+	Retry   Retry
 	// Profile and Store are each event's "profile" and "store".
 	Profile, Store string
 	// Log receives a line per notable thing (nil: nothing); Heartbeat a

@@ -37,7 +37,7 @@ func (opts *Options) prepare(ctx context.Context) (call, error) {
 	if err != nil {
 		return call{}, err
 	}
-	if opts.Input == "-" && slices.ContainsFunc(opts.Fields, func(a fieldArg) bool { return a.typed && hasStdinValue(a.text) }) {
+	if opts.readsStdinTwice() {
 		return call{}, exitcode.UsageError("--input - and a -F field's @- both read stdin; put one of them in a file")
 	}
 	read := func(name string) ([]byte, error) { return opts.readBounded(ctx, name) }
@@ -46,18 +46,7 @@ func (opts *Options) prepare(ctx context.Context) (call, error) {
 		return call{}, err
 	}
 	req := raw.Request{Method: method, Path: rt.path, Query: rt.query, Header: header}
-	switch {
-	case opts.Input != "":
-		if req.Body, err = opts.inputBody(read, header); err != nil {
-			return call{}, err
-		}
-		err = addQuery(req.Query, fields)
-	case method == http.MethodGet || method == http.MethodHead:
-		err = addQuery(req.Query, fields)
-	case len(fields) > 0:
-		req.Body, err = bodyOf(fields)
-	}
-	if err != nil {
+	if err := opts.placeFields(&req, fields, read); err != nil {
 		return call{}, err
 	}
 	if opts.Paginate {
@@ -66,6 +55,29 @@ func (opts *Options) prepare(ctx context.Context) (call, error) {
 		}
 	}
 	return call{route: rt, request: req}, nil
+}
+
+// readsStdinTwice reports --input - with a -F field whose value is @-.
+func (opts *Options) readsStdinTwice() bool {
+	return opts.Input == "-" && slices.ContainsFunc(opts.Fields, func(a fieldArg) bool { return a.typed && hasStdinValue(a.text) })
+}
+
+// placeFields puts the fields where the request takes them: in the query
+// beside an --input body or for a GET or HEAD, else as a JSON body.
+func (opts *Options) placeFields(req *raw.Request, fields []field, read readSource) error {
+	var err error
+	switch {
+	case opts.Input != "":
+		if req.Body, err = opts.inputBody(read, req.Header); err != nil {
+			return err
+		}
+		return addQuery(req.Query, fields)
+	case req.Method == http.MethodGet || req.Method == http.MethodHead:
+		return addQuery(req.Query, fields)
+	case len(fields) > 0:
+		req.Body, err = bodyOf(fields)
+	}
+	return err
 }
 
 func hasStdinValue(text string) bool {

@@ -37,13 +37,8 @@ func routeOf(arg string) (route, error) {
 	if err != nil || u.Host != "" || u.Scheme != "" || u.Opaque != "" {
 		return route{}, exitcode.UsageHint(fmt.Errorf("%q is not a valid path", arg), prefixHelp)
 	}
-	if u.Fragment != "" || strings.Contains(arg, "#") {
-		return route{}, exitcode.Usagef("path %q: a #fragment is never sent to a server; remove it", arg)
-	}
-	for _, seg := range strings.Split(u.Path, "/") {
-		if seg == "." || seg == ".." {
-			return route{}, exitcode.Usagef("path %q: . and .. segments are not allowed; write the path the API documents", arg)
-		}
+	if err := checkPathParts(arg, u); err != nil {
+		return route{}, err
 	}
 	query, err := url.ParseQuery(u.RawQuery)
 	if err != nil {
@@ -61,6 +56,20 @@ func routeOf(arg string) (route, error) {
 		return route{}, exitcode.UsageHint(fmt.Errorf("no API serves %q", u.Path), prefixHelp)
 	}
 	return r, nil
+}
+
+// checkPathParts refuses what a server never sees or should not be sent:
+// a #fragment, and . or .. segments.
+func checkPathParts(arg string, u *url.URL) error {
+	if u.Fragment != "" || strings.Contains(arg, "#") {
+		return exitcode.Usagef("path %q: a #fragment is never sent to a server; remove it", arg)
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg == "." || seg == ".." {
+			return exitcode.Usagef("path %q: . and .. segments are not allowed; write the path the API documents", arg)
+		}
+	}
+	return nil
 }
 
 // under reports whether path is prefix or below it.

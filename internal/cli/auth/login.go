@@ -76,13 +76,22 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	if err != nil {
 		return err
 	}
-	// At a terminal the storage is settled before anyone types a token it
-	// could not keep; in a script the flags are checked first (exit 2).
-	var insecure bool
-	var in loginInput
-	shopChecked := false
-	// At a terminal the shop token is checked as soon as it is typed,
-	// before the catalog token is asked for.
+	in, insecure, shopChecked, err := gatherTokens(ctx, opts, s, store)
+	if err != nil {
+		return err
+	}
+	if err := checkTokens(ctx, opts, in, shopChecked); err != nil {
+		return err
+	}
+	return saveLogin(opts, s, store, in, insecure)
+}
+
+// gatherTokens reads the login's URLs and tokens and settles where they
+// are kept. At a terminal the storage is settled before anyone types a
+// token it could not keep, and the shop token is checked as soon as it is
+// typed, before the catalog token is asked for (shopChecked); in a script
+// the flags are checked first (exit 2).
+func gatherTokens(ctx context.Context, opts *LoginOptions, s *config.Settings, store *credentials.Store) (in loginInput, insecure, shopChecked bool, err error) {
 	checkShop := func(in loginInput) error {
 		shopChecked = true
 		return checkShopToken(ctx, opts, in)
@@ -94,24 +103,32 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	} else if in, err = gatherLogin(opts, s, nil); err == nil {
 		insecure, err = chooseStorage(opts, s, store)
 	}
-	if err != nil {
-		return err
-	}
+	return in, insecure, shopChecked, err
+}
 
+// checkTokens checks each token given against its API (the shop token
+// unless it was checked as it was typed): nothing is saved unless all pass.
+func checkTokens(ctx context.Context, opts *LoginOptions, in loginInput, shopChecked bool) error {
 	if in.shopToken != "" && !shopChecked {
 		if err := checkShopToken(ctx, opts, in); err != nil {
 			return err
 		}
 	}
-	if in.catalogToken != "" {
-		catalogSummary, err := opts.Check(ctx, credentials.Catalog, in.catalogURL, in.catalogToken)
-		if err != nil {
-			return fmt.Errorf("nothing was saved: the catalog token failed its check: %w", err)
-		}
-		fmt.Fprintf(opts.IO.ErrOut, "✓ catalog API %s: %s\n", in.catalogURL, catalogSummary)
+	if in.catalogToken == "" {
+		return nil
 	}
+	catalogSummary, err := opts.Check(ctx, credentials.Catalog, in.catalogURL, in.catalogToken)
+	if err != nil {
+		return fmt.Errorf("nothing was saved: the catalog token failed its check: %w", err)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "✓ catalog API %s: %s\n", in.catalogURL, catalogSummary)
+	return nil
+}
 
+// saveLogin keeps the tokens and the URLs, and says where the tokens went.
+func saveLogin(opts *LoginOptions, s *config.Settings, store *credentials.Store, in loginInput, insecure bool) error {
 	var src credentials.Source
+	var err error
 	for _, t := range []struct {
 		kind  credentials.Kind
 		token string
@@ -234,20 +251,8 @@ func promptLogin(opts *LoginOptions, in loginInput, checkShop func(loginInput) e
 		}
 	}
 	if in.baseURL != "" {
-		if in.shopToken, err = cmdutil.PromptSecret(opts.IO, "Shop API token (input hidden): "); err != nil {
+		if in, err = promptShopToken(opts, in, checkShop); err != nil {
 			return in, err
-		}
-		if in.shopToken == "" {
-			return in, exitcode.Usagef("no shop API token given: nothing was saved")
-		}
-		in.baseURL = strings.TrimRight(in.baseURL, "/")
-		if err := checkURL("base_url", in.baseURL); err != nil {
-			return in, err
-		}
-		if checkShop != nil {
-			if err := checkShop(in); err != nil {
-				return in, err
-			}
 		}
 	}
 	if in.catalogToken, err = cmdutil.PromptSecret(opts.IO, "Catalog API token (optional, Enter to skip): "); err != nil {
@@ -262,6 +267,26 @@ func promptLogin(opts *LoginOptions, in loginInput, checkShop func(loginInput) e
 		return in, exitcode.Usagef("no token given: nothing was saved")
 	}
 	return in, nil
+}
+
+// promptShopToken asks for the shop API's token once its URL is known,
+// and has checkShop (when set) check it at once.
+func promptShopToken(opts *LoginOptions, in loginInput, checkShop func(loginInput) error) (loginInput, error) {
+	var err error
+	if in.shopToken, err = cmdutil.PromptSecret(opts.IO, "Shop API token (input hidden): "); err != nil {
+		return in, err
+	}
+	if in.shopToken == "" {
+		return in, exitcode.Usagef("no shop API token given: nothing was saved")
+	}
+	in.baseURL = strings.TrimRight(in.baseURL, "/")
+	if err := checkURL("base_url", in.baseURL); err != nil {
+		return in, err
+	}
+	if checkShop != nil {
+		err = checkShop(in)
+	}
+	return in, err
 }
 
 // readStdinTokens reads one token per line: the shop token first when both

@@ -82,6 +82,11 @@ func formColumns(terminal bool) []output.Column {
 	cols[3].Value = yesNo("required")
 	cols[4].Value = yesNo("hidden")
 	cols[5].Value = func(o output.Object) string { return joinStrings(o, "options") }
+	// What a field is (id, type, label, required) stays whole on a narrow
+	// terminal: the default, the options and the hidden flag give way
+	// first, in that order, and the label is cut last.
+	cols[2].Answer = true
+	cols[6].Drop, cols[5].Drop, cols[4].Drop = 1, 2, 3
 	return cols
 }
 

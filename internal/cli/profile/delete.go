@@ -78,13 +78,8 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 				"if a sync or export of this profile is running, run this again once it is done")
 		}
 	}
-	for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
-		var keyringErr *credentials.KeyringUnavailableError
-		if _, err := store.Delete(opts.Name, kind); errors.As(err, &keyringErr) {
-			fmt.Fprintf(opts.IO.ErrOut, "note: the OS keyring is unavailable; a %s token kept there could not be removed\n", kind)
-		} else if err != nil {
-			return fmt.Errorf("profile kept: %w", err)
-		}
+	if err := opts.deleteTokens(store); err != nil {
+		return err
 	}
 	delete(file.Profiles, opts.Name)
 	if file.CurrentProfile == opts.Name {
@@ -96,6 +91,20 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 	fmt.Fprintf(opts.IO.ErrOut, "✓ deleted profile %q and its stored tokens\n", opts.Name)
 	if mirrorPath != "" {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ deleted its mirror %s\n", mirrorPath)
+	}
+	return nil
+}
+
+// deleteTokens removes the profile's tokens; a keyring that does not
+// answer is noted and the profile still goes.
+func (opts *DeleteOptions) deleteTokens(store *credentials.Store) error {
+	for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
+		var keyringErr *credentials.KeyringUnavailableError
+		if _, err := store.Delete(opts.Name, kind); errors.As(err, &keyringErr) {
+			fmt.Fprintf(opts.IO.ErrOut, "note: the OS keyring is unavailable; a %s token kept there could not be removed\n", kind)
+		} else if err != nil {
+			return fmt.Errorf("profile kept: %w", err)
+		}
 	}
 	return nil
 }

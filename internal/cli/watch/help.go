@@ -12,6 +12,9 @@ Events (their names and shape are a contract; docs/watch.md has them all):
   offer.changed        demand.threshold (from --alert)
 Each is one JSON object: {"id", "type", "occurred_at", "detected_at",
 "profile", "store", "data"}, data being the row as the API sent it.
+submission.opened and submission.clicked need --details: the list does not
+show them, so each cycle also re-reads the details mirror sync --details
+would (paced within --share, ending by the next cycle).
 
 Where they go: stdout, one a line (NDJSON), by default; --forward-to URL
 POSTs each, signed with the secret of --secret or STORECTL_WEBHOOK_SECRET

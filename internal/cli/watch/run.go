@@ -65,6 +65,7 @@ func (o *Options) watcher(s *config.Settings) (*watch.Watcher, error) {
 		return nil, err
 	}
 	w := &watch.Watcher{Groups: o.groups(), Every: o.Every, FullEvery: o.fullEvery(), Once: o.Once,
+		Details: o.Details, Share: float64(o.Share) / 100,
 		Profile: s.Profile, Store: s.MirrorStore()}
 	var err error
 	if w.Since, err = o.since(); err != nil {

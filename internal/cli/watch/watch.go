@@ -31,6 +31,7 @@ type Options struct {
 	Secret    string
 	Exec      string
 	Alerts    []string
+	Details   bool
 	Share     int
 	// DeliverTimeout bounds one POST or one run of the command; RetryFor
 	// how long a failing event is retried before it is parked.
@@ -78,6 +79,7 @@ func newWatch(f *cmdutil.Factory, getenv func(string) string, runF func(*Options
 	fl.StringVar(&opts.Secret, "secret", "", "the `secret` that signs the webhooks (default: $STORECTL_WEBHOOK_SECRET)")
 	fl.StringVar(&opts.Exec, "exec", "", "run this shell `command` once per event, the event's JSON on its stdin")
 	fl.StringArrayVar(&opts.Alerts, "alert", nil, "a demand.threshold event when a variant's pending submissions reach N: `'pending>=N [by product]'` (repeatable)")
+	fl.BoolVar(&opts.Details, "details", false, "also re-read the submissions' details each cycle (paced, within --share): first opens and clicks become submission.opened and submission.clicked")
 	fl.DurationVar(&opts.FullEvery, "full-every", 24*time.Hour, "read every page of a list at least this often, finding what was deleted (`duration`; 0: only one-page lists)")
 	fl.IntVar(&opts.Share, "share", 80, "the `percent` of the token's request budget the watch may use, leaving the rest to other commands")
 	fl.DurationVar(&opts.DeliverTimeout, "deliver-timeout", 30*time.Second, "how long one POST or one run of --exec may take (a `duration`)")
@@ -106,6 +108,9 @@ func (o *Options) check() error {
 		return exitcode.Usagef("--deliver-timeout %s: give a duration longer than zero, such as 30s", o.DeliverTimeout)
 	case o.RetryFor < 0 || o.FullEvery < 0:
 		return exitcode.UsageError("--retry-for and --full-every take a duration of 0 or more")
+	case o.Details && !slices.Contains(o.groups(), "bis"):
+		return exitcode.UsageHint(fmt.Errorf("--details re-reads back-in-stock submissions, and bis is not watched"),
+			"add bis to the lists watched: storectl watch bis …")
 	case len(o.Alerts) > 0 && !slices.Contains(o.groups(), "bis"):
 		return exitcode.UsageHint(fmt.Errorf("--alert counts pending back-in-stock submissions, and bis is not watched"),
 			"add bis to the lists watched: storectl watch bis …")
