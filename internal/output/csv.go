@@ -55,36 +55,36 @@ func firstRune(s string) rune {
 // fraction and exponent: what a JSON number literal looks like, and what a
 // spreadsheet reads as a number, not a formula. A leading + is not accepted.
 func isPlainNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
+	digits, rest := leadingDigits(strings.TrimPrefix(s, "-"))
+	if after, ok := strings.CutPrefix(rest, "."); ok {
+		var fraction int
+		fraction, rest = leadingDigits(after)
+		digits += fraction
 	}
-	digits := 0
-	for ; i < len(s) && isDigit(s[i]); i++ {
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && isDigit(s[i]); i++ {
-			digits++
-		}
-	}
-	if digits == 0 {
+	return digits > 0 && (rest == "" || isExponent(rest))
+}
+
+// isExponent reports e or E, an optional sign and one digit or more, with
+// nothing after.
+func isExponent(s string) bool {
+	if s[0] != 'e' && s[0] != 'E' {
 		return false
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && isDigit(s[i]); i++ {
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
+	s = s[1:]
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
 	}
-	return i == len(s)
+	n, rest := leadingDigits(s)
+	return n > 0 && rest == ""
+}
+
+// leadingDigits counts s's leading ASCII digits and returns what follows.
+func leadingDigits(s string) (int, string) {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n, s[n:]
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -271,18 +271,6 @@ func idsHash(list []json.Number) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func printBatches(p *output.Printer, batches []batchResult, cols []output.Column) error {
-	items := make([]json.RawMessage, len(batches))
-	for i, b := range batches {
-		raw, err := json.Marshal(b)
-		if err != nil {
-			return err
-		}
-		items[i] = raw
-	}
-	return p.List(items, cols)
-}
-
 // idBatches are the delete requests of the ids, numbered from 1.
 func idBatches(list []json.Number) []batchResult {
 	var out []batchResult

@@ -22,6 +22,6 @@ milliseconds.
 
 The schema and example queries are in docs/mirror.md; the file opens in
 sqlite3 or Datasette too (mirror path prints where it is).`)
-	cmd.AddCommand(manystores.Read(newSync(f, nil)), manystores.Read(newStatus(f, nil)), manystores.Read(newQuery(f, nil)), manystores.Read(newPath(f, nil)), newReset(f, nil))
+	cmd.AddCommand(manystores.Read(newSync(f, nil)), manystores.Read(newStatus(f, nil)), manystores.Read(newQuery(f, nil)), manystores.Read(newPath(f, nil)), newVacuum(f, nil), newReset(f, nil))
 	return cmd
 }
