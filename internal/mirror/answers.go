@@ -31,9 +31,9 @@ func (db *DB) Find(ctx context.Context, f FindFilter) (_ []json.RawMessage, err 
 func findQuery(f FindFilter) (string, []any) {
 	var where []string
 	var args []any
-	add := func(cond string, arg any) {
+	add := func(cond string, arg ...any) {
 		where = append(where, cond)
-		args = append(args, arg)
+		args = append(args, arg...)
 	}
 	// A pattern cannot seek an index, but scanning the index (a few MB)
 	// for the ids beats scanning the table (a hundred on a big store).
@@ -44,9 +44,9 @@ func findQuery(f FindFilter) (string, []any) {
 			add("customer_email = ? COLLATE NOCASE", f.Email)
 		}
 	}
-	if d := Digits(f.Phone); d != "" {
-		add("id IN (SELECT id FROM submissions WHERE phone_digits = ? OR phone_digits LIKE ?)", d)
-		args = append(args, "%"+d)
+	// The digits end the number's: its reversed digits begin with theirs.
+	if d := reverse(Digits(f.Phone)); d != "" {
+		add("phone_reversed >= ? AND phone_reversed < ?", d, d+":") // ':' follows '9'
 	}
 	if f.ProductID != "" {
 		add("product_id = ?", f.ProductID)
@@ -63,9 +63,9 @@ func findQuery(f FindFilter) (string, []any) {
 	if !f.Since.IsZero() {
 		add("created_at >= ?", f.Since.UTC().Format("2006-01-02T15:04:05"))
 	}
-	q := "SELECT list_json FROM submissions WHERE gone_at IS NULL"
-	for _, w := range where {
-		q += " AND " + w
+	q := "SELECT list_json FROM live_submissions"
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
 	}
 	q += " ORDER BY created_at DESC, id DESC"
 	return q, args
@@ -114,52 +114,27 @@ func (db *DB) Demand(ctx context.Context, f DemandFilter) (_ []json.RawMessage, 
 	return out, rows.Err()
 }
 
-// demandQuery counts from the index alone (submissions_product or
-// submissions_variant hold every column it groups and counts) and reads
-// one row per group for its titles: the newest submission's, so a product
-// renamed since shows its current name; a variant's SKU is its most common
-// one (commonSKU).
+// demandQuery reads the views demand_by_product or demand_by_variant
+// (schema version 8), which read demand_tally: kept exact, row by row, by
+// the transactions that write the submissions, so that the answer costs a
+// row per product or variant, not one per submission.
 func demandQuery(f DemandFilter) string {
-	match, group, titles := "t.product_id = g.product_id", "product_id", []string{"product_title"}
+	view := "demand_by_product"
 	if f.ByVariant {
-		match, group, titles = "t.variant_id = g.variant_id AND t.product_id = g.product_id", "product_id, variant_id",
-			[]string{"product_title", "variant_title", "sku"}
+		view = "demand_by_variant"
 	}
-	cols := []string{"g.product_id"}
-	for i, t := range titles {
-		if i == 1 {
-			cols = append(cols, "g.variant_id")
-		}
-		if t == "sku" {
-			cols = append(cols, commonSKU(match))
-			continue
-		}
-		cols = append(cols, fmt.Sprintf(`(SELECT t.%s FROM submissions t WHERE %s AND t.gone_at IS NULL
-			ORDER BY t.created_at DESC, t.id DESC LIMIT 1) AS %s`, t, match, t))
-	}
-	having, order := "", "pending DESC, newest DESC"
+	where, order := "", "pending DESC, newest DESC"
 	switch f.Status {
 	case "pending":
-		having = "HAVING sum(status = 0) > 0"
+		where = " WHERE pending > 0"
 	case "sent":
-		having, order = "HAVING sum(status = 1) > 0", "sent DESC, newest DESC"
+		where, order = " WHERE sent > 0", "sent DESC, newest DESC"
 	}
-	q := fmt.Sprintf(`SELECT %s, g.pending, g.sent, g.newest, g.oldest FROM (
-		SELECT %s, sum(status = 0) AS pending, sum(status = 1) AS sent, max(created_at) AS newest, min(created_at) AS oldest
-		FROM submissions WHERE gone_at IS NULL GROUP BY %s %s) g ORDER BY %s`, strings.Join(cols, ", "), group, group, having, order)
+	q := "SELECT * FROM " + view + where + " ORDER BY " + order
 	if f.Top > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Top)
 	}
 	return q
-}
-
-// commonSKU is a variant's most common SKU among its submissions (the
-// newest of equally common ones): a submission made while the SKU was
-// missing or being changed must not stand for the variant, as the newest
-// one would.
-func commonSKU(match string) string {
-	return fmt.Sprintf(`(SELECT t.sku FROM submissions t WHERE %s AND t.gone_at IS NULL AND coalesce(t.sku, '') <> ''
-			GROUP BY t.sku ORDER BY count(*) DESC, max(t.created_at) DESC LIMIT 1) AS sku`, match)
 }
 
 // PriorityFilter selects pre-order product rows.
@@ -203,7 +178,7 @@ func (db *DB) EachSubmission(ctx context.Context, details bool, fn func(raw json
 	if details {
 		col = fmt.Sprintf("list_json, CASE WHEN detail_for IS %s THEN detail_json END", versionExpr)
 	}
-	rows, err := db.sql.QueryContext(ctx, "SELECT "+col+" FROM submissions WHERE gone_at IS NULL ORDER BY list_pos DESC, created_at DESC, id DESC")
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+col+" FROM live_submissions ORDER BY list_pos DESC, created_at DESC, id DESC")
 	if err != nil {
 		return 0, 0, err
 	}

@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -36,18 +37,27 @@ func BenchmarkFirstSync(b *testing.B) {
 }
 
 // BenchmarkAnswers answers bis find, bis demand and an offline export from
-// a mirror of 100,000 submissions, built once (in one transaction, through
-// the sync's own upsert: the figures are the queries').
+// a mirror of 100,000 submissions (MIRROR_BENCH_ROWS=1000000 for issue 23's
+// million), built once (in one transaction, through the sync's own write
+// path: the figures are the queries').
 func BenchmarkAnswers(b *testing.B) {
-	const rows = 100_000
+	rows := 100_000
+	if n, err := strconv.Atoi(os.Getenv("MIRROR_BENCH_ROWS")); err == nil && n > 0 {
+		rows = n
+	}
 	ctx := context.Background()
 	w := newWorld(b, rows)
 	fillInOneTransaction(b, w)
 	db := w.readOnly()
-	var email, phone string
-	var product int64
-	if err := db.sql.QueryRow(`SELECT customer_email, customer_phone, product_id FROM submissions
-		WHERE customer_phone IS NOT NULL ORDER BY id DESC LIMIT 1`).Scan(&email, &phone, &product); err != nil {
+	var email, phone, sku, since string
+	var product, variant int64
+	if err := db.sql.QueryRow(`SELECT customer_email, customer_phone, product_id, variant_id, sku, substr(created_at, 1, 10)
+		FROM submissions WHERE customer_phone IS NOT NULL AND sku IS NOT NULL ORDER BY id DESC LIMIT 1`).Scan(&email, &phone, &product,
+		&variant, &sku, &since); err != nil {
+		b.Fatal(err)
+	}
+	day, err := time.Parse(time.DateOnly, since)
+	if err != nil {
 		b.Fatal(err)
 	}
 	pending := 0
@@ -70,6 +80,11 @@ func BenchmarkAnswers(b *testing.B) {
 	run("find-product-pending", func() (int, error) {
 		return items(db.Find(ctx, FindFilter{ProductID: strconv.FormatInt(product, 10), Status: &pending}))
 	})
+	run("find-variant", func() (int, error) {
+		return items(db.Find(ctx, FindFilter{VariantID: strconv.FormatInt(variant, 10)}))
+	})
+	run("find-sku", func() (int, error) { return items(db.Find(ctx, FindFilter{SKU: sku})) })
+	run("find-since", func() (int, error) { return items(db.Find(ctx, FindFilter{Since: day})) })
 	run("demand-product", func() (int, error) { return items(db.Demand(ctx, DemandFilter{})) })
 	run("demand-variant", func() (int, error) { return items(db.Demand(ctx, DemandFilter{ByVariant: true})) })
 	run("export", func() (int, error) {
@@ -87,29 +102,35 @@ func fillInOneTransaction(b *testing.B, w *world) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tx, err := w.db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	stmts := &txStmts{tx: tx}
-	now := time.Now()
+	var rows []pageRow
 	for page := 1; ; page++ {
 		pg, err := w.client.ListSubmissions(ctx, page)
 		if err != nil {
 			b.Fatal(err)
 		}
+		var walkRows []shop.WalkRow
 		for _, raw := range pg.Items {
 			id, err := shop.RowID(raw)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := p.upsert(ctx, stmts, shop.WalkRow{ID: id, Raw: raw}, now, p.place(p.id, shop.Forward)); err != nil {
-				b.Fatal(err)
-			}
+			walkRows = append(walkRows, shop.WalkRow{ID: id, Raw: raw})
 		}
+		classified, err := p.classify(ctx, walkRows)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = append(rows, classified...)
 		if !pg.HasNext() {
 			break
 		}
+	}
+	tx, err := w.db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := p.writeRows(ctx, &txStmts{tx: tx, db: w.db}, rows, shop.Forward, &p.tally, time.Now()); err != nil {
+		b.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)

@@ -38,6 +38,8 @@ type DB struct {
 	pg    *pgurl.Target
 	store string // the store's key in a PostgreSQL mirror
 	lease *Lease
+	// stmts are the statements prepared on the connection (stmt).
+	stmts map[string]*sql.Stmt
 	// Now is the clock; tests move it.
 	Now func() time.Time
 	// OnDetailChange, when set, hears each submission detail that changed
@@ -198,28 +200,6 @@ func removeWithLog(path string) {
 	}
 }
 
-// dsn opens the file with WAL (readers never wait for the writer) and
-// synchronous=NORMAL: a commit survives the process being killed at any
-// instant; only a power cut may take the last commits, which the next sync
-// fetches again.
-func dsn(path string, readOnly bool) string {
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "foreign_keys(1)")
-	if readOnly {
-		q.Set("mode", "ro")
-		q.Add("_pragma", "query_only(1)")
-	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "synchronous(NORMAL)")
-	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}
-	if !strings.HasPrefix(u.Path, "/") { // a Windows path: file:///C:/…
-		u.Path = "/" + u.Path
-	}
-	return u.String()
-}
-
 // takeLock waits for any other writer of the mirror to finish, or with
 // wait false returns ErrBusy.
 func (db *DB) takeLock(ctx context.Context, wait bool, waiting func(string)) error {
@@ -305,6 +285,9 @@ func isBusy(err error) bool {
 // Close closes the database and releases the lock.
 func (db *DB) Close() error {
 	var err error
+	for _, st := range db.stmts {
+		_ = st.Close()
+	}
 	if db.sql != nil {
 		err = db.sql.Close()
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/sandbox"
 )

@@ -93,8 +93,8 @@ func (p *pass) recordGone(ctx context.Context, tx *sql.Tx) error {
 	if ok, err := watched(ctx, tx, p.res.name); err != nil || !ok {
 		return err
 	}
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf("SELECT id, list_json FROM %s WHERE gone_at IS NULL AND last_seen_at < ? ORDER BY id DESC",
-		p.res.name), stamp(p.started))
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf("SELECT id, list_json FROM %s WHERE %s ORDER BY id DESC",
+		p.res.name, unmetSince), p.id)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,8 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 			return out, err
 		}
 	}
-	if out.Walk, err = p.run(ctx, c, opts.Report, ex.record, ex.writePage); err != nil {
+	p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, recordExportRow)
+	if out.Walk, err = p.run(ctx, c, opts.Report, ex.writePage); err != nil {
 		return out, err
 	}
 	out.Odd = p.odd
@@ -94,17 +95,22 @@ func (db *DB) exportPass(ctx context.Context, opts ExportOptions) (*pass, error)
 	return db.startPass(ctx, submissions, Full, purposeExport, opts.Details)
 }
 
-// record notes a row of the page being stored, and its place in the
+const recordExportRow = "INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)"
+
+// record notes the rows of the page being stored, and their place in the
 // export's order in the same transaction. A row whose id is not a 64-bit
 // integer (kept in odd_rows) is written, but not replayed.
-func (ex *exporter) record(tx *sql.Tx, row shop.WalkRow) error {
-	ex.pageRows = append(ex.pageRows, row)
-	id, err := rowID(row.ID)
-	if err != nil {
-		return nil
+func (ex *exporter) record(ctx context.Context, tx *txStmts, rows []pageRow) error {
+	for _, r := range rows {
+		ex.pageRows = append(ex.pageRows, r.WalkRow)
+		if r.odd {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, recordExportRow, ex.p.id, ex.p.exported+len(ex.pageRows), r.id); err != nil {
+			return err
+		}
 	}
-	_, err = tx.Exec("INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)", ex.p.id, ex.p.exported+len(ex.pageRows), id)
-	return err
+	return nil
 }
 
 // writePage writes the page's rows once it is committed, and counts them.

@@ -38,6 +38,15 @@ type pass struct {
 	// odd are the rows whose id is not a 64-bit integer that this run
 	// kept in odd_rows (see keepOdd).
 	odd []string
+	// The walk's set of rows given (seen.go): how many, the odd ones, and
+	// what the mirror holds of the page being read.
+	given    int
+	oddGiven map[string]bool
+	known    map[int64]held
+	// hooks run in each page's transaction (an export records its order),
+	// statements are those they run for each row, prepared once.
+	hooks      []pageHook
+	statements []string
 }
 
 // openPass finds the interrupted pass of res for purpose, if any.
@@ -62,6 +71,9 @@ func (db *DB) openPass(ctx context.Context, res *resource, purpose string) (*pas
 			return nil, err
 		}
 	}
+	if err := p.countGiven(ctx); err != nil {
+		return nil, err
+	}
 	return p, p.countPlaced(ctx)
 }
 
@@ -77,8 +89,14 @@ func (p *pass) countPlaced(ctx context.Context) error {
 		FROM %s WHERE list_pos >= ? AND list_pos < ?`, p.res.name), base|1<<31, base|1<<31, base, base+1<<32).Scan(&p.placed, &p.arrived)
 }
 
-// startPass journals a new pass.
+// startPass journals a new pass; a first full pass defers the table's
+// indexes (bulk.go).
 func (db *DB) startPass(ctx context.Context, res *resource, kind, purpose string, details bool) (*pass, error) {
+	if kind == Full {
+		if err := db.deferIndexes(ctx, res); err != nil {
+			return nil, err
+		}
+	}
 	now := db.Now()
 	p := &pass{db: db, res: res, kind: kind, purpose: purpose, details: details, started: now, tally: tally{ordered: true}}
 	err := db.sql.QueryRowContext(ctx, `INSERT INTO sync_journal (resource, kind, purpose, details, started_at, updated_at)
@@ -99,35 +117,6 @@ func (p *pass) abandon(ctx context.Context, why string) error {
 	return err
 }
 
-// seen is every row this pass has given so far: none for a pass that has
-// not read a page yet (whatever the clock says of earlier passes, and
-// without reading the whole table first); for a resumed sync, the rows
-// seen since it started; for an export, the rows it recorded.
-func (p *pass) seen(ctx context.Context) (map[string]bool, error) {
-	if !p.resumed {
-		return map[string]bool{}, nil
-	}
-	q := fmt.Sprintf("SELECT id FROM %s WHERE last_seen_at >= ?", p.res.name)
-	args := []any{stamp(p.started)}
-	if p.purpose == purposeExport {
-		q, args = "SELECT id FROM export_rows WHERE pass_id = ?", []any{p.id}
-	}
-	rows, err := p.db.sql.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	seen := map[string]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		seen[fmt.Sprint(id)] = true
-	}
-	return seen, rows.Err()
-}
-
 // saveState writes the walk's state and the counters after a page in tx.
 func (p *pass) saveState(ctx context.Context, tx *sql.Tx, st shop.WalkState, t tally) error {
 	walk, err := json.Marshal(st)
@@ -139,8 +128,14 @@ func (p *pass) saveState(ctx context.Context, tx *sql.Tx, st shop.WalkState, t t
 	return err
 }
 
-// finish closes the pass; a full sync pass marks the rows it did not find
-// as gone (rows any pass saw since it started are alive).
+// unmetSince selects the live rows no pass met since pass ? began: the
+// rows a full pass marks gone when it ends (passes are numbered in the
+// order they begin; seen_by is the last that met a row).
+const unmetSince = "gone_at IS NULL AND (seen_by IS NULL OR seen_by < ?)"
+
+// finish closes the pass; a full pass marks the rows it did not find as
+// gone (rows this pass or a later one met are alive), and a first one
+// builds the indexes it deferred.
 func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) {
 	tx, err := p.db.sql.BeginTx(ctx, nil)
 	if err != nil {
@@ -152,13 +147,15 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 		if err := p.recordGone(ctx, tx); err != nil {
 			return 0, err
 		}
-		r, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET gone_at = ? WHERE gone_at IS NULL AND last_seen_at < ?", p.res.name),
-			now, stamp(p.started))
+		r, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET gone_at = ? WHERE %s", p.res.name, unmetSince), now, p.id)
 		if err != nil {
 			return 0, err
 		}
 		n, _ := r.RowsAffected()
 		gone = int(n)
+	}
+	if err := restoreIndexes(ctx, tx, p.res); err != nil {
+		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sync_journal SET finished_at = ?, updated_at = ?, outcome = 'done', rows_gone = ?
 		WHERE id = ?`, now, now, gone, p.id); err != nil {
@@ -169,14 +166,20 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 			return 0, err
 		}
 	}
-	return gone, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	p.db.checkpoint(ctx)
+	return gone, nil
 }
 
 // fail closes a pass that cannot go on (the server does not page): a
-// re-run would meet the same.
+// re-run would meet the same. Indexes it deferred are built again.
 func (p *pass) fail(ctx context.Context, cause error) {
-	_, _ = p.db.sql.ExecContext(context.WithoutCancel(ctx), `UPDATE sync_journal SET finished_at = ?, outcome = 'failed', note = ? WHERE id = ?`,
+	ctx = context.WithoutCancel(ctx)
+	_, _ = p.db.sql.ExecContext(ctx, `UPDATE sync_journal SET finished_at = ?, outcome = 'failed', note = ? WHERE id = ?`,
 		stamp(p.db.Now()), cause.Error(), p.id)
+	_ = p.db.restoreIndexes(ctx, p.res)
 }
 
 // lastFull is the last completed full pass of res: when, and whether it

@@ -158,7 +158,7 @@ func MigratePostgres(ctx context.Context, target *pgurl.Target) (from, to int, e
 	if err != nil {
 		return from, from, target.RedactError(explainPG(target, err))
 	}
-	return from, SchemaVersion, nil
+	return from, PostgresSchemaVersion(), nil
 }
 
 // PermissionError is a PostgreSQL role that may not do what the mirror

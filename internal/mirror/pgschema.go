@@ -336,3 +336,13 @@ CREATE INDEX submissions_report ON storectl.submissions (store, created_at, stat
 	locale, unsubscribe, opened, clicked, last_sent, gone_at, sku);
 `,
 }
+
+// PostgresSchemaVersion is the last schema version the PostgreSQL mirror
+// has; PostgresReady says it is SQLite's (SchemaVersion). Until it is, the
+// mirror's SQL, written for the newest schema, cannot run there: storectl
+// syncs and answers only from SQLite (issue 26: SQLite's version 8, the
+// write-path rework, still to be made on PostgreSQL).
+func PostgresSchemaVersion() int { return len(pgMigrations) }
+
+// PostgresReady: see PostgresSchemaVersion.
+func PostgresReady() bool { return len(pgMigrations) == len(migrations) }

@@ -3,8 +3,10 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,7 +15,8 @@ import (
 )
 
 // resource is one mirrored shop list: its table, the columns filled from
-// the list item and from the detail, and how to fetch them.
+// the list item and from the detail, and how to fetch them. What sets one
+// list apart from another is a field here, never a test of which list it is.
 type resource struct {
 	name  string // the table, and the journal's resource
 	group string // what `mirror sync` names: bis, preorder, comingsoon
@@ -30,12 +33,51 @@ type resource struct {
 	hasUpdatedAt bool
 	// placed says the table keeps each row's place in the list (list_pos).
 	placed bool
-	// derived, when set, computes columns of the table's own from the list
-	// columns' values (searchable forms), stored next to them.
-	derived func(list []any) (cols []string, vals []any)
+	// derived are columns of the table's own, computed from a column the
+	// list (or the detail) fills: searchable forms.
+	derived []derivedColumn
 	list    func(c *shop.Client) func(ctx context.Context, page int) (*shop.Page, error)
 	// detail, when set, fetches a row's detail object as sent.
 	detail func(ctx context.Context, c *shop.Client, id string) (json.RawMessage, error)
+	// alwaysDetails fetches the details of new and changed rows on every
+	// sync, asked or not (an offer's products are only in its detail).
+	alwaysDetails bool
+	// refreshed says a sync with --details runs the budgeted refresh
+	// (refresh.go) rather than fetching every stale detail, and that a
+	// stored detail's change of engagement is heard (engagement.go).
+	refreshed bool
+	// afterDetail stores what a detail holds beyond the row's columns, in
+	// the detail's transaction.
+	afterDetail func(ctx context.Context, tx *sql.Tx, id int64, raw []byte) error
+	// withDetails fetches what a sync with --details needs besides the
+	// rows' details (the back-in-stock form).
+	withDetails func(ctx context.Context, db *DB, c *shop.Client, full bool) error
+	// rebuild fills, from the table's rows, what its triggers keep up to
+	// date row by row (run when a first pass ends: see bulk.go).
+	rebuild []string
+
+	orderCol int    // listCols' index of orderKey, -1 when none
+	sql      rowSQL // its statements, built once (rowsql.go)
+}
+
+// derivedColumn is a column computed from another column's value.
+type derivedColumn struct {
+	name, from string
+	value      func(v any) any
+}
+
+// phoneDerived finds "+1 (480) 555-0172" as +14805550172, and as 4805550172
+// (the reversed digits begin with those of a number given without its
+// country code).
+var phoneDerived = []derivedColumn{
+	{name: "phone_digits", from: "customer_phone", value: func(v any) any {
+		s, _ := v.(string)
+		return nullIfEmpty(Digits(s))
+	}},
+	{name: "phone_reversed", from: "customer_phone", value: func(v any) any {
+		s, _ := v.(string)
+		return nullIfEmpty(reverse(Digits(s)))
+	}},
 }
 
 var submissions = &resource{
@@ -46,13 +88,9 @@ var submissions = &resource{
 		"sku", "inventory_id", "status", "last_sent", "unsubscribe", "content", "locale", "opened", "clicked", "note",
 		"created_at", "updated_at"},
 	idCols:   map[string]bool{"product_id": true, "variant_id": true},
-	orderKey: "created_at", hasUpdatedAt: true, placed: true,
-	// phone_digits finds "+1 (480) 555-0172" as +14805550172 and back.
-	derived: func(list []any) ([]string, []any) {
-		phone, _ := list[3].(string) // customer_phone
-		return []string{"phone_digits"}, []any{nullIfEmpty(Digits(phone))}
-	},
-	list: func(c *shop.Client) func(context.Context, int) (*shop.Page, error) { return c.ListSubmissions },
+	orderKey: "created_at", hasUpdatedAt: true, placed: true, refreshed: true,
+	derived: phoneDerived,
+	list:    func(c *shop.Client) func(context.Context, int) (*shop.Page, error) { return c.ListSubmissions },
 	detail: func(ctx context.Context, c *shop.Client, id string) (json.RawMessage, error) {
 		r, err := c.GetSubmission(ctx, id)
 		if err != nil {
@@ -60,7 +98,23 @@ var submissions = &resource{
 		}
 		return r.Raw, nil
 	},
+	withDetails: func(ctx context.Context, db *DB, c *shop.Client, full bool) error { return db.syncForm(ctx, c, full) },
+	rebuild:     []string{"DELETE FROM demand_tally", fillDemandTally, "DELETE FROM demand_sku", fillDemandSKU},
 }
+
+// fillDemandTally counts demand_tally afresh from the rows (the same as
+// schema version 8 does once).
+const fillDemandTally = `INSERT INTO demand_tally (product_id, variant_id, live, pending, sent, newest, oldest, title_id)
+SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
+	(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id
+		AND t.gone_at IS NULL ORDER BY t.created_at DESC, t.id DESC LIMIT 1)
+FROM submissions g WHERE gone_at IS NULL GROUP BY product_id, variant_id`
+
+// fillDemandSKU counts demand_sku afresh from the rows (as schema
+// version 8 does once).
+const fillDemandSKU = `INSERT INTO demand_sku (product_id, variant_id, sku, live, newest)
+SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
+WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",
 	"countdown_before_preorder_end", "apply_to", "preorder_condition_inventory", "fulfillment_status",
@@ -85,6 +139,8 @@ var offers = &resource{
 		}
 		return r.Raw, nil
 	},
+	alwaysDetails: true,
+	afterDetail:   storeOfferProducts,
 }
 
 var priorityRows = &resource{
@@ -114,6 +170,16 @@ var rules = &resource{
 		}
 		return r.Raw, nil
 	},
+}
+
+// resources are every mirrored list, in sync order.
+var resources = []*resource{submissions, offers, priorityRows, rules}
+
+func init() {
+	for _, r := range resources {
+		r.orderCol = slices.Index(r.listCols, r.orderKey)
+		r.sql = buildRowSQL(r)
+	}
 }
 
 // resourcesOf lists what a `mirror sync` group holds, in sync order.
@@ -223,6 +289,13 @@ func Digits(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// reverse reverses a string of ASCII digits.
+func reverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }
 
 func nullIfEmpty(s string) any {

@@ -12,8 +12,11 @@ import (
 
 // Status is what `mirror status` shows of a mirror.
 type Status struct {
-	Path      string
-	Size      int64 // the database file with its write-ahead log
+	Path string
+	Size int64 // the database file with its write-ahead log
+	// Free is the part of the file holding nothing (pages left by deleted
+	// rows and dropped indexes): what `mirror vacuum` gives back at least.
+	Free      int64
 	Store     string
 	Resources []ResourceStatus
 }
@@ -51,6 +54,11 @@ func (db *DB) Status(ctx context.Context) (_ *Status, err error) {
 			st.Size += info.Size()
 		}
 	}
+	space, err := db.space(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st.Free = space.Free
 	if err := db.sql.QueryRowContext(ctx, "SELECT value FROM store WHERE key = 'base_url'").Scan(&st.Store); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}

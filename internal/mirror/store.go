@@ -4,9 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
@@ -17,10 +15,27 @@ import (
 type rowState int
 
 const (
-	rowNew rowState = iota
-	rowChanged
-	rowUnchanged
+	rowNew       rowState = iota
+	rowChanged            // its list item differs from the one held, or it had gone
+	rowUnchanged          // the same list item, byte for byte
 )
+
+// pageRow is a row of a page being stored, in list order: what the mirror
+// held of it and what it writes. Odd rows (an id that is not a 64-bit
+// integer, see keepOdd) are kept apart and have no state.
+type pageRow struct {
+	shop.WalkRow
+	odd    bool
+	id     int64
+	state  rowState
+	before json.RawMessage // the list item the mirror held; nil when new
+	vals   []any           // the values of resource.writtenCols
+}
+
+// pageHook runs in a page's transaction once its rows are written, with
+// every row of the page in list order: an export records its order there,
+// and whatever else must commit with the page (events) can too.
+type pageHook func(ctx context.Context, tx *txStmts, rows []pageRow) error
 
 // storePage writes a page's rows and the pass's state in one transaction:
 // a kill at any instant keeps either the page and its state or neither.
@@ -28,40 +43,36 @@ const (
 // an interrupted pass says it kept is what it kept. It returns whether
 // every row of the page was already mirrored unchanged (rows given earlier
 // in this walk count as mirrored).
-func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx *sql.Tx, row shop.WalkRow) error) (allKnown bool, err error) {
+func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool, err error) {
+	rows, err := p.classify(ctx, wp.Rows)
+	if err != nil {
+		return false, err
+	}
+	if err := p.db.prepare(ctx, append([]string{p.res.sql.insert, p.res.sql.rewrite, p.res.sql.touch}, p.statements...)...); err != nil {
+		return false, err
+	}
 	tx, err := p.db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
 	}
 	defer tx.Rollback()
-	stmts := &txStmts{tx: tx}
-	now := p.db.Now()
+	stmts := &txStmts{tx: tx, db: p.db}
 	t := p.tally
 	allKnown = len(wp.Page.Items) > 0
-	var changes []rowChange
-	for _, row := range wp.Rows {
-		if _, ok := ids.Normalize(row.ID); ok {
-			up, err := p.upsert(ctx, stmts, row, now, t.place(p.id, wp.Kind))
-			if err != nil {
-				return false, err
-			}
-			allKnown = allKnown && up.state == rowUnchanged
-			t.count(up.state, up.key, wp.Kind == shop.Forward && p.res.orderKey != "")
-			if up.state != rowUnchanged {
-				changes = append(changes, rowChange{res: p.res, id: row.ID, kind: changeOf(up.state), before: up.before, after: row.Raw})
-			}
-		} else if err := p.keepOdd(ctx, stmts, row, now); err != nil {
+	if err := p.writeRows(ctx, stmts, rows, wp.Kind, &t, p.db.Now()); err != nil {
+		return false, err
+	}
+	for _, r := range rows {
+		allKnown = allKnown && (r.odd || r.state == rowUnchanged)
+	}
+	for _, hook := range p.hooks {
+		if err := hook(ctx, stmts, rows); err != nil {
 			return false, err
-		}
-		if record != nil {
-			if err := record(tx, row); err != nil {
-				return false, err
-			}
 		}
 	}
 	// A watched list's changes become events of the outbox (outbox.go) in
 	// this transaction: the page and its events commit together.
-	if err := p.db.recordChanges(ctx, stmts, changes); err != nil {
+	if err := p.db.recordChanges(ctx, stmts, p.changes(rows)); err != nil {
 		return false, err
 	}
 	if err := p.saveState(ctx, tx, wp.State, t); err != nil {
@@ -74,14 +85,127 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, record func(tx 
 	return allKnown, nil
 }
 
+// writeRows writes each row as what the mirror knew of it asks: a new row
+// whole, a changed one rewritten, an unchanged one only marked as met
+// (and placed), which touches no index but the place's.
+func (p *pass) writeRows(ctx context.Context, tx *txStmts, rows []pageRow, kind shop.WalkKind, t *tally, now time.Time) error {
+	ts := stamp(now)
+	q := p.res.sql
+	for i := range rows {
+		r := &rows[i]
+		if r.odd {
+			if err := p.keepOdd(ctx, tx, r.WalkRow, ts); err != nil {
+				return err
+			}
+			continue
+		}
+		var place []any
+		if p.res.placed {
+			place = []any{t.place(p.id, kind)}
+		}
+		var err error
+		switch r.state {
+		case rowNew:
+			_, err = tx.ExecContext(ctx, q.insert, concat([]any{r.id}, r.vals, []any{string(r.Raw), ts, ts, ts, p.id}, place)...)
+		case rowChanged:
+			_, err = tx.ExecContext(ctx, q.rewrite, concat(r.vals, []any{string(r.Raw), ts, ts, p.id}, place, []any{r.id})...)
+		default:
+			_, err = tx.ExecContext(ctx, q.touch, concat([]any{ts, ts, p.id}, place, []any{r.id})...)
+		}
+		if err != nil {
+			return fmt.Errorf("store %s %s: %w", p.res.noun, r.ID, err)
+		}
+		t.count(r.state, p.res.orderValue(r.vals), kind == shop.Forward && p.res.orderKey != "")
+	}
+	return nil
+}
+
+// changes are the rows a page stored differently from what the mirror
+// held, for the outbox (events.go).
+func (p *pass) changes(rows []pageRow) []rowChange {
+	var out []rowChange
+	for _, r := range rows {
+		if !r.odd && r.state != rowUnchanged {
+			out = append(out, rowChange{res: p.res, id: r.ID, kind: changeOf(r.state), before: r.before, after: r.Raw})
+		}
+	}
+	return out
+}
+
+// classify reads each row's columns and finds what the mirror held of it
+// (looked up with the page's ids when the walk asked which it had given:
+// see seen.go).
+func (p *pass) classify(ctx context.Context, walkRows []shop.WalkRow) ([]pageRow, error) {
+	rows := make([]pageRow, len(walkRows))
+	var missing []int64
+	for i, wr := range walkRows {
+		r := &rows[i]
+		r.WalkRow = wr
+		if _, ok := ids.Normalize(wr.ID); !ok {
+			r.odd = true
+			continue
+		}
+		var err error
+		if r.id, err = rowID(wr.ID); err != nil {
+			return nil, err
+		}
+		vals, err := p.res.columnValues(wr.Raw, p.res.listCols)
+		if err != nil {
+			return nil, err
+		}
+		r.vals = p.res.withDerived(p.res.listCols, vals)
+		if _, ok := p.known[r.id]; !ok {
+			missing = append(missing, r.id)
+		}
+	}
+	if len(missing) > 0 {
+		if _, err := p.lookup(ctx, missing); err != nil {
+			return nil, err
+		}
+	}
+	for i := range rows {
+		if !rows[i].odd {
+			rows[i].state, rows[i].before = p.known[rows[i].id].compare(rows[i].Raw)
+		}
+	}
+	return rows, nil
+}
+
+// held is what the mirror holds of a row: its list item as stored, whether
+// it is gone, whether this pass gave it already.
+type held struct {
+	exists, gone, seen bool
+	list               string
+}
+
+// compare says what a list item is to the mirror's row.
+func (h held) compare(raw json.RawMessage) (rowState, json.RawMessage) {
+	switch {
+	case !h.exists:
+		return rowNew, nil
+	case h.gone || h.list != string(raw):
+		return rowChanged, json.RawMessage(h.list)
+	}
+	return rowUnchanged, json.RawMessage(h.list)
+}
+
+// orderValue is a row's order key (created_at or updated_at), "" when the
+// list has none or the row lacks it.
+func (r *resource) orderValue(vals []any) string {
+	if r.orderCol < 0 {
+		return ""
+	}
+	s, _ := vals[r.orderCol].(string)
+	return s
+}
+
 // keepOdd keeps a row whose id is not a 64-bit integer as sent, in
 // odd_rows, and names it: it cannot be a row of its table, and must not
 // stop the pass.
-func (p *pass) keepOdd(ctx context.Context, tx *txStmts, row shop.WalkRow, now time.Time) error {
-	ts := stamp(now)
-	_, err := tx.ExecContext(ctx, `INSERT INTO odd_rows (resource, id, list_json, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (resource, id) DO UPDATE SET list_json = excluded.list_json, last_seen_at = excluded.last_seen_at`,
-		p.res.name, row.ID, string(row.Raw), ts, ts)
+func (p *pass) keepOdd(ctx context.Context, tx *txStmts, row shop.WalkRow, ts string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO odd_rows (resource, id, list_json, first_seen_at, last_seen_at, seen_by) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (resource, id) DO UPDATE SET list_json = excluded.list_json, last_seen_at = excluded.last_seen_at, seen_by = excluded.seen_by`,
+		p.res.name, row.ID, string(row.Raw), ts, ts, p.id)
 	if err == nil {
 		p.odd = append(p.odd, row.ID)
 	}
@@ -130,130 +254,69 @@ func (t *tally) count(state rowState, key string, ordered bool) {
 	t.lastKey = key
 }
 
-// upserted is what upsert found: what the mirror knew of the row (state),
-// the row's order key (created_at or updated_at), and the list row the
-// mirror held before (nil when new).
-type upserted struct {
-	state  rowState
-	key    string
-	before json.RawMessage
-}
-
-// upsert stores a list row, at place in the list when the table keeps
-// it, and says what the mirror knew of it.
-func (p *pass) upsert(ctx context.Context, tx *txStmts, row shop.WalkRow, now time.Time, place int64) (upserted, error) {
-	res := p.res
-	id, err := rowID(row.ID)
-	if err != nil {
-		return upserted{}, err
-	}
-	vals, err := res.columnValues(row.Raw, res.listCols)
-	if err != nil {
-		return upserted{}, err
-	}
-	listJSON := string(row.Raw)
-	var oldVersion, oldGone, oldList sql.NullString
-	err = tx.QueryRowContext(ctx, fmt.Sprintf("SELECT %s, gone_at, list_json FROM %s WHERE id = ?", versionExpr, res.name), id).Scan(&oldVersion, &oldGone, &oldList)
-	state := rowUnchanged
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		state = rowNew
-	case err != nil:
-		return upserted{}, err
-	}
-
-	cols, vals := res.rowColumns(vals, place)
-	ts := stamp(now)
-	insertCols := append(append([]string{"id"}, cols...), "list_json", "list_fetched_at", "first_seen_at", "last_seen_at")
-	args := append(append([]any{id}, vals...), listJSON, ts, ts, ts)
-	var set []string
-	for _, c := range append(cols, "list_json", "list_fetched_at", "last_seen_at") {
-		set = append(set, fmt.Sprintf(`"%s" = excluded."%s"`, c, c))
-	}
-	set = append(set, "gone_at = NULL")
-	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) ON CONFLICT (id) DO UPDATE SET %s",
-		res.name, strings.Join(quoted(insertCols), ", "), placeholders(len(args)), strings.Join(set, ", "))
-	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-		return upserted{}, fmt.Errorf("store %s %s: %w", res.noun, row.ID, err)
-	}
-	if state != rowNew {
-		var newVersion sql.NullString
-		if err := tx.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE id = ?", versionExpr, res.name), id).Scan(&newVersion); err != nil {
-			return upserted{}, err
-		}
-		if newVersion != oldVersion || oldGone.Valid {
-			state = rowChanged
-		}
-	}
-	up := upserted{state: state}
-	if oldList.Valid {
-		up.before = json.RawMessage(oldList.String)
-	}
-	for i, c := range res.listCols {
-		if c == res.orderKey {
-			up.key, _ = vals[i].(string)
-		}
-	}
-	return up, nil
-}
-
-// rowColumns are the columns a list row fills, with their values: the
-// list's, those derived from them, and its place in the list when the
-// table keeps it.
-func (r *resource) rowColumns(vals []any, place int64) ([]string, []any) {
-	cols := append([]string{}, r.listCols...)
-	if r.derived != nil {
-		dc, dv := r.derived(vals)
-		cols = append(cols, dc...)
-		vals = append(vals, dv...)
-	}
-	if r.placed {
-		cols, vals = append(cols, "list_pos"), append(vals, place)
-	}
-	return cols, vals
-}
-
-// txStmts prepares each statement once per transaction: a page runs the
-// same few statements for each of its rows, and preparing them again for
-// every row took a fifth of a first sync's time. The transaction's end
-// closes them.
+// txStmts runs statements in a transaction: those prepared for the open
+// mirror (DB.prepare, before the transaction began: the mirror has one
+// connection, which the transaction holds) as prepared, rather than once
+// per row or per transaction; others as they come.
 type txStmts struct {
-	tx    *sql.Tx
-	stmts map[string]*sql.Stmt
+	tx *sql.Tx
+	db *DB
 }
 
-func (t *txStmts) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
-	if st, ok := t.stmts[q]; ok {
+// ExecContext runs q in the transaction.
+func (t *txStmts) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st, ok := t.db.stmts[q]; ok {
+		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, q, args...)
+}
+
+// QueryRowContext runs q in the transaction.
+func (t *txStmts) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st, ok := t.db.stmts[q]; ok {
+		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, q, args...)
+}
+
+// prepare prepares the statements not prepared yet. Never in a
+// transaction: preparing waits for the connection it holds.
+func (db *DB) prepare(ctx context.Context, qs ...string) error {
+	for _, q := range qs {
+		if _, err := db.stmt(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stmt is q prepared on the mirror's connection, once for as long as it
+// is open. Never in a transaction (prepare).
+func (db *DB) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st, ok := db.stmts[q]; ok {
 		return st, nil
 	}
-	st, err := t.tx.PrepareContext(ctx, q)
+	st, err := db.sql.PrepareContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	if t.stmts == nil {
-		t.stmts = map[string]*sql.Stmt{}
+	if db.stmts == nil {
+		db.stmts = map[string]*sql.Stmt{}
 	}
-	t.stmts[q] = st
+	db.stmts[q] = st
 	return st, nil
 }
 
-// ExecContext runs q (prepared once) in the transaction.
-func (t *txStmts) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	st, err := t.stmt(ctx, q)
-	if err != nil {
-		return nil, err
+func concat(parts ...[]any) []any {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
 	}
-	return st.ExecContext(ctx, args...)
-}
-
-// QueryRowContext runs q (prepared once) in the transaction; a failure to
-// prepare shows in Scan.
-func (t *txStmts) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	st, err := t.stmt(ctx, q)
-	if err != nil {
-		return t.tx.QueryRowContext(ctx, q, args...)
+	out := make([]any, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
 	}
-	return st.QueryRowContext(ctx, args...)
+	return out
 }
 
 // versionExpr is a row's version: its updated_at, or the list item as

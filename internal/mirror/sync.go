@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
@@ -110,7 +109,7 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 	// Counted for this run, from the pages committed: a continued pass's
 	// earlier runs said theirs, and a page read but not stored is not kept.
 	requests, newRows, changed := p.walk.Requests, p.newRows, p.changed
-	walk, err := p.run(ctx, c, opts.Report, nil, nil)
+	walk, err := p.run(ctx, c, opts.Report, nil)
 	result.Walk, result.Requests, result.New, result.Changed = walk, p.walk.Requests-requests, p.newRows-newRows, p.changed-changed
 	result.Odd = p.odd
 	if err != nil {
@@ -119,15 +118,15 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 	if result.Gone, err = p.finish(ctx, p.kind == Full); err != nil {
 		return result, err
 	}
-	if res == submissions && opts.Details {
-		if err := db.syncForm(ctx, c, opts.Full); err != nil {
+	if res.withDetails != nil && opts.Details {
+		if err := res.withDetails(ctx, db, c, opts.Full); err != nil {
 			return result, err
 		}
 	}
 	switch {
-	case res == submissions && opts.Details:
+	case res.refreshed && opts.Details:
 		result.Details, err = db.refreshDetails(ctx, c, opts.Refresh, opts.Report)
-	case res.detail != nil && (opts.Details || res == offers):
+	case res.detail != nil && (opts.Details || res.alwaysDetails):
 		result.Details, err = db.fetchDetails(ctx, c, res, opts.Report)
 	}
 	return result, err
@@ -173,22 +172,17 @@ func (db *DB) choosePass(ctx context.Context, res *resource, opts SyncOptions) (
 	return db.startPass(ctx, res, kind, purposeSync, opts.Details)
 }
 
-// run walks the list from where the pass stands, storing every page.
-// record, when set, also receives each new row in the page's transaction
-// (an export's order), and afterPage runs once the page is committed. An
-// incremental pass stops at the first page that holds only rows the mirror
-// already has unchanged.
-func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, record func(tx *sql.Tx, row shop.WalkRow) error,
-	afterPage func(ctx context.Context) error) (shop.WalkResult, error) {
+// run walks the list from where the pass stands, storing every page (the
+// pass's hooks run in each page's transaction), and afterPage runs once
+// the page is committed. The pass is the walk's set of rows given (seen.go).
+// An incremental pass stops at the first page that holds only rows the
+// mirror already has unchanged.
+func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage func(ctx context.Context) error) (shop.WalkResult, error) {
 	report := orSilent(rep)
-	seen, err := p.seen(ctx)
-	if err != nil {
-		return shop.WalkResult{}, err
-	}
 	planned := p.walk.Started
-	w := &shop.Walk{Fetch: p.res.list(c), Seen: seen, State: p.walk}
+	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk}
 	w.Page = func(ctx context.Context, wp *shop.WalkPage) error {
-		allKnown, err := p.storePage(ctx, wp, record)
+		allKnown, err := p.storePage(ctx, wp)
 		if err != nil {
 			return cancelled(ctx, err)
 		}
@@ -289,29 +283,26 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 	if err != nil {
 		return nil, err
 	}
+	if err := db.prepare(ctx, res.sql.detail); err != nil {
+		return nil, err
+	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
 	var before *engagementRow
-	if res == submissions {
+	if res.refreshed {
 		if before, err = readEngagement(ctx, tx, n); err != nil {
 			return nil, err
 		}
 	}
-	var set []string
-	for _, c := range res.detailCols {
-		set = append(set, fmt.Sprintf(`"%s" = ?`, c))
-	}
-	args := append(vals, string(raw), stamp(db.Now()), n)
-	q := fmt.Sprintf("UPDATE %s SET %s, detail_json = ?, detail_fetched_at = ?, detail_for = %s WHERE id = ?",
-		res.name, strings.Join(set, ", "), versionExpr)
-	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+	args := concat(res.withDerived(res.detailCols, vals), []any{string(raw), stamp(db.Now()), n})
+	if _, err := (&txStmts{tx: tx, db: db}).ExecContext(ctx, res.sql.detail, args...); err != nil {
 		return nil, err
 	}
-	if res == offers {
-		if err := storeOfferProducts(ctx, tx, n, raw); err != nil {
+	if res.afterDetail != nil {
+		if err := res.afterDetail(ctx, tx, n, raw); err != nil {
 			return nil, err
 		}
 	}

@@ -37,8 +37,8 @@ import (
 type Walk struct {
 	Fetch func(ctx context.Context, page int) (*Page, error)
 	// Seen holds the ids given so far; a resumed walk passes the ids its
-	// earlier run gave. Nil starts empty.
-	Seen map[string]bool
+	// earlier run gave. Nil starts an empty SeenIDs.
+	Seen Seen
 	// State is where an interrupted walk stopped (zero: the start).
 	State WalkState
 	// Page receives every page read, with the rows new to the walk. Its
@@ -46,6 +46,44 @@ type Walk struct {
 	// check (an incremental sync that reached rows it knows).
 	Page func(ctx context.Context, p *WalkPage) error
 }
+
+// Seen is the set of ids a walk has given, asked once a page. A list read
+// into memory keeps it in memory (SeenIDs); a walk over millions of rows
+// into a database keeps it there, with the rows, so that its memory stays
+// flat however long the list is.
+type Seen interface {
+	// Given reports which of a page's ids were given before.
+	Given(ctx context.Context, ids []string) (map[string]bool, error)
+	// Add records the ids of the rows about to be given (before Page
+	// receives them). A set kept with the rows may only count them.
+	Add(ids []string)
+	// Len is how many distinct ids were given.
+	Len() int
+}
+
+// SeenIDs is a Seen held in memory.
+type SeenIDs map[string]bool
+
+// Given reports which of ids s holds.
+func (s SeenIDs) Given(_ context.Context, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, id := range ids {
+		if s[id] {
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// Add puts ids in s.
+func (s SeenIDs) Add(ids []string) {
+	for _, id := range ids {
+		s[id] = true
+	}
+}
+
+// Len is how many ids s holds.
+func (s SeenIDs) Len() int { return len(s) }
 
 // ErrStopWalk, returned by Walk.Page, ends the walk without error.
 var ErrStopWalk = errors.New("stop walk")
@@ -126,7 +164,7 @@ func (e *PagingError) Error() string {
 // Run walks the list to its end, or until Page says stop.
 func (w *Walk) Run(ctx context.Context) (WalkResult, error) {
 	if w.Seen == nil {
-		w.Seen = map[string]bool{}
+		w.Seen = SeenIDs{}
 	}
 	st := &w.State
 	var prev struct { // the page read before, for the repeat check
@@ -140,7 +178,7 @@ func (w *Walk) Run(ctx context.Context) (WalkResult, error) {
 		if err != nil {
 			return w.result(), err
 		}
-		pageIDs, rows, err := w.fresh(p)
+		pageIDs, rows, err := w.fresh(ctx, p)
 		if err != nil {
 			return w.result(), err
 		}
@@ -222,7 +260,7 @@ func stopOK(err error) error {
 }
 
 func (w *Walk) result() WalkResult {
-	r := WalkResult{WalkState: w.State, Given: len(w.Seen)}
+	r := WalkResult{WalkState: w.State, Given: w.Seen.Len()}
 	if w.State.Done {
 		r.Left = max(r.Given-int(w.State.LastTotal), 0)
 	}
@@ -280,26 +318,34 @@ func totalPages(total int64, per int) int {
 }
 
 // fresh decodes the page's ids and returns them with the rows not given yet.
-func (w *Walk) fresh(p *Page) ([]string, []WalkRow, error) {
+func (w *Walk) fresh(ctx context.Context, p *Page) ([]string, []WalkRow, error) {
 	pageIDs := make([]string, 0, len(p.Items))
-	var rows []WalkRow
 	for _, raw := range p.Items {
 		id, err := RowID(raw)
 		if err != nil {
 			return nil, nil, &BadResponse{Path: p.path, Err: err}
 		}
 		pageIDs = append(pageIDs, id)
-		if !w.Seen[id] && !slices.ContainsFunc(rows, func(r WalkRow) bool { return r.ID == id }) {
-			rows = append(rows, WalkRow{ID: id, Raw: raw})
+	}
+	given, err := w.Seen.Given(ctx, pageIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []WalkRow
+	for i, id := range pageIDs {
+		if !given[id] && !slices.ContainsFunc(rows, func(r WalkRow) bool { return r.ID == id }) {
+			rows = append(rows, WalkRow{ID: id, Raw: p.Items[i]})
 		}
 	}
 	return pageIDs, rows, nil
 }
 
 func (w *Walk) give(ctx context.Context, number int, p *Page, rows []WalkRow, kind WalkKind) error {
-	for _, r := range rows {
-		w.Seen[r.ID] = true
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
 	}
+	w.Seen.Add(ids)
 	if w.Page == nil {
 		return nil
 	}
@@ -312,7 +358,7 @@ func (w *Walk) give(ctx context.Context, number int, p *Page, rows []WalkRow, ki
 func (w *Walk) catchUp(ctx context.Context) error {
 	st := &w.State
 	if st.CatchUp == 0 {
-		if !st.Moved && len(w.Seen) >= int(st.LastTotal) {
+		if !st.Moved && w.Seen.Len() >= int(st.LastTotal) {
 			st.CatchUp = -1
 			return nil
 		}
@@ -324,7 +370,7 @@ func (w *Walk) catchUp(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		pageIDs, rows, err := w.fresh(p)
+		pageIDs, rows, err := w.fresh(ctx, p)
 		if err != nil {
 			return err
 		}

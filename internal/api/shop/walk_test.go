@@ -230,7 +230,7 @@ func TestWalkResume(t *testing.T) {
 		t.Fatalf("first run: %v", err)
 	}
 	l.arrive(4) // while nobody was looking
-	w = &Walk{Fetch: l.fetch, Page: page, State: saved, Seen: seen}
+	w = &Walk{Fetch: l.fetch, Page: page, State: saved, Seen: SeenIDs(seen)}
 	res, err := w.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -112,10 +112,11 @@ func statusJSON(st *mirror.Status, cov coverageJSON) (json.RawMessage, error) {
 		Path              string         `json:"path"`
 		Exists            bool           `json:"exists"`
 		SizeBytes         int64          `json:"size_bytes"`
+		FreeBytes         int64          `json:"free_bytes"`
 		Store             string         `json:"store"`
 		Resources         []resourceJSON `json:"resources"`
 		SubmissionDetails coverageJSON   `json:"submission_details"`
-	}{Path: st.Path, Exists: true, SizeBytes: st.Size, Store: st.Store, SubmissionDetails: cov}
+	}{Path: st.Path, Exists: true, SizeBytes: st.Size, FreeBytes: st.Free, Store: st.Store, SubmissionDetails: cov}
 	for _, r := range st.Resources {
 		rj := resourceJSON{Resource: r.Resource, Group: r.Group, Rows: r.Rows, Gone: r.Gone, Unfinished: r.Unfinished,
 			LastFull: timeOrNil(r.LastFull), LastIncremental: timeOrNil(r.LastIncremental)}
@@ -154,8 +155,17 @@ func renderStatus(w io.Writer, opts *StatusOptions, st *mirror.Status) error {
 	if err := output.RenderTable(w, opts.IO, header, rows); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%s · %s · %s\n", st.Path, humanBytes(st.Size), st.Store)
+	_, err := fmt.Fprintf(w, "\n%s · %s%s · %s\n", st.Path, humanBytes(st.Size), freeNote(st), st.Store)
 	return err
+}
+
+// freeNote says how much of the file `mirror vacuum` would give back, when
+// that is worth a word (a tenth of the file or more).
+func freeNote(st *mirror.Status) string {
+	if st.Size == 0 || st.Free*10 < st.Size {
+		return ""
+	}
+	return fmt.Sprintf(" (%s free, %d%%: storectl mirror vacuum gives it back)", humanBytes(st.Free), st.Free*100/st.Size)
 }
 
 func humanBytes(n int64) string {

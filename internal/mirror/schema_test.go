@@ -1,0 +1,278 @@
+package mirror
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/rowsql.golden")
+
+// A migration, once released, is never edited: mirrors made by that
+// storectl ran its text, and a change would make two mirrors of the same
+// version differ. A new change is a new migration, appended. Adding one
+// appends its digest here.
+func TestMigrationsArePinned(t *testing.T) {
+	pinned := []string{
+		"970473131fc96cce67eb2bf59b3b5b8beb6693497b5a3570e25263d4f499bc21",
+		"b2d15db043fc8ec73f959a668b54a03f7c55061e8827e4f474c609d461cd7191",
+		"5470b509667ef5526472d39b86e392751beeda6f7cc68c051c2291f86d5113de",
+		"9b48ea4484f8354f65d449ab72d341b438108444a2992f6373da6fd461171e18",
+		"2c4a0f70a42a79aa4e3d3b7c186c6db28c8df5a84df642240f80c52caf0e74fc",
+		"b8fd6fd25ad481cfe6b43f2c0c9a08b880c0d89c0096477afb73a959d7e7ee2a",
+		"dd3acc57c42e868b6497560b763af9189b57c8b53c588e84588ed7bc01c2a589",
+		"9c3c0081f8dfe035ef782ba301998b61fab05197fdf99154f3fa46eaec5dc219",
+	}
+	for i, m := range migrations {
+		sum := sha256.Sum256([]byte(m))
+		got := hex.EncodeToString(sum[:])
+		if i >= len(pinned) {
+			t.Errorf("migration %d (%s) is not pinned: append it to this test", i+1, got)
+			continue
+		}
+		if got != pinned[i] {
+			t.Errorf("migration %d changed (%s, pinned %s): released migrations are never edited; add a new one", i+1, got, pinned[i])
+		}
+	}
+}
+
+// The statements that write rows are built once, from the resources'
+// columns; their text is reviewed here (go test -run RowSQL -update).
+func TestRowSQLGolden(t *testing.T) {
+	var b strings.Builder
+	for _, g := range Groups {
+		for _, res := range resourcesOf(g) {
+			q := res.sql
+			fmt.Fprintf(&b, "-- %s\n", res.name)
+			for _, s := range []struct{ name, sql string }{{"seenSync", q.seenSync}, {"seenExport", q.seenExport},
+				{"insert", q.insert}, {"rewrite", q.rewrite}, {"touch", q.touch}, {"detail", q.detail}} {
+				fmt.Fprintf(&b, "%s: %s\n", s.name, s.sql)
+			}
+			b.WriteString("\n")
+		}
+	}
+	golden := filepath.Join("testdata", "rowsql.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Fatalf("the row statements changed; review and run go test -run RowSQL -update:\n%s", b.String())
+	}
+}
+
+// tallyMismatch compares demand_tally with the counts made afresh from the
+// rows, and the titles' row with the newest live submission.
+func tallyMismatch(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	const fresh = `SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
+		(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id
+			AND t.gone_at IS NULL ORDER BY t.created_at DESC, t.id DESC LIMIT 1)
+		FROM submissions g WHERE gone_at IS NULL GROUP BY product_id, variant_id ORDER BY 1, 2`
+	const kept = `SELECT product_id, variant_id, live, pending, sent, newest, oldest, title_id FROM demand_tally ORDER BY 1, 2`
+	a, b := dump(t, db, fresh), dump(t, db, kept)
+	if a != b {
+		return fmt.Sprintf("from the rows:\n%s\ndemand_tally:\n%s", a, b)
+	}
+	const freshSKU = `SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
+		WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku ORDER BY 1, 2, 3`
+	const keptSKU = `SELECT product_id, variant_id, sku, live, newest FROM demand_sku ORDER BY 1, 2, 3`
+	if a, b := dump(t, db, freshSKU), dump(t, db, keptSKU); a != b {
+		return fmt.Sprintf("from the rows:\n%s\ndemand_sku:\n%s", a, b)
+	}
+	return ""
+}
+
+func dump(t *testing.T, db *sql.DB, q string) string {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var b strings.Builder
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintln(&b, vals...)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// demand_tally stays what the rows say through any mix of writes: rows
+// (and demand_sku, what it says of SKUs) inserted, sent, moved to another variant, re-dated, gone, back, deleted.
+func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
+	w := newWorld(t, 0)
+	db := w.db.sql
+	r := rand.New(rand.NewPCG(23, 7))
+	date := func() string { return fmt.Sprintf("2026-0%d-1%dT00:00:00Z", 1+r.IntN(3), r.IntN(3)) }
+	sku := func() string { return []string{"NULL", "''", "'A'", "'B'", "'b'"}[r.IntN(5)] }
+	var nextID int64 = 1
+	ops := []func() string{
+		func() string {
+			nextID++
+			return fmt.Sprintf(`INSERT INTO submissions (id, product_id, variant_id, status, created_at, sku, list_json, list_fetched_at,
+				first_seen_at, last_seen_at) VALUES (%d, %d, %d, %d, '%s', %s, '{}', 'x', 'x', 'x')`, nextID, r.IntN(3), r.IntN(4), r.IntN(2), date(), sku())
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET sku = %s WHERE id = %d", sku(), 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET status = 1 - status WHERE id = %d", 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET variant_id = %d WHERE id = %d", r.IntN(4), 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET created_at = '%s' WHERE id = %d", date(), 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET gone_at = 'x' WHERE id = %d", 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET gone_at = NULL WHERE id = %d", 1+r.Int64N(nextID))
+		},
+		func() string { return fmt.Sprintf("DELETE FROM submissions WHERE id = %d", 1+r.Int64N(nextID)) },
+	}
+	for i := range 600 {
+		op := 0
+		if i > 40 {
+			op = r.IntN(len(ops))
+		}
+		q := ops[op]()
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+		if m := tallyMismatch(t, db); m != "" {
+			t.Fatalf("after write %d (%s):\n%s", i, q, m)
+		}
+	}
+}
+
+// A first pass drops the table's indexes and the tally's triggers while it
+// fills the table, and builds them when it ends: while it is interrupted
+// they are deferred; once it finished, the schema is the migrations' own,
+// and the tally is exact; the next syncs keep it so.
+func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
+	w := newWorld(t, 100)
+	want := schemaOf(t, w.db.sql, "submissions")
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	if got := schemaOf(t, w.db.sql, "submissions"); got != "" || w.count("SELECT count(*) FROM bulk_deferred") == 0 {
+		t.Fatalf("an interrupted first pass keeps its indexes deferred; found %q", got)
+	}
+	w.reopen()
+	w.sync(SyncOptions{}, "bis")
+	if got := schemaOf(t, w.db.sql, "submissions"); got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
+		t.Fatalf("after the first pass:\n%s\nwant:\n%s", got, want)
+	}
+	if m := tallyMismatch(t, w.db.sql); m != "" || w.count("SELECT count(*) FROM demand_tally") == 0 {
+		t.Fatalf("tally after the first pass:\n%s", m)
+	}
+	ids := w.newestSubmissionIDs(5)
+	w.sendRestock(ids[:3]...)
+	removeSubmissions(t, w.store, []string{fmt.Sprint(ids[4])})
+	addForVariant(t, w, 3)
+	w.sync(SyncOptions{Full: true}, "bis")
+	if m := tallyMismatch(t, w.db.sql); m != "" {
+		t.Fatalf("tally after a full sync of changes:\n%s", m)
+	}
+	if n := w.count("SELECT count(*) FROM submissions WHERE gone_at IS NOT NULL"); n != 1 {
+		t.Fatalf("%d rows gone, want 1", n)
+	}
+}
+
+// schemaOf lists the SQL of table's indexes and triggers.
+func schemaOf(t *testing.T, db *sql.DB, table string) string {
+	t.Helper()
+	return dump(t, db, fmt.Sprintf(`SELECT sql FROM sqlite_master WHERE tbl_name = '%s' AND type IN ('index', 'trigger')
+		AND sql IS NOT NULL ORDER BY name`, table))
+}
+
+// A mirror of version 7 is rebuilt in arrival order by the next writable
+// open: its rows, their details and detail_sent_at kept, phone_reversed
+// filled, the tally counted, the views answering.
+func TestMigrationToVersion8KeepsTheRows(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v7.db")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range migrations[:7] {
+		if _, err := old.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := old.Exec(`PRAGMA user_version = 7;
+		INSERT INTO submissions (id, product_id, variant_id, sku, status, created_at, product_title, customer_phone, phone_digits,
+			detail_json, detail_sent_at, list_json, list_fetched_at, first_seen_at, last_seen_at)
+		VALUES (9, 70, 700, 'Sku-9', 1, '2026-06-02T00:00:00Z', 'Parka', '+1 (480) 555-0172', '14805550172', '{"id":9}',
+			'2026-06-03T00:00:00Z', '{"id":9}', 'x', 'x', 'x'),
+		(7, 70, 700, 'Sku-7', 0, '2026-06-01T00:00:00Z', 'Old parka', NULL, NULL, NULL, NULL, '{"id":7}', 'x', 'x', 'x')`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	db, err := Open(ctx, path, Options{Mode: Write})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var reversed, sentAt, detail string
+	if err := db.sql.QueryRow("SELECT phone_reversed, detail_sent_at, detail_json FROM submissions WHERE id = 9").Scan(&reversed, &sentAt, &detail); err != nil ||
+		reversed != "27105550841" || sentAt != "2026-06-03T00:00:00Z" || detail != `{"id":9}` {
+		t.Fatalf("row 9 after the migration: %q %q %q %v", reversed, sentAt, detail, err)
+	}
+	if found, err := db.Find(ctx, FindFilter{Phone: "480-555-0172"}); err != nil || len(found) != 1 {
+		t.Fatalf("find by a phone without its country code: %s %v", found, err)
+	}
+	items, err := db.Demand(ctx, DemandFilter{ByVariant: true})
+	if err != nil || len(items) != 1 || !strings.Contains(string(items[0]), `"product_title":"Parka"`) ||
+		!strings.Contains(string(items[0]), `"pending":1,"sent":1`) {
+		t.Fatalf("demand after the migration: %s %v", items, err)
+	}
+	if m := tallyMismatch(t, db.sql); m != "" {
+		t.Fatal(m)
+	}
+	var views []string
+	rows, _ := db.sql.Query("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+	for rows.Next() {
+		var v string
+		_ = rows.Scan(&v)
+		views = append(views, v)
+	}
+	rows.Close()
+	if !slices.Equal(views, []string{"demand_by_product", "demand_by_variant", "live_submissions"}) {
+		t.Fatalf("views %v", views)
+	}
+}

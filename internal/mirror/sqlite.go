@@ -1,0 +1,144 @@
+package mirror
+
+// What is SQLite's own, kept here: the connection's pragmas, how a list of
+// ids is passed as one argument, the catalog of indexes and triggers, the
+// write-ahead log's checkpoints, and the file's free space. A mirror on
+// another database (PostgreSQL) would give its own forms of these; the rest
+// of the package writes SQL both understand, except the migrations, the
+// triggers they create, and mirror query's guard (readonly.go).
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// dsn opens the file with WAL (readers never wait for the writer) and
+// synchronous=NORMAL: a commit survives the process being killed at any
+// instant; only a power cut may take the last commits, which the next sync
+// fetches again.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	if readOnly {
+		q.Set("mode", "ro")
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walCheckpointPages))
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}
+	if !strings.HasPrefix(u.Path, "/") { // a Windows path: file:///C:/…
+		u.Path = "/" + u.Path
+	}
+	return u.String()
+}
+
+// walCheckpointPages is how many pages the write-ahead log may hold before
+// a commit copies them into the database (two fsyncs): 8,192 pages, 32 MiB,
+// where SQLite's default of 1,000 checkpointed every few pages of a full
+// pass. The log is truncated when a pass ends (checkpoint).
+const walCheckpointPages = 8192
+
+// checkpoint copies the write-ahead log into the database and empties it,
+// so that a finished pass leaves no 32 MiB log beside the file. A reader
+// in the middle of a query may keep it from finishing: the next one will.
+func (db *DB) checkpoint(ctx context.Context) {
+	_, _ = db.sql.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+}
+
+// idList is an SQL list of the ids in the JSON array bound to param, for
+// `id IN idList(…)`: one statement, prepared once, for a page of any size.
+func idList(param string) string {
+	return "(SELECT value FROM json_each(" + param + "))"
+}
+
+// idListArg is the argument idList reads.
+func idListArg(nums []int64) string {
+	b := make([]byte, 0, 16*len(nums)+2)
+	b = append(b, '[')
+	for i, n := range nums {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, n, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// schemaObject is an index or trigger of a table, with the SQL that
+// makes it.
+type schemaObject struct {
+	kind, name, sql string
+}
+
+// tableObjects lists the indexes and triggers of table that can be dropped
+// and made again (not those its constraints make), indexes first.
+func tableObjects(ctx context.Context, tx *sql.Tx, table string) ([]schemaObject, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_master
+		WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name`, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []schemaObject
+	for rows.Next() {
+		var o schemaObject
+		if err := rows.Scan(&o.kind, &o.name, &o.sql); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// dropObject drops an index or trigger.
+func dropObject(ctx context.Context, tx *sql.Tx, o schemaObject) error {
+	_, err := tx.ExecContext(ctx, fmt.Sprintf(`DROP %s IF EXISTS "%s"`, strings.ToUpper(o.kind), o.name))
+	return err
+}
+
+// Space is how much of the mirror's file holds data.
+type Space struct {
+	File int64 // the database file, without its write-ahead log
+	// Free is the part of the file that holds nothing (pages left by
+	// deleted rows and dropped indexes): what `mirror vacuum` gives back
+	// at least (it also packs half-full pages).
+	Free int64
+}
+
+// space reads the file's page counts.
+func (db *DB) space(ctx context.Context) (Space, error) {
+	var pageSize, pages, free int64
+	for _, p := range []struct {
+		q string
+		v *int64
+	}{{"PRAGMA page_size", &pageSize}, {"PRAGMA page_count", &pages}, {"PRAGMA freelist_count", &free}} {
+		if err := db.sql.QueryRowContext(ctx, p.q).Scan(p.v); err != nil {
+			return Space{}, err
+		}
+	}
+	return Space{File: pages * pageSize, Free: free * pageSize}, nil
+}
+
+// Vacuum rewrites the file without its free pages, every page packed
+// full, and says its size before and after. It needs the mirror opened to
+// write (one writer at a time), and room for a copy of the file beside it.
+func (db *DB) Vacuum(ctx context.Context) (before, after Space, err error) {
+	defer db.explain(&err)
+	if before, err = db.space(ctx); err != nil {
+		return before, after, err
+	}
+	if _, err := db.sql.ExecContext(ctx, "VACUUM"); err != nil {
+		return before, after, err
+	}
+	db.checkpoint(ctx)
+	after, err = db.space(ctx)
+	return before, after, err
+}
