@@ -128,9 +128,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 func TestPerAttemptTimeout(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	var calls int
 	c, _, _ := newTestClient(t, Config{Timeout: 50 * time.Millisecond, MaxAttempts: 2}, func(w http.ResponseWriter, r *http.Request) {
-		calls++
 		select {
 		case <-release:
 		case <-r.Context().Done():
