@@ -48,7 +48,8 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err != nil {
 		return false, err
 	}
-	if err := p.db.prepare(ctx, append([]string{p.res.sql.insert, p.res.sql.rewrite, p.res.sql.touch}, p.statements...)...); err != nil {
+	if err := p.db.prepare(ctx, append([]string{p.res.sql.insert, p.res.sql.rewrite, p.res.sql.touch, saveStateSQL, watchedSQL},
+		p.statements...)...); err != nil {
 		return false, err
 	}
 	tx, err := p.db.sql.BeginTx(ctx, nil)
@@ -75,7 +76,7 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err := p.db.recordChanges(ctx, stmts, p.changes(rows)); err != nil {
 		return false, err
 	}
-	if err := p.saveState(ctx, tx, wp.State, t); err != nil {
+	if err := p.saveState(ctx, stmts, wp.State, t); err != nil {
 		return false, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -257,24 +258,43 @@ func (t *tally) count(state rowState, key string, ordered bool) {
 // txStmts runs statements in a transaction: those prepared for the open
 // mirror (DB.prepare, before the transaction began: the mirror has one
 // connection, which the transaction holds) as prepared, rather than once
-// per row or per transaction; others as they come.
+// per row or per transaction, each bound to the transaction once; others
+// as they come.
 type txStmts struct {
-	tx *sql.Tx
-	db *DB
+	tx    *sql.Tx
+	db    *DB
+	bound map[string]*sql.Stmt
+}
+
+// prepared is q prepared and bound to the transaction, nil when q was not
+// prepared.
+func (t *txStmts) prepared(ctx context.Context, q string) *sql.Stmt {
+	if st, ok := t.bound[q]; ok {
+		return st
+	}
+	st, ok := t.db.stmts[q]
+	if !ok {
+		return nil
+	}
+	if t.bound == nil {
+		t.bound = map[string]*sql.Stmt{}
+	}
+	t.bound[q] = t.tx.StmtContext(ctx, st)
+	return t.bound[q]
 }
 
 // ExecContext runs q in the transaction.
 func (t *txStmts) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if st, ok := t.db.stmts[q]; ok {
-		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	if st := t.prepared(ctx, q); st != nil {
+		return st.ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, q, args...)
 }
 
 // QueryRowContext runs q in the transaction.
 func (t *txStmts) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if st, ok := t.db.stmts[q]; ok {
-		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	if st := t.prepared(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, q, args...)
 }
