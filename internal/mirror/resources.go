@@ -105,18 +105,22 @@ var submissions = &resource{
 }
 
 // fillDemandTally counts demand_tally afresh from the rows (the same as
-// schema version 8 does once).
+// schema version 8 does once). `+gone_at` keeps the planner from the
+// partial index submissions_product, which orders the groups but sends it
+// to the table for every row: it reads a covering index (bis report's,
+// submissions_report, an eighth of the table) or, lacking one, the table,
+// and sorts. At 100,000 rows that took each fill from 0.6 s of CPU to 0.15.
 const fillDemandTally = `INSERT INTO demand_tally (product_id, variant_id, live, pending, sent, newest, oldest, title_id)
 SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
 	(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id
 		AND t.gone_at IS NULL ORDER BY t.created_at DESC, t.id DESC LIMIT 1)
-FROM submissions g WHERE gone_at IS NULL GROUP BY product_id, variant_id`
+FROM submissions g WHERE +gone_at IS NULL GROUP BY product_id, variant_id`
 
 // fillDemandSKU counts demand_sku afresh from the rows (as schema
-// version 8 does once).
+// version 8 does once), read as fillDemandTally reads them.
 const fillDemandSKU = `INSERT INTO demand_sku (product_id, variant_id, sku, live, newest)
 SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
-WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`
+WHERE +gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",
 	"countdown_before_preorder_end", "apply_to", "preorder_condition_inventory", "fulfillment_status",
