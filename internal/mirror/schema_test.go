@@ -55,7 +55,7 @@ func TestRowSQLGolden(t *testing.T) {
 			q := res.sql
 			fmt.Fprintf(&b, "-- %s\n", res.name)
 			for _, s := range []struct{ name, sql string }{{"seenSync", q.seenSync}, {"seenExport", q.seenExport},
-				{"insert", q.insert}, {"rewrite", q.rewrite}, {"touch", q.touch}, {"detail", q.detail}} {
+				{"insert", q.insert}, {"insertRows(2)", q.insertRows(2)}, {"rewrite", q.rewrite}, {"touch", q.touch}, {"detail", q.detail}} {
 				fmt.Fprintf(&b, "%s: %s\n", s.name, s.sql)
 			}
 			b.WriteString("\n")
