@@ -13,7 +13,7 @@
 #   answers     medians of ANSWER_RUNS whole-process runs, --offline, on the
 #               synced mirror: bis demand (by product, by variant), bis find
 #               by e-mail, phone (without its country code), variant, SKU and
-#               date
+#               date; and `storectl --version`, the floor of them all
 #
 # Usage: scripts/bench-mirror.sh [ROWS] [RUNS]    (100000, 3)
 # BENCH_BINS="name=path name=path" compares builds (default: this tree).
@@ -83,6 +83,9 @@ answers() {
 	variant=$("$bin" mirror query --no-headers 'SELECT variant_id FROM submissions GROUP BY variant_id ORDER BY count(*) DESC LIMIT 1')
 	sku=$("$bin" mirror query --no-headers "SELECT sku FROM submissions WHERE coalesce(sku, '') <> '' GROUP BY sku ORDER BY count(*) DESC LIMIT 1")
 	since=$("$bin" mirror query --no-headers "SELECT substr(max(created_at), 1, 10) FROM submissions")
+	# The floor of any answer: starting the process (on a loaded machine,
+	# most of every figure below).
+	echo "$1 answer version $(median_ms "$bin" --version)"
 	echo "$1 answer demand-product $(median_ms "$bin" bis demand --offline -o json)"
 	echo "$1 answer demand-variant $(median_ms "$bin" bis demand --by variant --offline -o json)"
 	echo "$1 answer find-email $(median_ms "$bin" bis find --email "$email" --offline -o json)"
