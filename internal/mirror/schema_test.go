@@ -32,6 +32,7 @@ func TestMigrationsArePinned(t *testing.T) {
 		"b8fd6fd25ad481cfe6b43f2c0c9a08b880c0d89c0096477afb73a959d7e7ee2a",
 		"dd3acc57c42e868b6497560b763af9189b57c8b53c588e84588ed7bc01c2a589",
 		"9c3c0081f8dfe035ef782ba301998b61fab05197fdf99154f3fa46eaec5dc219",
+		"179e79d7525a7df669abc0f7454713be0fee9ec2ae9efd233234157251fa0356",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
@@ -98,7 +99,7 @@ func tallyMismatch(t *testing.T, db *sql.DB) string {
 	if a, b := dump(t, db, freshSKU), dump(t, db, keptSKU); a != b {
 		return fmt.Sprintf("from the rows:\n%s\ndemand_sku:\n%s", a, b)
 	}
-	return ""
+	return reportTallyMismatch(t, db)
 }
 
 func dump(t *testing.T, db *sql.DB, q string) string {
