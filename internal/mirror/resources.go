@@ -124,7 +124,7 @@ SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
 WHERE +gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`
 
 // fillReportTally counts report_tally afresh from the rows (as schema
-// version 9 does once).
+// version 9 does once), read as fillDemandTally reads them.
 const fillReportTally = `INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest)
 SELECT product_id, variant_id, sku, l, status, q, count(*), sum(d), sum(o), sum(c), sum(u), min(created_at)
 FROM (SELECT product_id, variant_id, sku, status, created_at,
@@ -136,7 +136,7 @@ FROM (SELECT product_id, variant_id, sku, status, created_at,
 		detail_fetched_at IS NOT NULL AND opened IS NOT NULL AND opened NOT IN (0, '0', '') AS o,
 		detail_fetched_at IS NOT NULL AND clicked IS NOT NULL AND clicked NOT IN (0, '0', '') AS c,
 		detail_fetched_at IS NOT NULL AND unsubscribe IS 1 AS u
-	FROM submissions WHERE gone_at IS NULL)
+	FROM submissions WHERE +gone_at IS NULL)
 GROUP BY product_id, variant_id, sku, l, status, q`
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",
