@@ -36,6 +36,10 @@ const (
 // Formats lists the valid formats in the order help texts show them.
 var Formats = []Format{Table, JSON, NDJSON, CSV, YAML, XLSX}
 
+// isRows reports a format made of rows and columns (table, csv, xlsx), as
+// opposed to a document format that keeps the JSON's shape.
+func (f Format) isRows() bool { return f == Table || f == CSV || f == XLSX }
+
 // ParseFormat reads a --output value, ignoring case and surrounding space.
 // An unknown value is a usage error (exit 2) that lists the valid ones.
 func ParseFormat(s string) (Format, error) {

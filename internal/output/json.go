@@ -15,27 +15,13 @@ import (
 // left for the JSON validator to judge. Clean input, the common case, is
 // returned as is.
 func jsonSafe(raw []byte) []byte {
-	var out []byte
+	e := escaper{raw: raw}
 	inString, escaped := false, false
-	last := 0 // raw[last:i] is pending copy into out
-	replace := func(i, size int, with string) {
-		if out == nil {
-			out = make([]byte, 0, len(raw)+16)
-		}
-		out = append(out, raw[last:i]...)
-		out = append(out, with...)
-		last = i + size
-	}
 	for i := 0; i < len(raw); {
 		c := raw[i]
-		if !inString {
-			if c == '"' {
-				inString = true
-			}
-			i++
-			continue
-		}
 		switch {
+		case !inString:
+			inString = c == '"'
 		case escaped:
 			escaped = false
 		case c == '\\':
@@ -43,24 +29,50 @@ func jsonSafe(raw []byte) []byte {
 		case c == '"':
 			inString = false
 		case c < 0x20 || c == 0x7f:
-			replace(i, 1, fmt.Sprintf(`\u%04x`, c))
+			e.replace(i, 1, fmt.Sprintf(`\u%04x`, c))
 		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(raw[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				replace(i, 1, `\ufffd`)
-			case r >= 0x80 && r <= 0x9f:
-				replace(i, size, fmt.Sprintf(`\u%04x`, r))
-			}
-			i += size
+			i += e.multiByte(i)
 			continue
 		}
 		i++
 	}
-	if out == nil {
-		return raw
+	return e.result()
+}
+
+// escaper copies raw into out lazily: only from the first byte it
+// replaces, so clean input is never copied.
+type escaper struct {
+	raw, out []byte
+	last     int // raw[last:] is not yet copied into out
+}
+
+func (e *escaper) replace(i, size int, with string) {
+	if e.out == nil {
+		e.out = make([]byte, 0, len(e.raw)+16)
 	}
-	return append(out, raw[last:]...)
+	e.out = append(e.out, e.raw[e.last:i]...)
+	e.out = append(e.out, with...)
+	e.last = i + size
+}
+
+// multiByte escapes the UTF-8 sequence at raw[i] if it is invalid or a C1
+// control, and returns its length.
+func (e *escaper) multiByte(i int) int {
+	r, size := utf8.DecodeRune(e.raw[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		e.replace(i, 1, `\ufffd`)
+	case r >= 0x80 && r <= 0x9f:
+		e.replace(i, size, fmt.Sprintf(`\u%04x`, r))
+	}
+	return size
+}
+
+func (e *escaper) result() []byte {
+	if e.out == nil {
+		return e.raw
+	}
+	return append(e.out, e.raw[e.last:]...)
 }
 
 // indentJSON appends raw, made terminal-safe and indented by two spaces, to

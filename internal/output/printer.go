@@ -176,20 +176,37 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 		}
 		return runJQ(p.ios.Out, p.jq, arr, p.jqSinkFor(columnKeys(cols), p.ios.OutTTY, p.ios.ColorEnabled))
 	}
+	if p.format.isRows() {
+		objects, err := parseAll(items)
+		if err != nil {
+			return err
+		}
+		return p.printRows(objects, cols)
+	}
 	var out bytes.Buffer
+	if err := p.encodeList(&out, items, keys); err != nil {
+		return err
+	}
+	_, err = p.ios.Out.Write(out.Bytes())
+	return err
+}
+
+// encodeList writes a list in one of the document formats (json, ndjson,
+// yaml).
+func (p *Printer) encodeList(out *bytes.Buffer, items []json.RawMessage, keys []string) error {
 	switch p.format {
 	case JSON:
 		arr, err := p.array(items, keys)
 		if err != nil {
 			return err
 		}
-		if err := p.indentJSON(&out, arr); err != nil {
+		if err := p.indentJSON(out, arr); err != nil {
 			return err
 		}
 		out.WriteByte('\n')
 	case NDJSON:
 		for _, item := range items {
-			if err := p.ndjsonLine(&out, item, keys); err != nil {
+			if err := p.ndjsonLine(out, item, keys); err != nil {
 				return err
 			}
 		}
@@ -202,18 +219,9 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 			}
 			seq.Content = append(seq.Content, n)
 		}
-		if err := writeYAML(&out, seq); err != nil {
-			return err
-		}
-	case CSV, Table, XLSX:
-		objects, err := parseAll(items)
-		if err != nil {
-			return err
-		}
-		return p.printRows(objects, cols)
+		return writeYAML(out, seq)
 	}
-	_, err = p.ios.Out.Write(out.Bytes())
-	return err
+	return nil
 }
 
 // printRows prints objects in a format of rows (csv, table, xlsx), for List and
@@ -224,22 +232,29 @@ func (p *Printer) printRows(objects []Object, cols []Column) error {
 	if err != nil {
 		return err
 	}
+	if p.format != Table {
+		return p.writeSheet(cols, objects)
+	}
 	var out bytes.Buffer
-	switch p.format {
-	case CSV:
-		err = p.writeCSV(&out, cols, objects)
-	case XLSX:
+	fitted, err := p.writeTable(&out, cols, objects)
+	if err != nil {
+		return err
+	}
+	if err := p.page(out.Bytes()); err != nil {
+		return err
+	}
+	p.noteDropped(cols, fitted)
+	return nil
+}
+
+// writeSheet writes rows as a file a spreadsheet opens (csv or xlsx).
+func (p *Printer) writeSheet(cols []Column, objects []Object) error {
+	var out bytes.Buffer
+	var err error
+	if p.format == XLSX {
 		err = p.writeXLSX(&out, cols, objects)
-	default:
-		fitted, err := p.writeTable(&out, cols, objects)
-		if err != nil {
-			return err
-		}
-		if err := p.page(out.Bytes()); err != nil {
-			return err
-		}
-		p.noteDropped(cols, fitted)
-		return nil
+	} else {
+		err = p.writeCSV(&out, cols, objects)
 	}
 	if err != nil {
 		return err
@@ -297,57 +312,53 @@ func (p *Printer) Object(raw json.RawMessage, human func(w io.Writer) error) err
 	if err != nil {
 		return err
 	}
-	if p.jq != nil {
+	switch {
+	case p.jq != nil:
 		shaped, err := p.shape(raw, keys)
 		if err != nil {
 			return err
 		}
 		return runJQ(p.ios.Out, p.jq, shaped, p.jqSinkFor(nil, p.ios.OutTTY, p.ios.ColorEnabled))
+	case p.format == Table:
+		return p.humanObject(o, human)
+	case p.format.isRows():
+		cols, err := objectColumns(p.fields, o)
+		if err != nil {
+			return err
+		}
+		return p.writeSheet(cols, []Object{o})
 	}
 	var out bytes.Buffer
+	if err := p.encodeObject(&out, raw, keys); err != nil {
+		return err
+	}
+	_, err = p.ios.Out.Write(out.Bytes())
+	return err
+}
+
+// encodeObject writes one value in one of the document formats (json,
+// ndjson, yaml), as sent or with only keys.
+func (p *Printer) encodeObject(out *bytes.Buffer, raw json.RawMessage, keys []string) error {
 	switch p.format {
 	case JSON:
 		shaped, err := p.shape(raw, keys)
 		if err != nil {
 			return err
 		}
-		if err := p.indentJSON(&out, shaped); err != nil {
+		if err := p.indentJSON(out, shaped); err != nil {
 			return err
 		}
 		out.WriteByte('\n')
 	case NDJSON:
-		if err := p.ndjsonLine(&out, raw, keys); err != nil {
-			return err
-		}
+		return p.ndjsonLine(out, raw, keys)
 	case YAML:
 		n, err := p.yamlItem(raw, keys)
 		if err != nil {
 			return err
 		}
-		if err := writeYAML(&out, n); err != nil {
-			return err
-		}
-	case CSV:
-		cols, err := objectColumns(p.fields, o)
-		if err != nil {
-			return err
-		}
-		if err := p.writeCSV(&out, cols, []Object{o}); err != nil {
-			return err
-		}
-	case XLSX:
-		cols, err := objectColumns(p.fields, o)
-		if err != nil {
-			return err
-		}
-		if err := p.writeXLSX(&out, cols, []Object{o}); err != nil {
-			return err
-		}
-	case Table:
-		return p.humanObject(o, human)
+		return writeYAML(out, n)
 	}
-	_, err = p.ios.Out.Write(out.Bytes())
-	return err
+	return nil
 }
 
 func (p *Printer) humanObject(o Object, human func(w io.Writer) error) error {

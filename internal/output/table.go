@@ -208,15 +208,27 @@ const (
 func columnRank(name string) int {
 	n := strings.ToLower(strings.TrimSpace(name))
 	switch {
-	case n == "id" || n == "#" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, " id"):
+	case isIDColumn(n):
 		return neverShrink
 	case strings.Contains(n, "email"):
 		return shrinkAnswer
-	case strings.HasSuffix(n, "_at") || strings.Contains(n, "date") || strings.Contains(n, "phone") ||
-		n == "status" || n == "created" || n == "updated" || n == "start" || n == "end" || n == "sku":
+	case isFixedFormColumn(n):
 		return shrinkLast
 	}
 	return shrinkFirst
+}
+
+func isIDColumn(n string) bool {
+	return n == "id" || n == "#" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, " id")
+}
+
+// fixedFormColumns are the short fixed forms named whole; dates and phones
+// are also found by a part of their name.
+var fixedFormColumns = []string{"status", "created", "updated", "start", "end", "sku"}
+
+func isFixedFormColumn(n string) bool {
+	return strings.HasSuffix(n, "_at") || strings.Contains(n, "date") || strings.Contains(n, "phone") ||
+		slices.Contains(fixedFormColumns, n)
 }
 
 // fitWidths shrinks column widths to fit a terminal, rank by rank (free
