@@ -48,7 +48,7 @@ type resource struct {
 	refreshed bool
 	// afterDetail stores what a detail holds beyond the row's columns, in
 	// the detail's transaction.
-	afterDetail func(ctx context.Context, tx *sql.Tx, id int64, raw []byte) error
+	afterDetail func(ctx context.Context, db *DB, tx *sql.Tx, id int64, raw []byte) error
 	// withDetails fetches what a sync with --details needs besides the
 	// rows' details (the back-in-stock form).
 	withDetails func(ctx context.Context, db *DB, c *shop.Client, full bool) error
