@@ -115,10 +115,14 @@ func (p *pass) recordGone(ctx context.Context, tx *sql.Tx) error {
 	return p.db.recordChanges(ctx, tx, changes)
 }
 
+// watchedSQL counts the watches of a list (asked once a page: storePage
+// prepares it).
+const watchedSQL = "SELECT count(*) FROM watch_lists WHERE resource = ?"
+
 // watched reports whether the list res is watched.
 func watched(ctx context.Context, tx execQuerier, res string) (bool, error) {
 	var n int
-	err := tx.QueryRowContext(ctx, "SELECT count(*) FROM watch_lists WHERE resource = ?", res).Scan(&n)
+	err := tx.QueryRowContext(ctx, watchedSQL, res).Scan(&n)
 	return n > 0, err
 }
 

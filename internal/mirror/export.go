@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/ids"
@@ -64,7 +65,7 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 			return out, err
 		}
 	}
-	p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, recordExportRow)
+	p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, recordExportRows)
 	if out.Walk, err = p.run(ctx, c, opts.Report, ex.writePage); err != nil {
 		return out, err
 	}
@@ -95,22 +96,37 @@ func (db *DB) exportPass(ctx context.Context, opts ExportOptions) (*pass, error)
 	return db.startPass(ctx, submissions, Full, purposeExport, opts.Details)
 }
 
-const recordExportRow = "INSERT INTO export_rows (pass_id, seq, id) VALUES (?, ?, ?)"
+// recordExportRows records a page's rows in the export's order: ?3 is a
+// JSON array of their ids in list order, null for a row whose id is not a
+// 64-bit integer (which still takes its place, ?2 + its index).
+const recordExportRows = `INSERT INTO export_rows (pass_id, seq, id)
+	SELECT ?1, ?2 + key, value FROM json_each(?3) WHERE value IS NOT NULL`
 
 // record notes the rows of the page being stored, and their place in the
-// export's order in the same transaction. A row whose id is not a 64-bit
-// integer (kept in odd_rows) is written, but not replayed.
+// export's order in the same transaction, in one statement. A row whose
+// id is not a 64-bit integer (kept in odd_rows) is written, but not
+// replayed.
 func (ex *exporter) record(ctx context.Context, tx *txStmts, rows []pageRow) error {
-	for _, r := range rows {
+	first := ex.p.exported + len(ex.pageRows) + 1
+	list := append(make([]byte, 0, 16*len(rows)+2), '[')
+	recorded := false
+	for i, r := range rows {
 		ex.pageRows = append(ex.pageRows, r.WalkRow)
+		if i > 0 {
+			list = append(list, ',')
+		}
 		if r.odd {
+			list = append(list, "null"...)
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, recordExportRow, ex.p.id, ex.p.exported+len(ex.pageRows), r.id); err != nil {
-			return err
-		}
+		list = strconv.AppendInt(list, r.id, 10)
+		recorded = true
 	}
-	return nil
+	if !recorded {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, recordExportRows, ex.p.id, first, string(append(list, ']')))
+	return err
 }
 
 // writePage writes the page's rows once it is committed, and counts them.

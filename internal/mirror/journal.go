@@ -117,14 +117,17 @@ func (p *pass) abandon(ctx context.Context, why string) error {
 	return err
 }
 
+// saveStateSQL writes the walk's state and the counters after a page.
+const saveStateSQL = `UPDATE sync_journal SET walk = ?, updated_at = ?, rows_new = ?, rows_changed = ?, newest_first = ?
+	WHERE id = ?`
+
 // saveState writes the walk's state and the counters after a page in tx.
-func (p *pass) saveState(ctx context.Context, tx *sql.Tx, st shop.WalkState, t tally) error {
+func (p *pass) saveState(ctx context.Context, tx execQuerier, st shop.WalkState, t tally) error {
 	walk, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE sync_journal SET walk = ?, updated_at = ?, rows_new = ?, rows_changed = ?, newest_first = ?
-		WHERE id = ?`, string(walk), stamp(p.db.Now()), t.newRows, t.changed, t.ordered, p.id)
+	_, err = tx.ExecContext(ctx, saveStateSQL, string(walk), stamp(p.db.Now()), t.newRows, t.changed, t.ordered, p.id)
 	return err
 }
 

@@ -54,6 +54,19 @@ func buildRowSQL(r *resource) rowSQL {
 	return q
 }
 
+// maxInsertRows is the most rows one insert statement writes: at the
+// widest table's 30 columns, 7,680 parameters, well within SQLite's 32,766.
+const maxInsertRows = 256
+
+// insertRows is insert for n rows: the same columns, n tuples of values.
+func (q rowSQL) insertRows(n int) string {
+	if n <= 1 {
+		return q.insert
+	}
+	_, tuple, _ := strings.Cut(q.insert, " VALUES ")
+	return q.insert + strings.Repeat(", "+tuple, n-1)
+}
+
 // writtenCols are the columns a list row fills: the list's, then those
 // derived from them.
 func (r *resource) writtenCols() []string {

@@ -78,6 +78,11 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	if p.known == nil {
 		p.known = map[int64]held{}
 	}
+	// A row the mirror does not hold is known too, as new: storePage then
+	// asks no second time (every row of a first sync is new).
+	for _, n := range nums {
+		p.known[n] = held{}
+	}
 	for rows.Next() {
 		var id int64
 		h := held{exists: true}

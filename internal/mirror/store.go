@@ -48,7 +48,8 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err != nil {
 		return false, err
 	}
-	if err := p.db.prepare(ctx, append([]string{p.res.sql.insert, p.res.sql.rewrite, p.res.sql.touch}, p.statements...)...); err != nil {
+	qs := append([]string{p.res.sql.rewrite, p.res.sql.touch, saveStateSQL, watchedSQL}, p.insertStatements(rows)...)
+	if err := p.db.prepare(ctx, append(qs, p.statements...)...); err != nil {
 		return false, err
 	}
 	tx, err := p.db.sql.BeginTx(ctx, nil)
@@ -75,7 +76,7 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err := p.db.recordChanges(ctx, stmts, p.changes(rows)); err != nil {
 		return false, err
 	}
-	if err := p.saveState(ctx, tx, wp.State, t); err != nil {
+	if err := p.saveState(ctx, stmts, wp.State, t); err != nil {
 		return false, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -85,39 +86,86 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	return allKnown, nil
 }
 
-// writeRows writes each row as what the mirror knew of it asks: a new row
-// whole, a changed one rewritten, an unchanged one only marked as met
-// (and placed), which touches no index but the place's.
+// writeRows writes each row as what the mirror knew of it asks: the new
+// rows whole, in one statement (insertRows), a changed one rewritten, an
+// unchanged one only marked as met (and placed), which touches no index
+// but the place's. Places are given in list order first; the new rows
+// are inserted in that order too (the table keeps arrival order).
 func (p *pass) writeRows(ctx context.Context, tx *txStmts, rows []pageRow, kind shop.WalkKind, t *tally, now time.Time) error {
 	ts := stamp(now)
 	q := p.res.sql
+	places := make([][]any, len(rows))
+	var fresh [][]any // the new rows' insert arguments, in list order
 	for i := range rows {
 		r := &rows[i]
 		if r.odd {
-			if err := p.keepOdd(ctx, tx, r.WalkRow, ts); err != nil {
-				return err
-			}
 			continue
 		}
-		var place []any
 		if p.res.placed {
-			place = []any{t.place(p.id, kind)}
+			places[i] = []any{t.place(p.id, kind)}
 		}
+		t.count(r.state, p.res.orderValue(r.vals), kind == shop.Forward && p.res.orderKey != "")
+		if r.state == rowNew {
+			fresh = append(fresh, concat([]any{r.id}, r.vals, []any{string(r.Raw), ts, ts, ts, p.id}, places[i]))
+		}
+	}
+	if err := p.insertRows(ctx, tx, rows, fresh); err != nil {
+		return err
+	}
+	for i := range rows {
+		r := &rows[i]
 		var err error
-		switch r.state {
-		case rowNew:
-			_, err = tx.ExecContext(ctx, q.insert, concat([]any{r.id}, r.vals, []any{string(r.Raw), ts, ts, ts, p.id}, place)...)
-		case rowChanged:
-			_, err = tx.ExecContext(ctx, q.rewrite, concat(r.vals, []any{string(r.Raw), ts, ts, p.id}, place, []any{r.id})...)
-		default:
-			_, err = tx.ExecContext(ctx, q.touch, concat([]any{ts, ts, p.id}, place, []any{r.id})...)
+		switch {
+		case r.odd:
+			err = p.keepOdd(ctx, tx, r.WalkRow, ts)
+		case r.state == rowChanged:
+			_, err = tx.ExecContext(ctx, q.rewrite, concat(r.vals, []any{string(r.Raw), ts, ts, p.id}, places[i], []any{r.id})...)
+		case r.state == rowUnchanged:
+			_, err = tx.ExecContext(ctx, q.touch, concat([]any{ts, ts, p.id}, places[i], []any{r.id})...)
 		}
 		if err != nil {
 			return fmt.Errorf("store %s %s: %w", p.res.noun, r.ID, err)
 		}
-		t.count(r.state, p.res.orderValue(r.vals), kind == shop.Forward && p.res.orderKey != "")
 	}
 	return nil
+}
+
+// insertRows inserts the new rows, each given as insert's arguments, a
+// statement for up to maxInsertRows of them: one per page of a first sync
+// rather than one per row, whose fixed cost (binding, stepping, resetting
+// through database/sql) was most of the row's.
+func (p *pass) insertRows(ctx context.Context, tx *txStmts, rows []pageRow, fresh [][]any) error {
+	for len(fresh) > 0 {
+		n := min(len(fresh), maxInsertRows)
+		var args []any
+		for _, a := range fresh[:n] {
+			args = append(args, a...)
+		}
+		if _, err := tx.ExecContext(ctx, p.res.sql.insertRows(n), args...); err != nil {
+			return fmt.Errorf("store %d new %s: %w", n, p.res.noun, err)
+		}
+		fresh = fresh[n:]
+	}
+	return nil
+}
+
+// insertStatements are the inserts writeRows runs for a page's rows, to
+// prepare before its transaction begins.
+func (p *pass) insertStatements(rows []pageRow) []string {
+	n := 0
+	for _, r := range rows {
+		if !r.odd && r.state == rowNew {
+			n++
+		}
+	}
+	var qs []string
+	if n >= maxInsertRows {
+		qs = append(qs, p.res.sql.insertRows(maxInsertRows))
+	}
+	if n%maxInsertRows > 0 {
+		qs = append(qs, p.res.sql.insertRows(n%maxInsertRows))
+	}
+	return qs
 }
 
 // changes are the rows a page stored differently from what the mirror
@@ -257,24 +305,43 @@ func (t *tally) count(state rowState, key string, ordered bool) {
 // txStmts runs statements in a transaction: those prepared for the open
 // mirror (DB.prepare, before the transaction began: the mirror has one
 // connection, which the transaction holds) as prepared, rather than once
-// per row or per transaction; others as they come.
+// per row or per transaction, each bound to the transaction once; others
+// as they come.
 type txStmts struct {
-	tx *sql.Tx
-	db *DB
+	tx    *sql.Tx
+	db    *DB
+	bound map[string]*sql.Stmt
+}
+
+// prepared is q prepared and bound to the transaction, nil when q was not
+// prepared.
+func (t *txStmts) prepared(ctx context.Context, q string) *sql.Stmt {
+	if st, ok := t.bound[q]; ok {
+		return st
+	}
+	st, ok := t.db.stmts[q]
+	if !ok {
+		return nil
+	}
+	if t.bound == nil {
+		t.bound = map[string]*sql.Stmt{}
+	}
+	t.bound[q] = t.tx.StmtContext(ctx, st)
+	return t.bound[q]
 }
 
 // ExecContext runs q in the transaction.
 func (t *txStmts) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if st, ok := t.db.stmts[q]; ok {
-		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	if st := t.prepared(ctx, q); st != nil {
+		return st.ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, q, args...)
 }
 
 // QueryRowContext runs q in the transaction.
 func (t *txStmts) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if st, ok := t.db.stmts[q]; ok {
-		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	if st := t.prepared(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, q, args...)
 }

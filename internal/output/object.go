@@ -194,6 +194,20 @@ func keyEquals(rawKey []byte, key string) bool {
 	return unquote(rawKey) == key
 }
 
+// EachMember calls fn with the key and the raw value of each member of
+// obj, in the order sent, until fn returns false. obj must be a valid JSON
+// object without leading space, as a part of a decoded document is: it is
+// not checked again. The key's bytes are only valid during the call.
+func EachMember(obj []byte, fn func(key []byte, value json.RawMessage) bool) {
+	eachMember(obj, func(rawKey, value []byte) bool {
+		key := rawKey[1 : len(rawKey)-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			key = []byte(unquote(rawKey))
+		}
+		return fn(key, value)
+	})
+}
+
 // eachMember calls fn with the raw key literal and raw value of each member
 // of a valid JSON object until fn returns false.
 func eachMember(obj []byte, fn func(rawKey, value []byte) bool) {
