@@ -18,10 +18,11 @@ package mirror
 //     join on equalities PostgreSQL can hash, since it cannot hash SQLite's
 //     IS between two NULLs.
 const pgVersion8 = `
--- SQLite's json_each as the mirror's SQL uses it (idList): the ids of a
--- JSON array of integers, as bigint so that id IN (…) seeks the key.
-CREATE FUNCTION storectl.json_each(ids text) RETURNS TABLE (value bigint) LANGUAGE sql IMMUTABLE ROWS 15 AS
-	'SELECT e::bigint FROM jsonb_array_elements_text(ids::jsonb) e';
+-- SQLite's json_each as the mirror's SQL uses it (idList, an export's
+-- rows): over a JSON array of integer ids (or null), each one's index
+-- (key, from 0) and id (value), as bigint so that id IN (…) seeks the key.
+CREATE FUNCTION storectl.json_each(ids text) RETURNS TABLE (key bigint, value bigint) LANGUAGE sql IMMUTABLE ROWS 15 AS
+	'SELECT o - 1, e::bigint FROM jsonb_array_elements_text(ids::jsonb) WITH ORDINALITY AS t(e, o)';
 
 ALTER TABLE storectl.submissions ADD COLUMN phone_reversed text COLLATE "C", ADD COLUMN seen_by bigint;
 UPDATE storectl.submissions SET phone_reversed = reverse(phone_digits) WHERE phone_digits IS NOT NULL;
