@@ -14,6 +14,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/sandbox"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/rowsql.golden")
@@ -181,6 +184,48 @@ func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 // fills the table, and builds them when it ends: while it is interrupted
 // they are deferred; once it finished, the schema is the migrations' own,
 // and the tally is exact; the next syncs keep it so.
+// TestAnswersWaitForADeferredFirstPass: while a first pass into an empty
+// table is unfinished (its indexes deferred), the answers refuse through
+// NeedsSync, even when an earlier full pass found the list empty: bis
+// report reads INDEXED BY submissions_report, which is not there, and the
+// demand tally is not counted.
+func TestAnswersWaitForADeferredFirstPass(t *testing.T) {
+	w := newWorld(t, 40)
+	if err := w.store.Update(func(st *sandbox.State) error { st.Submissions = nil; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(SyncOptions{}, "bis")
+	needs := func() []string {
+		t.Helper()
+		missing, err := w.db.NeedsSync(context.Background(), []string{"bis"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return missing
+	}
+	if got := needs(); len(got) != 0 {
+		t.Fatalf("after a full pass of an empty list: needs %v", got)
+	}
+	if err := sandbox.AddSubmissions(w.store, 40, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Full: true, Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	if w.count("SELECT count(*) FROM bulk_deferred WHERE name = 'submissions_report'") != 1 {
+		t.Fatal("the interrupted pass into the empty table did not defer submissions_report")
+	}
+	if got := needs(); !slices.Equal(got, []string{"bis"}) {
+		t.Fatalf("with the indexes deferred: needs %v, want [bis]", got)
+	}
+	w.reopen()
+	w.sync(SyncOptions{}, "bis")
+	if got := needs(); len(got) != 0 {
+		t.Fatalf("after the pass ended: needs %v", got)
+	}
+}
+
 // TestTallyFillsReadACoveringIndex: the fills that end a first pass read
 // bis report's covering index, not the table row by row through the
 // partial product index (the planner's choice without `+gone_at`, three

@@ -316,20 +316,40 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 }
 
 // NeedsSync lists the groups among want whose resources were never
-// synced: an answer from the mirror needs at least one pass.
+// synced: an answer from the mirror needs at least one pass. A resource
+// whose first pass into an empty table has not ended counts as never
+// synced, even after an earlier full pass that found the list empty: its
+// indexes, which bis report reads by name, and the tallies its triggers
+// keep are not built yet (bulk.go).
 func (db *DB) NeedsSync(ctx context.Context, want []string) (_ []string, err error) {
 	defer db.explain(&err)
 	var out []string
 	for _, g := range want {
 		for _, res := range resourcesOf(g) {
-			if _, _, ok, err := db.lastFull(ctx, res); err != nil {
+			ready, err := db.synced(ctx, res)
+			if err != nil {
 				return nil, err
-			} else if !ok && !slices.Contains(out, g) {
+			}
+			if !ready && !slices.Contains(out, g) {
 				out = append(out, g)
 			}
 		}
 	}
 	return out, nil
+}
+
+// synced reports whether a full pass of res ended and no first pass is
+// filling its table (NeedsSync).
+func (db *DB) synced(ctx context.Context, res *resource) (bool, error) {
+	if _, _, ok, err := db.lastFull(ctx, res); err != nil || !ok {
+		return false, err
+	}
+	if db.pg != nil {
+		return true, nil // PostgreSQL keeps its indexes through a pass
+	}
+	var deferred int
+	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM bulk_deferred WHERE tbl = ?", res.name).Scan(&deferred)
+	return deferred == 0, err
 }
 
 // Age is when the least recently refreshed of the groups' resources was
