@@ -186,6 +186,7 @@ func TestPostgresLease(t *testing.T) {
 		t.Fatalf("taken over before the heartbeat expired: %v", err)
 	}
 	var waited []string
+	asked := time.Now()
 	second, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store, Waiting: func(m string) { waited = append(waited, m) }})
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +194,9 @@ func TestPostgresLease(t *testing.T) {
 	if since := time.Since(died); since < time.Second {
 		t.Errorf("taken over %s after the holder died, before its heartbeat expired", since)
 	}
-	if len(waited) != 1 {
+	// Told once that it waits, unless the heartbeat had expired already
+	// when it asked (a loaded machine).
+	if len(waited) > 1 || len(waited) == 0 && asked.Sub(died) < 1500*time.Millisecond {
 		t.Errorf("waiting told %d times: %q", len(waited), waited)
 	}
 
