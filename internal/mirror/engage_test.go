@@ -8,9 +8,9 @@ import (
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
-// engagedWorld is the demo store, mirrored with every detail, whose 40
-// oldest pending submissions the sandbox's engagement model sends at the
-// clock's time: their opens, clicks and unsubscribes arrive over the next
+// engagedWorld is the demo store, mirrored with every detail, where the
+// sandbox's engagement model restocks variants at the clock's time (every
+// pending submission of each, 40 e-mails or more): their opens, clicks and unsubscribes arrive over the next
 // 13 days, half of them without moving updated_at. It returns the ids of
 // the sent rows whose engagement includes an arrival that leaves
 // updated_at alone (the rows the window exists for).

@@ -32,7 +32,7 @@ import (
 
 // pgStoreViews are the tables a store's connection sees as its own.
 var pgStoreViews = []string{"store", "submissions", "offers", "offer_products", "priority_rows", "rules", "form_fields",
-	"sync_journal", "odd_rows", "watch_lists", "outbox", "watch_alerts", "bulk_deferred", "demand_tally", "demand_sku"}
+	"sync_journal", "odd_rows", "watch_lists", "outbox", "watch_alerts", "bulk_deferred", "demand_tally", "demand_sku", "report_tally"}
 
 // pgStoreAnswers are the views of schema version 8 as a store's connection
 // sees them: its rows, with SQLite's columns (the commands read them with
@@ -181,6 +181,16 @@ var (
 	// jsonEach is SQLite's json_each, which the schema's own replaces for
 	// the arrays of ids the mirror passes (idList).
 	jsonEach = regexp.MustCompile(`(?i)\bjson_each\s*\(`)
+	printf   = regexp.MustCompile(`(?i)\bprintf\s*\(`)
+	// unaryPlus is SQLite's way to keep a column's index out of a plan
+	// (WHERE +gone_at IS NULL); PostgreSQL has no unary plus on text.
+	unaryPlus = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+\+(\w)`)
+	// glob is SQLite's GLOB with a pattern literal, which becomes a
+	// regular expression; zeroAmongText is SQLite's `NOT IN (0, '0', '')`
+	// over a text column, whose 0 PostgreSQL cannot compare with text (a
+	// number sent for a text column is stored as its text there).
+	glob          = regexp.MustCompile(`(?i)\bGLOB\s*'((?:[^']|'')*)'`)
+	zeroAmongText = regexp.MustCompile(`(?i)\bIN\s*\(\s*0\s*,\s*'`)
 	// isValue is SQLite's IS (NOT) between two values, where PostgreSQL
 	// only knows IS (NOT) NULL, TRUE, FALSE and DISTINCT FROM: the word
 	// after it decides ("" when a parameter follows).
@@ -231,6 +241,8 @@ func matchesParam(name string, k int, a driver.NamedValue) bool {
 // pgRebind turns the mirror's SQL into PostgreSQL's (see above). Quoted
 // text, quoted names and comments are left as they are.
 func pgRebind(q string) rebound {
+	q = glob.ReplaceAllStringFunc(q, globToRegex)
+	q = zeroAmongText.ReplaceAllString(q, "IN ('")
 	var b strings.Builder
 	var r rebound
 	for i := 0; i < len(q); {
@@ -300,6 +312,8 @@ func rebindWords(s string) string {
 	s = nocase.ReplaceAllString(s, `COLLATE storectl.nocase`)
 	s = isValue.ReplaceAllStringFunc(s, rebindIs)
 	s = jsonEach.ReplaceAllString(s, "storectl.json_each(")
+	s = printf.ReplaceAllString(s, "storectl.printf(")
+	s = unaryPlus.ReplaceAllString(s, "$1 $2")
 	return like.ReplaceAllString(s, "ILIKE")
 }
 
@@ -314,4 +328,32 @@ func rebindIs(m string) string {
 		return "IS DISTINCT FROM " + sub[2]
 	}
 	return "IS NOT DISTINCT FROM " + sub[2]
+}
+
+// globToRegex turns `GLOB 'pattern'` into `~ 'regex'`: the whole text
+// matched, * any run, ? one character, [...] as written.
+func globToRegex(m string) string {
+	pat := strings.ReplaceAll(glob.FindStringSubmatch(m)[1], "''", "'")
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(pat); i++ {
+		switch c := pat[i]; c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '[':
+			j := strings.IndexByte(pat[i:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			b.WriteString(pat[i : i+j+1])
+			i += j
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return "~ " + quoteLiteral(b.String())
 }

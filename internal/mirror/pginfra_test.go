@@ -49,14 +49,15 @@ func TestMigrationListsAligned(t *testing.T) {
 
 func TestPgRebind(t *testing.T) {
 	cases := map[string]string{
-		"SELECT a FROM t WHERE x = ? AND y = ?":                                                        "SELECT a FROM t WHERE x = $1 AND y = $2",
-		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":                                            "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
-		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING":                                    "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
-		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":                                           "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
-		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                                                   "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
-		"WHERE detail_for IS coalesce(u, l) AND x IS NOT ? AND y IS NULL AND z IS NOT DISTINCT FROM w": "WHERE detail_for IS NOT DISTINCT FROM coalesce(u, l) AND x IS DISTINCT FROM $1 AND y IS NULL AND z IS NOT DISTINCT FROM w",
-		"SELECT a::jsonb FROM t WHERE x >= :since AND y = ? OR z < :since":                             "SELECT a::jsonb FROM t WHERE x >= $1 AND y = $2 OR z < $1",
-		"SELECT id FROM t WHERE id IN (SELECT value FROM json_each(?1)) AND seen_by IS ?2 OR x = ?2":   "SELECT id FROM t WHERE id IN (SELECT value FROM storectl.json_each($1)) AND seen_by IS NOT DISTINCT FROM $2 OR x = $2",
+		"SELECT a FROM t WHERE x = ? AND y = ?":                                                           "SELECT a FROM t WHERE x = $1 AND y = $2",
+		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":                                               "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
+		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING":                                       "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
+		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":                                              "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
+		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                                                      "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
+		"WHERE detail_for IS coalesce(u, l) AND x IS NOT ? AND y IS NULL AND z IS NOT DISTINCT FROM w":    "WHERE detail_for IS NOT DISTINCT FROM coalesce(u, l) AND x IS DISTINCT FROM $1 AND y IS NULL AND z IS NOT DISTINCT FROM w",
+		"SELECT a::jsonb FROM t WHERE x >= :since AND y = ? OR z < :since":                                "SELECT a::jsonb FROM t WHERE x >= $1 AND y = $2 OR z < $1",
+		"SELECT printf('%02d', 3) WHERE +gone_at IS NULL AND c GLOB '[0-9]-x*' AND o NOT IN (0, '0', '')": "SELECT storectl.printf('%02d', 3) WHERE gone_at IS NULL AND c ~ '^[0-9]-x.*$' AND o NOT IN ('0', '')",
+		"SELECT id FROM t WHERE id IN (SELECT value FROM json_each(?1)) AND seen_by IS ?2 OR x = ?2":      "SELECT id FROM t WHERE id IN (SELECT value FROM storectl.json_each($1)) AND seen_by IS NOT DISTINCT FROM $2 OR x = $2",
 	}
 	for in, want := range cases {
 		if got := pgRebind(in).text; got != want {

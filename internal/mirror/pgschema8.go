@@ -81,14 +81,15 @@ WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY store, product_id, va
 
 -- The live rows of a group, through submissions_product: = where the ids
 -- are known (an index seek), IS NOT DISTINCT FROM for a NULL one.
-CREATE FUNCTION storectl.live_group(s text, p bigint, v bigint) RETURNS TABLE (created_at text, id bigint, sku text)
+CREATE FUNCTION storectl.live_group(s text, p bigint, v bigint)
+RETURNS TABLE (created_at text, id bigint, sku text, status integer, locale text, detail_fetched_at text)
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
 	IF p IS NOT NULL AND v IS NOT NULL THEN
-		RETURN QUERY SELECT t.created_at, t.id, t.sku FROM storectl.submissions t
+		RETURN QUERY SELECT t.created_at, t.id, t.sku, t.status, t.locale, t.detail_fetched_at FROM storectl.submissions t
 			WHERE t.store = s AND t.product_id = p AND t.variant_id = v AND t.gone_at IS NULL;
 	ELSE
-		RETURN QUERY SELECT t.created_at, t.id, t.sku FROM storectl.submissions t
+		RETURN QUERY SELECT t.created_at, t.id, t.sku, t.status, t.locale, t.detail_fetched_at FROM storectl.submissions t
 			WHERE t.store = s AND t.product_id IS NOT DISTINCT FROM p AND t.variant_id IS NOT DISTINCT FROM v AND t.gone_at IS NULL;
 	END IF;
 END $$;

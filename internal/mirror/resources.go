@@ -101,7 +101,8 @@ var submissions = &resource{
 		return r.Raw, nil
 	},
 	withDetails: func(ctx context.Context, db *DB, c *shop.Client, full bool) error { return db.syncForm(ctx, c, full) },
-	rebuild:     []string{"DELETE FROM demand_tally", fillDemandTally, "DELETE FROM demand_sku", fillDemandSKU},
+	rebuild: []string{"DELETE FROM demand_tally", fillDemandTally, "DELETE FROM demand_sku", fillDemandSKU,
+		"DELETE FROM report_tally", fillReportTally},
 }
 
 // fillDemandTally counts demand_tally afresh from the rows (the same as
@@ -121,6 +122,22 @@ FROM submissions g WHERE +gone_at IS NULL GROUP BY product_id, variant_id`
 const fillDemandSKU = `INSERT INTO demand_sku (product_id, variant_id, sku, live, newest)
 SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
 WHERE +gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`
+
+// fillReportTally counts report_tally afresh from the rows (as schema
+// version 9 does once), read as fillDemandTally reads them.
+const fillReportTally = `INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest)
+SELECT product_id, variant_id, sku, l, status, q, count(*), sum(d), sum(o), sum(c), sum(u), min(created_at)
+FROM (SELECT product_id, variant_id, sku, status, created_at,
+		CASE WHEN created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(created_at, 1, 14) || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE created_at END AS q,
+		coalesce(CASE WHEN detail_fetched_at IS NOT NULL THEN locale END, '') AS l,
+		detail_fetched_at IS NOT NULL AS d,
+		detail_fetched_at IS NOT NULL AND opened IS NOT NULL AND opened NOT IN (0, '0', '') AS o,
+		detail_fetched_at IS NOT NULL AND clicked IS NOT NULL AND clicked NOT IN (0, '0', '') AS c,
+		detail_fetched_at IS NOT NULL AND unsubscribe IS 1 AS u
+	FROM submissions WHERE +gone_at IS NULL) AS k
+GROUP BY product_id, variant_id, sku, l, status, q`
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",
 	"countdown_before_preorder_end", "apply_to", "preorder_condition_inventory", "fulfillment_status",

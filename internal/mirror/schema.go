@@ -517,6 +517,175 @@ FROM (SELECT product_id, sum(pending) AS pending, sum(sent) AS sent, max(newest)
 			ORDER BY v.newest DESC, v.title_id DESC LIMIT 1) AS title_id
 	FROM demand_tally d GROUP BY product_id) g
 LEFT JOIN submissions t ON t.id = g.title_id;
+`, `
+-- Version 9 (issue 24): bis report at a million submissions. What the
+-- report counts, per product, variant, SKU, status, e-mail locale (of rows
+-- with their detail; '' otherwise) and quarter hour of created_at (UTC;
+-- every zone's offset is a multiple of 15 minutes, so a quarter lies in
+-- one day of any zone): the live submissions (n), those with their detail,
+-- opened, clicked and unsubscribed (of those with their detail), and the
+-- oldest created_at. quarter is created_at's first 14 characters and its
+-- minute rounded down to 0, 15, 30 or 45 ('2026-11-03T14:15'), which no
+-- created_at of the quarter sorts below and every one of the next sorts
+-- above; a created_at not of that form is its own quarter. A report counts
+-- whole quarters here and reads the rows of the two it cuts. Kept exact by
+-- the triggers below in the transaction that writes the rows, like
+-- demand_tally.
+CREATE TABLE report_tally (
+	product_id   INTEGER,
+	variant_id   INTEGER,
+	sku          TEXT,
+	locale       TEXT NOT NULL,
+	status       INTEGER,
+	quarter      TEXT,
+	n            INTEGER NOT NULL DEFAULT 0,
+	detailed     INTEGER NOT NULL DEFAULT 0,
+	opened       INTEGER NOT NULL DEFAULT 0,
+	clicked      INTEGER NOT NULL DEFAULT 0,
+	unsubscribed INTEGER NOT NULL DEFAULT 0,
+	oldest       TEXT
+);
+CREATE INDEX report_tally_key ON report_tally (product_id, variant_id, sku, status, locale, quarter);
+INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest)
+SELECT product_id, variant_id, sku, l, status, q, count(*), sum(d), sum(o), sum(c), sum(u), min(created_at)
+FROM (SELECT product_id, variant_id, sku, status, created_at,
+		CASE WHEN created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(created_at, 1, 14) || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE created_at END AS q,
+		coalesce(CASE WHEN detail_fetched_at IS NOT NULL THEN locale END, '') AS l,
+		detail_fetched_at IS NOT NULL AS d,
+		detail_fetched_at IS NOT NULL AND opened IS NOT NULL AND opened NOT IN (0, '0', '') AS o,
+		detail_fetched_at IS NOT NULL AND clicked IS NOT NULL AND clicked NOT IN (0, '0', '') AS c,
+		detail_fetched_at IS NOT NULL AND unsubscribe IS 1 AS u
+	FROM submissions WHERE gone_at IS NULL)
+GROUP BY product_id, variant_id, sku, l, status, q;
+
+CREATE TRIGGER submissions_report_insert AFTER INSERT ON submissions WHEN new.gone_at IS NULL
+BEGIN
+	INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter)
+	SELECT new.product_id, new.variant_id, new.sku, k.l, new.status, k.q
+	FROM (SELECT CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END AS q,
+		coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, '') AS l,
+		new.detail_fetched_at IS NOT NULL AS d,
+		new.detail_fetched_at IS NOT NULL AND new.opened IS NOT NULL AND new.opened NOT IN (0, '0', '') AS o,
+		new.detail_fetched_at IS NOT NULL AND new.clicked IS NOT NULL AND new.clicked NOT IN (0, '0', '') AS c,
+		new.detail_fetched_at IS NOT NULL AND new.unsubscribe IS 1 AS u) k
+	WHERE NOT EXISTS (SELECT 1 FROM report_tally WHERE product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status
+		AND locale = k.l AND quarter IS k.q);
+	UPDATE report_tally SET n = n + 1, detailed = detailed + k.d, opened = opened + k.o, clicked = clicked + k.c,
+		unsubscribed = unsubscribed + k.u,
+		oldest = CASE WHEN new.created_at < oldest OR oldest IS NULL THEN new.created_at ELSE oldest END
+	FROM (SELECT CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END AS q,
+		coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, '') AS l,
+		new.detail_fetched_at IS NOT NULL AS d,
+		new.detail_fetched_at IS NOT NULL AND new.opened IS NOT NULL AND new.opened NOT IN (0, '0', '') AS o,
+		new.detail_fetched_at IS NOT NULL AND new.clicked IS NOT NULL AND new.clicked NOT IN (0, '0', '') AS c,
+		new.detail_fetched_at IS NOT NULL AND new.unsubscribe IS 1 AS u) k
+	WHERE product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status
+		AND locale = k.l AND quarter IS k.q;
+END;
+
+CREATE TRIGGER submissions_report_delete AFTER DELETE ON submissions WHEN old.gone_at IS NULL
+BEGIN
+	UPDATE report_tally SET n = n - 1, detailed = detailed - k.d, opened = opened - k.o, clicked = clicked - k.c,
+		unsubscribed = unsubscribed - k.u
+	FROM (SELECT CASE WHEN old.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(old.created_at, 1, 14) || printf('%02d', CAST(substr(old.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE old.created_at END AS q,
+		coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AS l,
+		old.detail_fetched_at IS NOT NULL AS d,
+		old.detail_fetched_at IS NOT NULL AND old.opened IS NOT NULL AND old.opened NOT IN (0, '0', '') AS o,
+		old.detail_fetched_at IS NOT NULL AND old.clicked IS NOT NULL AND old.clicked NOT IN (0, '0', '') AS c,
+		old.detail_fetched_at IS NOT NULL AND old.unsubscribe IS 1 AS u) k
+	WHERE product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status
+		AND locale = k.l AND quarter IS k.q;
+	DELETE FROM report_tally WHERE n <= 0 AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku
+		AND status IS old.status;
+	UPDATE report_tally SET oldest = (SELECT min(s.created_at) FROM submissions s WHERE s.gone_at IS NULL
+			AND s.product_id IS old.product_id AND s.variant_id IS old.variant_id AND s.created_at >= k.q
+			AND s.created_at <= substr(k.q, 1, 14) || char(1114111) AND s.sku IS old.sku AND s.status IS old.status
+			AND coalesce(CASE WHEN s.detail_fetched_at IS NOT NULL THEN s.locale END, '') = k.l
+			AND CASE WHEN s.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+				THEN substr(s.created_at, 1, 14) || printf('%02d', CAST(substr(s.created_at, 15, 2) AS INTEGER) / 15 * 15)
+				ELSE s.created_at END = k.q)
+	FROM (SELECT CASE WHEN old.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(old.created_at, 1, 14) || printf('%02d', CAST(substr(old.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE old.created_at END AS q,
+		coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AS l,
+		old.detail_fetched_at IS NOT NULL AS d,
+		old.detail_fetched_at IS NOT NULL AND old.opened IS NOT NULL AND old.opened NOT IN (0, '0', '') AS o,
+		old.detail_fetched_at IS NOT NULL AND old.clicked IS NOT NULL AND old.clicked NOT IN (0, '0', '') AS c,
+		old.detail_fetched_at IS NOT NULL AND old.unsubscribe IS 1 AS u) k
+	WHERE product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status
+		AND locale = k.l AND quarter IS k.q AND old.created_at IS oldest;
+END;
+
+-- A change of what the tally counts: the row leaves its old count (as the
+-- delete trigger does), then joins its new one (as the insert trigger).
+CREATE TRIGGER submissions_report_update AFTER UPDATE OF product_id, variant_id, sku, status, created_at, gone_at, detail_fetched_at, locale, opened, clicked, unsubscribe ON submissions
+	WHEN old.product_id IS NOT new.product_id OR old.variant_id IS NOT new.variant_id OR old.sku IS NOT new.sku OR old.status IS NOT new.status OR old.created_at IS NOT new.created_at OR old.gone_at IS NOT new.gone_at OR old.detail_fetched_at IS NOT new.detail_fetched_at OR old.locale IS NOT new.locale OR old.opened IS NOT new.opened OR old.clicked IS NOT new.clicked OR old.unsubscribe IS NOT new.unsubscribe
+BEGIN
+	UPDATE report_tally SET n = n - 1, detailed = detailed - k.d, opened = opened - k.o, clicked = clicked - k.c,
+		unsubscribed = unsubscribed - k.u
+	FROM (SELECT CASE WHEN old.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(old.created_at, 1, 14) || printf('%02d', CAST(substr(old.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE old.created_at END AS q,
+		coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AS l,
+		old.detail_fetched_at IS NOT NULL AS d,
+		old.detail_fetched_at IS NOT NULL AND old.opened IS NOT NULL AND old.opened NOT IN (0, '0', '') AS o,
+		old.detail_fetched_at IS NOT NULL AND old.clicked IS NOT NULL AND old.clicked NOT IN (0, '0', '') AS c,
+		old.detail_fetched_at IS NOT NULL AND old.unsubscribe IS 1 AS u) k
+	WHERE old.gone_at IS NULL AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status
+		AND locale = k.l AND quarter IS k.q;
+	DELETE FROM report_tally WHERE old.gone_at IS NULL AND n <= 0 AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku
+		AND status IS old.status;
+	UPDATE report_tally SET oldest = (SELECT min(s.created_at) FROM submissions s WHERE s.gone_at IS NULL
+			AND s.product_id IS old.product_id AND s.variant_id IS old.variant_id AND s.created_at >= k.q
+			AND s.created_at <= substr(k.q, 1, 14) || char(1114111) AND s.sku IS old.sku AND s.status IS old.status
+			AND coalesce(CASE WHEN s.detail_fetched_at IS NOT NULL THEN s.locale END, '') = k.l
+			AND CASE WHEN s.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+				THEN substr(s.created_at, 1, 14) || printf('%02d', CAST(substr(s.created_at, 15, 2) AS INTEGER) / 15 * 15)
+				ELSE s.created_at END = k.q)
+	FROM (SELECT CASE WHEN old.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(old.created_at, 1, 14) || printf('%02d', CAST(substr(old.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE old.created_at END AS q,
+		coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AS l,
+		old.detail_fetched_at IS NOT NULL AS d,
+		old.detail_fetched_at IS NOT NULL AND old.opened IS NOT NULL AND old.opened NOT IN (0, '0', '') AS o,
+		old.detail_fetched_at IS NOT NULL AND old.clicked IS NOT NULL AND old.clicked NOT IN (0, '0', '') AS c,
+		old.detail_fetched_at IS NOT NULL AND old.unsubscribe IS 1 AS u) k
+	WHERE old.gone_at IS NULL AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status
+		AND locale = k.l AND quarter IS k.q AND old.created_at IS oldest;
+	INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter)
+	SELECT new.product_id, new.variant_id, new.sku, k.l, new.status, k.q
+	FROM (SELECT CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END AS q,
+		coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, '') AS l,
+		new.detail_fetched_at IS NOT NULL AS d,
+		new.detail_fetched_at IS NOT NULL AND new.opened IS NOT NULL AND new.opened NOT IN (0, '0', '') AS o,
+		new.detail_fetched_at IS NOT NULL AND new.clicked IS NOT NULL AND new.clicked NOT IN (0, '0', '') AS c,
+		new.detail_fetched_at IS NOT NULL AND new.unsubscribe IS 1 AS u) k
+	WHERE new.gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM report_tally WHERE product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status
+		AND locale = k.l AND quarter IS k.q);
+	UPDATE report_tally SET n = n + 1, detailed = detailed + k.d, opened = opened + k.o, clicked = clicked + k.c,
+		unsubscribed = unsubscribed + k.u,
+		oldest = CASE WHEN new.created_at < oldest OR oldest IS NULL THEN new.created_at ELSE oldest END
+	FROM (SELECT CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END AS q,
+		coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, '') AS l,
+		new.detail_fetched_at IS NOT NULL AS d,
+		new.detail_fetched_at IS NOT NULL AND new.opened IS NOT NULL AND new.opened NOT IN (0, '0', '') AS o,
+		new.detail_fetched_at IS NOT NULL AND new.clicked IS NOT NULL AND new.clicked NOT IN (0, '0', '') AS c,
+		new.detail_fetched_at IS NOT NULL AND new.unsubscribe IS 1 AS u) k
+	WHERE new.gone_at IS NULL AND product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status
+		AND locale = k.l AND quarter IS k.q;
+END;
 `}
 
 // SchemaVersion is the schema this storectl writes.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,27 +21,29 @@ func (b *builder) rangeStart() time.Time {
 	return b.opts.end()
 }
 
-// periods counts the signups of each period: grouped in SQL by the UTC
-// quarter hour (every zone's offset is a multiple of 15 minutes), each
-// quarter then placed in its local period.
+// periods counts the signups of each period: grouped by the UTC quarter
+// hour (every zone's offset is a multiple of 15 minutes), each quarter
+// then placed in its local period.
 func (b *builder) periods(ctx context.Context) error {
 	ps := newPeriods(b.opts.By, b.opts.Loc, b.rangeStart(), b.opts.end())
 	b.r.Periods = ps.rows()
 	b.ps = ps
-	q := fmt.Sprintf(`SELECT substr(created_at, 1, 13), CAST(substr(created_at, 15, 2) AS INTEGER) / 15, count(*)
-		FROM submissions WHERE %s AND %s AND created_at >= :from GROUP BY 1, 2`, b.filter, inRange)
-	rows, err := b.q.QueryContext(ctx, q, append(b.args, namedFrom(ps.from))...)
+	s := b.rangeSpan()
+	s.from = max(s.from, sqlTime(ps.from))
+	src, args := b.source(s, "p", "quarter, n", rowQuarter+", 1", "")
+	q := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, sum(n) FROM (%s) GROUP BY 1, 2`, src)
+	rows, err := b.q.QueryContext(ctx, q, append(slices.Clone(b.args), args...)...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var hour string
+		var hour sql.NullString
 		var quarter, n int
 		if err := rows.Scan(&hour, &quarter, &n); err != nil {
 			return err
 		}
-		t, err := time.ParseInLocation("2006-01-02T15", hour, time.UTC)
+		t, err := time.ParseInLocation("2006-01-02T15", hour.String, time.UTC)
 		if err != nil {
 			continue // not the API's form: no time to place it at
 		}
@@ -140,108 +143,4 @@ func parseAPITime(s string, zone *time.Location) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// waitlist takes the median, 90th percentile and largest age of the
-// range's pending submissions from the few ranks that make them, in one
-// pass in created_at order: the oldest waits longest.
-func (b *builder) waitlist(ctx context.Context) error {
-	n := b.r.Summary.Pending
-	if n == 0 {
-		return nil
-	}
-	want := map[int]bool{1: true}
-	for _, p := range []float64{0.5, 0.9} {
-		lo, _ := rank(n, p)
-		// Ages ascend as created_at descends: age rank k is created_at
-		// rank n-k (both 0-based), and rank's next is the one before.
-		want[n-lo] = true
-		want[max(n-lo-1, 1)] = true
-	}
-	var ranks []string
-	for r := range want {
-		ranks = append(ranks, fmt.Sprint(r))
-	}
-	q := fmt.Sprintf(`SELECT rn, created_at FROM (SELECT created_at, row_number() OVER (ORDER BY created_at) AS rn
-		FROM submissions WHERE %s AND status = 0 AND %s) WHERE rn IN (%s)`, b.filter, inRange, strings.Join(ranks, ", "))
-	rows, err := b.q.QueryContext(ctx, q, b.args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	ages := map[int]float64{} // created_at rank (1-based) → age in hours
-	for rows.Next() {
-		var rn int
-		var created string
-		if err := rows.Scan(&rn, &created); err != nil {
-			return err
-		}
-		if t, ok := parseAPITime(created, time.UTC); ok {
-			ages[rn] = b.opts.Now.Sub(t).Hours()
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	b.r.Summary.WaitlistAgeHours = ageQuantiles(n, ages)
-	return nil
-}
-
-// ageQuantiles interpolates the ages the ranks gave as quantile does on
-// the ages sorted ascending (age rank k = created_at rank n-k).
-func ageQuantiles(n int, byCreatedRank map[int]float64) AgeQuantiles {
-	at := func(k int) (float64, bool) { v, ok := byCreatedRank[n-k]; return v, ok }
-	q := func(p float64) *float64 {
-		lo, frac := rank(n, p)
-		v, ok := at(lo)
-		if !ok {
-			return nil
-		}
-		if frac > 0 && lo+1 < n {
-			next, ok := at(lo + 1)
-			if !ok {
-				return nil
-			}
-			v += frac * (next - v)
-		}
-		return &v
-	}
-	out := AgeQuantiles{Median: q(0.5), P90: q(0.9)}
-	if v, ok := byCreatedRank[1]; ok {
-		out.Max = &v
-	}
-	return out
-}
-
-// ageBuckets are the waitlist's shape, for the page's chart.
-var ageBuckets = []AgeBucket{{Label: "under a day", From: 0}, {Label: "1–7 days", From: 24}, {Label: "1–4 weeks", From: 7 * 24},
-	{Label: "1–3 months", From: 28 * 24}, {Label: "3 months or more", From: 90 * 24}}
-
-func (b *builder) ageBuckets(ctx context.Context) error {
-	var cols []string
-	args := slices.Clone(b.args)
-	for i, bk := range ageBuckets {
-		// Older than From hours: created before now - From.
-		name := fmt.Sprintf("age%d", i)
-		cols = append(cols, fmt.Sprintf("coalesce(sum(created_at < :%s), 0)", name))
-		args = append(args, namedAt(name, b.opts.Now.Add(-time.Duration(bk.From)*time.Hour)))
-	}
-	q := fmt.Sprintf("SELECT %s FROM submissions WHERE %s AND status = 0 AND %s", strings.Join(cols, ", "), b.filter, inRange)
-	older := make([]int, len(ageBuckets))
-	dest := make([]any, len(older))
-	for i := range older {
-		dest[i] = &older[i]
-	}
-	if err := b.q.QueryRowContext(ctx, q, args...).Scan(dest...); err != nil {
-		return err
-	}
-	b.r.WaitlistAges = slices.Clone(ageBuckets)
-	for i := range older {
-		next := 0
-		if i+1 < len(older) {
-			next = older[i+1]
-		}
-		b.r.WaitlistAges[i].Count = older[i] - next
-	}
-	return nil
 }

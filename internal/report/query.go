@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,11 +20,17 @@ type builder struct {
 	// product, variant or SKU asked for), with its arguments.
 	filter string
 	args   []any
-	first  string // the earliest created_at the filter matches
-	ps     *periods
+	// tallyFilter is filter for report_tally's counts (which count live
+	// rows only).
+	tallyFilter string
+	first       string // the earliest created_at the filter matches
+	ps          *periods
 	// clickBeforeSend counts clicks whose time reads earlier than the
 	// e-mail's: a sign the shop's zone is not what it is read as.
 	clickBeforeSend int
+	// pending are the range's pending submissions per quarter (nil when
+	// none are).
+	pending *pendingQuarters
 }
 
 // SQL spellings of a submission's facts. A row has its detail when
@@ -42,7 +49,7 @@ func sqlTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05") 
 
 func (b *builder) build(ctx context.Context) error {
 	b.where()
-	steps := []func(context.Context) error{b.groups, b.titles, b.periods, b.engagement, b.waitlist, b.ageBuckets}
+	steps := []func(context.Context) error{b.firstCreated, b.groups, b.titles, b.periods, b.engagement, b.waitlist, b.ageBuckets}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return err
@@ -62,9 +69,7 @@ func (b *builder) where() {
 	if !o.Until.IsZero() {
 		until = sqlTime(o.Until)
 	}
-	ref := o.end()
-	b.args = []any{sql.Named("since", since), sql.Named("until", until),
-		sql.Named("d7", sqlTime(ref.Add(-7*24*time.Hour))), sql.Named("d28", sqlTime(ref.Add(-28*24*time.Hour))), sql.Named("ref", sqlTime(ref))}
+	b.args = []any{sql.Named("since", since), sql.Named("until", until)}
 	if o.ProductID != 0 {
 		conds = append(conds, "product_id = :product")
 		b.args = append(b.args, sql.Named("product", o.ProductID))
@@ -78,6 +83,7 @@ func (b *builder) where() {
 		b.args = append(b.args, sql.Named("sku", o.SKU))
 	}
 	b.filter = strings.Join(conds, " AND ")
+	b.tallyFilter = strings.Join(append([]string{"1"}, conds[1:]...), " AND ")
 }
 
 // groupKey is the products' grouping: per product, or per variant.
@@ -88,44 +94,80 @@ func (b *builder) groupKey() string {
 	return "product_id, NULL"
 }
 
-// groups counts, in one pass, per product (or variant) and e-mail locale:
-// the summary, the products and the locales are sums of these. The pass
-// reads the report's covering index: left to itself the planner walks the
-// product index to group in order, and fetches every row from the table.
+// firstCreated is the earliest created_at the filter matches, where the
+// periods begin when no --since says.
+func (b *builder) firstCreated(ctx context.Context) error {
+	var first sql.NullString
+	err := b.q.QueryRowContext(ctx, "SELECT min(oldest) FROM report_tally WHERE "+b.tallyFilter, b.args...).Scan(&first)
+	b.first = first.String
+	return err
+}
+
+// groups counts per product (or variant) and e-mail locale: the summary,
+// the products and the locales are sums of these. The range's counts and
+// the signups of the last 7 and 28 days are each a sum of tally entries.
 func (b *builder) groups(ctx context.Context) error {
-	q := fmt.Sprintf(`SELECT %[1]s, coalesce(CASE WHEN %[3]s THEN locale END, ''),
-		sum(%[4]s), sum(%[4]s AND status = 0), sum(%[4]s AND status = 1), sum(%[4]s AND status = 1 AND %[3]s),
-		sum(%[4]s AND status = 1 AND %[3]s AND %[5]s), sum(%[4]s AND status = 1 AND %[3]s AND %[6]s),
-		sum(%[4]s AND %[3]s AND unsubscribe = 1), sum(%[4]s AND %[3]s),
-		sum(created_at >= :d7 AND created_at < :ref), sum(created_at >= :d28 AND created_at < :ref),
-		min(CASE WHEN %[4]s AND status = 0 THEN created_at END), min(created_at)
-		FROM submissions INDEXED BY submissions_report WHERE %[2]s GROUP BY 1, 2, 3`,
-		b.groupKey(), b.filter, detailed, inRange, isOpened, isClicked)
-	rows, err := b.q.QueryContext(ctx, q, b.args...)
-	if err != nil {
+	acc := newAccumulator(b.r)
+	if err := b.rangeGroups(ctx, acc); err != nil {
 		return err
 	}
-	defer rows.Close()
-	acc := newAccumulator(b.r)
-	for rows.Next() {
-		var g groupRow
-		var variant sql.NullInt64
-		var oldest, first sql.NullString
-		if err := rows.Scan(&g.product, &variant, &g.locale, &g.signups, &g.pending, &g.sent, &g.detailedSent, &g.opened,
-			&g.clicked, &g.unsubscribed, &g.detailed, &g.s7, &g.s28, &oldest, &first); err != nil {
-			return err
-		}
-		g.variant, g.oldest = variant, oldest.String
-		if first.Valid && (b.first == "" || first.String < b.first) {
-			b.first = first.String
-		}
-		acc.add(g)
-	}
-	if err := rows.Err(); err != nil {
+	if err := b.recentSignups(ctx, acc); err != nil {
 		return err
 	}
 	acc.finish()
 	return nil
+}
+
+// rangeGroups adds the range's counts, per group and locale.
+func (b *builder) rangeGroups(ctx context.Context, acc *accumulator) error {
+	src, args := b.source(b.rangeSpan(), "r", "product_id, variant_id, locale, status, n, detailed, opened, clicked, unsubscribed, oldest",
+		fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, detailed, rowOpened, rowClicked,
+			rowUnsubscribed), "")
+	q := fmt.Sprintf(`SELECT %s, locale, sum(n), sum(CASE WHEN status = 0 THEN n ELSE 0 END), sum(CASE WHEN status = 1 THEN n ELSE 0 END),
+		sum(CASE WHEN status = 1 THEN detailed ELSE 0 END), sum(CASE WHEN status = 1 THEN opened ELSE 0 END),
+		sum(CASE WHEN status = 1 THEN clicked ELSE 0 END), sum(unsubscribed), sum(detailed), min(CASE WHEN status = 0 THEN oldest END)
+		FROM (%s) GROUP BY 1, 2, 3`, b.groupKey(), src)
+	rows, err := b.q.QueryContext(ctx, q, append(slices.Clone(b.args), args...)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g groupRow
+		var oldest sql.NullString
+		if err := rows.Scan(&g.product, &g.variant, &g.locale, &g.signups, &g.pending, &g.sent, &g.detailedSent, &g.opened,
+			&g.clicked, &g.unsubscribed, &g.detailed, &oldest); err != nil {
+			return err
+		}
+		g.oldest = oldest.String
+		acc.add(g)
+	}
+	return rows.Err()
+}
+
+// recentSignups adds each group's signups of the 7 and 28 days before the
+// range's end.
+func (b *builder) recentSignups(ctx context.Context, acc *accumulator) error {
+	ref := b.opts.end()
+	end := sqlTime(ref)
+	src7, args7 := b.source(span{sqlTime(ref.Add(-7 * 24 * time.Hour)), end}, "w7", "product_id, variant_id, n, 0", "product_id, variant_id, 1, 0", "")
+	src28, args28 := b.source(span{sqlTime(ref.Add(-28 * 24 * time.Hour)), end}, "w28", "product_id, variant_id, 0, n",
+		"product_id, variant_id, 0, 1", "")
+	q := fmt.Sprintf("SELECT %s, sum(s7), sum(s28) FROM (SELECT 0 AS product_id, 0 AS variant_id, 0 AS s7, 0 AS s28 WHERE 0 UNION ALL %s UNION ALL %s) GROUP BY 1, 2",
+		b.groupKey(), src7, src28)
+	rows, err := b.q.QueryContext(ctx, q, append(append(slices.Clone(b.args), args7...), args28...)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g groupRow
+		if err := rows.Scan(&g.product, &g.variant, &g.s7, &g.s28); err != nil {
+			return err
+		}
+		acc.add(g)
+	}
+	return rows.Err()
 }
 
 // titles names each product (and variant) by its newest submission's
@@ -158,7 +200,3 @@ func nullable(s sql.NullString) *string {
 	}
 	return &s.String
 }
-
-func namedAt(name string, t time.Time) sql.NamedArg { return sql.Named(name, sqlTime(t)) }
-
-func namedFrom(t time.Time) sql.NamedArg { return namedAt("from", t) }

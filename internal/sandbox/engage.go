@@ -59,30 +59,44 @@ func (sub Submission) AsOf(now time.Time) Submission {
 // time without a zone.
 func shopTime(t time.Time) string { return t.In(demoShopZone).Format(shopTimeLayout) }
 
-// Engage sends the restock e-mail of the n oldest pending submissions at
-// now (status 1, last_sent and updated_at now) and schedules what their
-// customers do with it: about 60% open it, from minutes to 13 days later;
-// 40% of those click its link within two hours of opening; 3% unsubscribe.
-// Each arrival moves updated_at or not, half and half. The schedule
-// follows from the submission's id, so a run is repeatable.
+// Engage models restocks at now: a variant back in stock has every one of
+// its pending submissions sent at once (status 1, last_sent and updated_at
+// now), as a back-in-stock app does. Variants are restocked in the order
+// their first pending submission comes in the store (the longest waiting
+// first) until at least n e-mails went out. For each e-mail it schedules
+// what the customer does with it: about 60% open it, from minutes to 13
+// days later; 40% of those click its link within two hours of opening; 3%
+// unsubscribe. Each arrival moves updated_at or not, half and half. The
+// schedule follows from the submission's id, so a run is repeatable.
 func Engage(store Store, n int, now time.Time) error {
 	now = now.UTC()
 	return store.Update(func(st *State) error {
-		for i := range st.Submissions {
-			if n <= 0 {
-				break
+		restocked := map[int64]bool{}
+		for i, sent := 0, 0; i < len(st.Submissions) && sent < n; i++ {
+			if v := st.Submissions[i].VariantID; st.Submissions[i].Status == 0 && !restocked[v] {
+				restocked[v] = true
+				sent += restock(st, v, now)
 			}
-			sub := &st.Submissions[i]
-			if sub.Status != 0 {
-				continue
-			}
-			sent := now
-			sub.Status, sub.LastSent, sub.UpdatedAt = 1, &sent, now
-			sub.Engagement = scheduleEngagement(&demoRand{state: uint64(sub.ID) * 0x2545F4914F6CDD1D}, now)
-			n--
 		}
 		return nil
 	})
+}
+
+// restock sends the restock e-mail of every pending submission of the
+// variant, and says how many went out.
+func restock(st *State, variant int64, now time.Time) int {
+	sent := 0
+	for i := range st.Submissions {
+		sub := &st.Submissions[i]
+		if sub.VariantID != variant || sub.Status != 0 {
+			continue
+		}
+		at := now
+		sub.Status, sub.LastSent, sub.UpdatedAt = 1, &at, now
+		sub.Engagement = scheduleEngagement(&demoRand{state: uint64(sub.ID) * 0x2545F4914F6CDD1D}, now)
+		sent++
+	}
+	return sent
 }
 
 // scheduleEngagement draws one e-mail's arrivals after it was sent.
@@ -117,7 +131,7 @@ func openDelay(r *demoRand) time.Duration {
 	}
 }
 
-// EngageEvery sends n e-mails every period until ctx ends (`sandbox
+// EngageEvery restocks variants for at least n e-mails every period until ctx ends (`sandbox
 // serve --engage N/DURATION`).
 func EngageEvery(ctx context.Context, store Store, n int, every time.Duration, now func() time.Time) {
 	t := time.NewTicker(every)

@@ -49,9 +49,11 @@ The shop API is throttled like the real one (30 requests a minute per token);
 --throttle changes that, 0 turns it off.
 
 --engage N/DURATION models a store whose restock e-mails go out and get
-read: every DURATION the N oldest pending submissions are sent, and opens,
-clicks and unsubscribes arrive over the next minutes to 13 days, half of
-them moving updated_at and half not (the spec does not say which they do).`,
+read: every DURATION variants come back in stock, the longest waiting first,
+until at least N e-mails went out; every pending submission of a restocked
+variant is sent. Opens, clicks and unsubscribes arrive over the next minutes
+to 13 days, half of them moving updated_at and half not (the spec does not
+say which they do).`,
 		Example: `  storectl sandbox serve
   storectl sandbox serve --addr 127.0.0.1:0 --url-file /tmp/url --throttle 30/3s --log requests.log`,
 		Args: cmdutil.NoArgs,

@@ -1,0 +1,166 @@
+package report
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+)
+
+// pendingQuarters are the range's pending submissions per quarter of
+// created_at, in created_at order, with the running count before each.
+type pendingQuarters struct {
+	quarters []string
+	before   []int // pending submissions of the quarters before
+}
+
+// pendingByQuarter counts the range's pending submissions per quarter.
+func (b *builder) pendingByQuarter(ctx context.Context) (*pendingQuarters, error) {
+	src, args := b.source(b.rangeSpan(), "w", "quarter, n", rowQuarter+", 1", "status = 0")
+	rows, err := b.q.QueryContext(ctx, fmt.Sprintf("SELECT quarter, sum(n) FROM (%s) GROUP BY 1 ORDER BY 1", src),
+		append(slices.Clone(b.args), args...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	pq := &pendingQuarters{}
+	total := 0
+	for rows.Next() {
+		var quarter string
+		var n int
+		if err := rows.Scan(&quarter, &n); err != nil {
+			return nil, err
+		}
+		pq.quarters = append(pq.quarters, quarter)
+		pq.before = append(pq.before, total)
+		total += n
+	}
+	return pq, rows.Err()
+}
+
+// pendingFilter keeps the range's pending submissions.
+func (b *builder) pendingFilter() string {
+	return fmt.Sprintf("%s AND status = 0 AND %s", b.filter, inRange)
+}
+
+// createdAtRank reads the created_at of the pending submission of
+// created_at rank rn (1-based): the quarter that holds it from the counts,
+// then its place among that quarter's rows.
+func (b *builder) createdAtRank(ctx context.Context, pq *pendingQuarters, rn int) (string, error) {
+	i := sort.Search(len(pq.before), func(i int) bool { return pq.before[i] >= rn }) - 1
+	q := fmt.Sprintf(`SELECT created_at FROM submissions WHERE %s AND created_at >= :quarter
+		AND created_at <= substr(:quarter, 1, 14) || char(1114111) AND %s = :quarter ORDER BY created_at LIMIT 1 OFFSET :skip`,
+		b.pendingFilter(), rowQuarter)
+	var created string
+	err := b.q.QueryRowContext(ctx, q, append(slices.Clone(b.args), sql.Named("quarter", pq.quarters[i]),
+		sql.Named("skip", rn-pq.before[i]-1))...).Scan(&created)
+	return created, err
+}
+
+// waitlist takes the median, 90th percentile and largest age of the
+// range's pending submissions from the few ranks that make them: the
+// oldest waits longest.
+func (b *builder) waitlist(ctx context.Context) error {
+	n := b.r.Summary.Pending
+	if n == 0 {
+		return nil
+	}
+	pq, err := b.pendingByQuarter(ctx)
+	if err != nil {
+		return err
+	}
+	b.pending = pq
+	want := map[int]bool{1: true}
+	for _, p := range []float64{0.5, 0.9} {
+		lo, _ := rank(n, p)
+		// Ages ascend as created_at descends: age rank k is created_at
+		// rank n-k (both 0-based), and rank's next is the one before.
+		want[n-lo] = true
+		want[max(n-lo-1, 1)] = true
+	}
+	ages := map[int]float64{} // created_at rank (1-based) → age in hours
+	for rn := range want {
+		created, err := b.createdAtRank(ctx, pq, rn)
+		if err != nil {
+			return err
+		}
+		if t, ok := parseAPITime(created, time.UTC); ok {
+			ages[rn] = b.opts.Now.Sub(t).Hours()
+		}
+	}
+	b.r.Summary.WaitlistAgeHours = ageQuantiles(n, ages)
+	return nil
+}
+
+// ageQuantiles interpolates the ages the ranks gave as quantile does on
+// the ages sorted ascending (age rank k = created_at rank n-k).
+func ageQuantiles(n int, byCreatedRank map[int]float64) AgeQuantiles {
+	at := func(k int) (float64, bool) { v, ok := byCreatedRank[n-k]; return v, ok }
+	q := func(p float64) *float64 {
+		lo, frac := rank(n, p)
+		v, ok := at(lo)
+		if !ok {
+			return nil
+		}
+		if frac > 0 && lo+1 < n {
+			next, ok := at(lo + 1)
+			if !ok {
+				return nil
+			}
+			v += frac * (next - v)
+		}
+		return &v
+	}
+	out := AgeQuantiles{Median: q(0.5), P90: q(0.9)}
+	if v, ok := byCreatedRank[1]; ok {
+		out.Max = &v
+	}
+	return out
+}
+
+// ageBuckets are the waitlist's shape, for the page's chart.
+var ageBuckets = []AgeBucket{{Label: "under a day", From: 0}, {Label: "1–7 days", From: 24}, {Label: "1–4 weeks", From: 7 * 24},
+	{Label: "1–3 months", From: 28 * 24}, {Label: "3 months or more", From: 90 * 24}}
+
+// ageBuckets counts the range's pending submissions by age: those created
+// before each bucket's start, from the quarters before it and the rows of
+// the quarter it cuts.
+func (b *builder) ageBuckets(ctx context.Context) error {
+	older := make([]int, len(ageBuckets))
+	for i, bk := range ageBuckets {
+		n, err := b.pendingBefore(ctx, sqlTime(b.opts.Now.Add(-time.Duration(bk.From)*time.Hour)))
+		if err != nil {
+			return err
+		}
+		older[i] = n
+	}
+	b.r.WaitlistAges = slices.Clone(ageBuckets)
+	for i := range older {
+		next := 0
+		if i+1 < len(older) {
+			next = older[i+1]
+		}
+		b.r.WaitlistAges[i].Count = older[i] - next
+	}
+	return nil
+}
+
+// pendingBefore counts the range's pending submissions created before cut.
+func (b *builder) pendingBefore(ctx context.Context, cut string) (int, error) {
+	pq := b.pending
+	if pq == nil {
+		return 0, nil // none pending
+	}
+	quarter := quarterOf(cut)
+	i := sort.SearchStrings(pq.quarters, quarter)
+	n := b.r.Summary.Pending
+	if i < len(pq.before) {
+		n = pq.before[i]
+	}
+	var cutRows int
+	err := b.q.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM submissions WHERE %s AND created_at >= :quarter AND created_at < :cut",
+		b.pendingFilter()), append(slices.Clone(b.args), sql.Named("quarter", quarter), sql.Named("cut", cut))...).Scan(&cutRows)
+	return n + cutRows, err
+}
