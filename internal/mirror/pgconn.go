@@ -185,6 +185,9 @@ var (
 	// unaryPlus is SQLite's way to keep a column's index out of a plan
 	// (WHERE +gone_at IS NULL); PostgreSQL has no unary plus on text.
 	unaryPlus = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+\+(\w)`)
+	// boolNumber is SQLite's 0 or 1 as a whole condition (WHERE 1 AND …,
+	// … AND 0): PostgreSQL's conditions are boolean.
+	boolNumber = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+([01])(\s+(?:AND|OR|UNION|GROUP|ORDER|LIMIT)\b|\s*\)|\s*$)`)
 	// glob is SQLite's GLOB with a pattern literal, which becomes a
 	// regular expression; zeroAmongText is SQLite's `NOT IN (0, '0', '')`
 	// over a text column, whose 0 PostgreSQL cannot compare with text (a
@@ -314,6 +317,9 @@ func rebindWords(s string) string {
 	s = jsonEach.ReplaceAllString(s, "storectl.json_each(")
 	s = printf.ReplaceAllString(s, "storectl.printf(")
 	s = unaryPlus.ReplaceAllString(s, "$1 $2")
+	for prev := ""; prev != s; { // a condition's follower leads the next
+		prev, s = s, boolNumber.ReplaceAllStringFunc(s, rebindBoolNumber)
+	}
 	return like.ReplaceAllString(s, "ILIKE")
 }
 
@@ -356,4 +362,10 @@ func globToRegex(m string) string {
 	}
 	b.WriteString("$")
 	return "~ " + quoteLiteral(b.String())
+}
+
+// rebindBoolNumber turns a 0 or 1 condition into false or true.
+func rebindBoolNumber(m string) string {
+	sub := boolNumber.FindStringSubmatch(m)
+	return sub[1] + " " + map[string]string{"0": "false", "1": "true"}[sub[2]] + sub[3]
 }
