@@ -13,16 +13,19 @@
 #   answers     medians of ANSWER_RUNS whole-process runs, --offline, on the
 #               synced mirror: bis demand (by product, by variant), bis find
 #               by e-mail, phone (without its country code), variant, SKU and
-#               date
+#               date; and `storectl --version`, the floor of them all
 #
 # Usage: scripts/bench-mirror.sh [ROWS] [RUNS]    (100000, 3)
 # BENCH_BINS="name=path name=path" compares builds (default: this tree).
-# ANSWER_RUNS (default 15). Prints one line per figure, build and run, then
-# the medians.
+# ANSWER_RUNS (default 15). FIGURES (default "list sync size answers full
+# export") picks the figures (sync is always run: the others need its
+# mirror). Prints one line per figure, build and run, then the medians.
 set -euo pipefail
 rows=${1:-100000}
 runs=${2:-3}
 answer_runs=${ANSWER_RUNS:-15}
+figures=" ${FIGURES:-list sync size answers full export} "
+wanted() { [[ $figures == *" $1 "* ]]; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/storectl-bench-mirror.XXXXXX")
 server_pid=
@@ -80,6 +83,9 @@ answers() {
 	variant=$("$bin" mirror query --no-headers 'SELECT variant_id FROM submissions GROUP BY variant_id ORDER BY count(*) DESC LIMIT 1')
 	sku=$("$bin" mirror query --no-headers "SELECT sku FROM submissions WHERE coalesce(sku, '') <> '' GROUP BY sku ORDER BY count(*) DESC LIMIT 1")
 	since=$("$bin" mirror query --no-headers "SELECT substr(max(created_at), 1, 10) FROM submissions")
+	# The floor of any answer: starting the process (on a loaded machine,
+	# most of every figure below).
+	echo "$1 answer version $(median_ms "$bin" --version)"
 	echo "$1 answer demand-product $(median_ms "$bin" bis demand --offline -o json)"
 	echo "$1 answer demand-variant $(median_ms "$bin" bis demand --by variant --offline -o json)"
 	echo "$1 answer find-email $(median_ms "$bin" bis find --email "$email" --offline -o json)"
@@ -92,21 +98,28 @@ answers() {
 # one_run NAME BIN: the figures of one build in one run.
 one_run() {
 	local name=$1 bin=$2 path
-	fresh "$name-list"
-	echo "$name list $(timed sh -c "\"$bin\" bis list --all -o ndjson > /dev/null")"
+	if wanted list; then
+		fresh "$name-list"
+		echo "$name list $(timed sh -c "\"$bin\" bis list --all -o ndjson > /dev/null")"
+	fi
 	fresh "$name-sync"
 	echo "$name sync $(timed "$bin" mirror sync bis -q)"
 	path=$("$bin" mirror path)
-	local size=$(($(stat -c %s "$path") + $(stat -c %s "$path-wal" 2>/dev/null || echo 0)))
-	cp "$path" "$work/copy.db"
-	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("VACUUM"); c.close()' "$work/copy.db"
-	echo "$name size $(size_mib "$size") $(size_mib "$(stat -c %s "$work/copy.db")")"
-	rm -f "$work/copy.db"
-	if [[ $run == 1 ]]; then answers "$name" "$bin"; fi
-	echo "$name full $(timed "$bin" mirror sync bis --full -q)"
-	fresh "$name-export"
-	echo "$name export $(timed "$bin" bis export --file "$work/export.csv" -q)"
-	rm -f "$work/export.csv"
+	if wanted size; then
+		local size=$(($(stat -c %s "$path") + $(stat -c %s "$path-wal" 2>/dev/null || echo 0)))
+		cp "$path" "$work/copy.db"
+		python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("VACUUM"); c.close()' "$work/copy.db"
+		echo "$name size $(size_mib "$size") $(size_mib "$(stat -c %s "$work/copy.db")")"
+		rm -f "$work/copy.db"
+	fi
+	if [[ $run == 1 ]] && wanted answers; then answers "$name" "$bin"; fi
+	if wanted full; then echo "$name full $(timed "$bin" mirror sync bis --full -q)"; fi
+	if wanted export; then
+		fresh "$name-export"
+		echo "$name export $(timed "$bin" bis export --file "$work/export.csv" -q)"
+		rm -f "$work/export.csv"
+	fi
+	rm -rf "${work:?}/$name-sync"
 }
 
 read -r -a bins <<<"$BENCH_BINS"

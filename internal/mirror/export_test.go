@@ -148,3 +148,28 @@ func TestExportCancelledIsCancelled(t *testing.T) {
 		}
 	}
 }
+
+// An export that ends forgets its order, all of export_rows at once when it
+// is the only export recorded, and never another export's.
+func TestEndedExportForgetsOnlyItsOrder(t *testing.T) {
+	for _, other := range []bool{false, true} {
+		w := newWorld(t, 40)
+		if other {
+			if _, err := w.db.sql.Exec(`INSERT INTO sync_journal (id, resource, kind, purpose, started_at, updated_at, finished_at, outcome)
+				VALUES (900, 'submissions', 'full', 'export', '2026-01-01', '2026-01-01', '2026-01-01', 'done');
+				INSERT INTO export_rows (pass_id, seq, id) VALUES (900, 1, 11), (900, 2, 12)`); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := w.export(ExportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if other {
+			want = 2
+		}
+		if n := w.count("SELECT count(*) FROM export_rows"); n != want || w.count("SELECT count(*) FROM export_rows WHERE pass_id = 900") != want {
+			t.Fatalf("another export recorded: %v; %d rows left in export_rows, want %d (the other's)", other, n, want)
+		}
+	}
+}

@@ -171,7 +171,9 @@ func (b *builder) recentSignups(ctx context.Context, acc *accumulator) error {
 }
 
 // titles names each product (and variant) by its newest submission's
-// titles: a product renamed since shows its current name.
+// titles: a product renamed since shows its current name. demand_tally
+// keeps each variant's newest live submission (title_id; by created_at,
+// then id), so the product's is its variants' newest.
 func (b *builder) titles(ctx context.Context) error {
 	for i := range b.r.Products {
 		p := &b.r.Products[i]
@@ -181,8 +183,9 @@ func (b *builder) titles(ctx context.Context) error {
 			args = append(args, sql.Named("v", *p.VariantID))
 		}
 		var title, variantTitle, sku sql.NullString
-		err := b.q.QueryRowContext(ctx, `SELECT product_title, variant_title, sku FROM submissions
-			WHERE `+match+` AND gone_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1`, args...).Scan(&title, &variantTitle, &sku)
+		err := b.q.QueryRowContext(ctx, `SELECT product_title, variant_title, sku FROM submissions WHERE id =
+			(SELECT title_id FROM demand_tally WHERE `+match+` ORDER BY newest DESC, title_id DESC LIMIT 1)`, args...).
+			Scan(&title, &variantTitle, &sku)
 		if err != nil {
 			return err
 		}

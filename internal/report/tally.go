@@ -118,7 +118,7 @@ func (b *builder) source(s span, prefix, cols, rowCols, where string) (string, [
 	if where != "" {
 		where = " AND " + where
 	}
-	q := fmt.Sprintf("SELECT %s FROM report_tally WHERE %s AND %s%s UNION ALL SELECT %s FROM submissions WHERE %s AND %s%s",
+	q := fmt.Sprintf("SELECT %s FROM report_tally WHERE %s AND %s%s UNION ALL SELECT %s FROM submissions INDEXED BY submissions_report WHERE %s AND %s%s",
 		cols, b.tallyFilter, tally, where, rowCols, b.filter, rows, where)
 	return q, args
 }

@@ -40,9 +40,23 @@ func (b *builder) pendingByQuarter(ctx context.Context) (*pendingQuarters, error
 	return pq, rows.Err()
 }
 
-// pendingFilter keeps the range's pending submissions.
-func (b *builder) pendingFilter() string {
-	return fmt.Sprintf("%s AND status = 0 AND %s", b.filter, inRange)
+// pendingBetween keeps the range's pending submissions created in
+// [from, to), the bounds given as arguments: one pair of bounds, which
+// the index seeks (with the range's own beside them SQLite may scan from
+// the range's).
+func (b *builder) pendingBetween(from, to string) (string, []any) {
+	s := b.rangeSpan()
+	return b.filter + " AND status = 0 AND created_at >= :lo AND created_at < :hi",
+		append(slices.Clone(b.args), sql.Named("lo", max(s.from, from)), sql.Named("hi", min(s.to, to)))
+}
+
+// quarterEnd is above every created_at of the quarter q (see span.sql):
+// its first 14 characters, then the last character there is.
+func quarterEnd(q string) string {
+	if r := []rune(q); len(r) > 14 {
+		q = string(r[:14])
+	}
+	return q + "\U0010FFFF"
 }
 
 // createdAtRank reads the created_at of the pending submission of
@@ -50,12 +64,12 @@ func (b *builder) pendingFilter() string {
 // then its place among that quarter's rows.
 func (b *builder) createdAtRank(ctx context.Context, pq *pendingQuarters, rn int) (string, error) {
 	i := sort.Search(len(pq.before), func(i int) bool { return pq.before[i] >= rn }) - 1
-	q := fmt.Sprintf(`SELECT created_at FROM submissions WHERE %s AND created_at >= :quarter
-		AND created_at <= substr(:quarter, 1, 14) || char(1114111) AND %s = :quarter ORDER BY created_at LIMIT 1 OFFSET :skip`,
-		b.pendingFilter(), rowQuarter)
+	where, args := b.pendingBetween(pq.quarters[i], quarterEnd(pq.quarters[i]))
+	q := fmt.Sprintf(`SELECT created_at FROM submissions INDEXED BY submissions_report WHERE %s AND %s = :quarter
+		ORDER BY created_at LIMIT 1 OFFSET :skip`, where, rowQuarter)
 	var created string
-	err := b.q.QueryRowContext(ctx, q, append(slices.Clone(b.args), sql.Named("quarter", pq.quarters[i]),
-		sql.Named("skip", rn-pq.before[i]-1))...).Scan(&created)
+	err := b.q.QueryRowContext(ctx, q, append(args, sql.Named("quarter", pq.quarters[i]), sql.Named("skip", rn-pq.before[i]-1))...).
+		Scan(&created)
 	return created, err
 }
 
@@ -159,8 +173,8 @@ func (b *builder) pendingBefore(ctx context.Context, cut string) (int, error) {
 	if i < len(pq.before) {
 		n = pq.before[i]
 	}
+	where, args := b.pendingBetween(quarter, cut)
 	var cutRows int
-	err := b.q.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM submissions WHERE %s AND created_at >= :quarter AND created_at < :cut",
-		b.pendingFilter()), append(slices.Clone(b.args), sql.Named("quarter", quarter), sql.Named("cut", cut))...).Scan(&cutRows)
+	err := b.q.QueryRowContext(ctx, "SELECT count(*) FROM submissions INDEXED BY submissions_report WHERE "+where, args...).Scan(&cutRows)
 	return n + cutRows, err
 }
