@@ -164,6 +164,15 @@ type refresher struct {
 	opts   RefreshOptions
 	report Reporter
 	out    DetailResult
+	// storing is the detail being stored while the next request goes out.
+	storing *storing
+}
+
+// storing is a detail stored in the background.
+type storing struct {
+	done chan struct{}
+	ch   *DetailChange
+	err  error
 }
 
 // refreshDetails fetches the due submission details in priority order
@@ -199,6 +208,14 @@ func (db *DB) refreshDetails(ctx context.Context, c *shop.Client, o RefreshOptio
 }
 
 func (r *refresher) run(ctx context.Context, plan []plannedDetail) error {
+	err := r.fetchAll(ctx, plan)
+	if serr := r.settle(ctx); err == nil {
+		err = serr
+	}
+	return err
+}
+
+func (r *refresher) fetchAll(ctx context.Context, plan []plannedDetail) error {
 	if len(plan) == 0 {
 		return nil
 	}
@@ -256,12 +273,47 @@ func (r *refresher) fetch(ctx context.Context, p plannedDetail) error {
 		return cancelled(ctx, err)
 	}
 	r.count(p.class)
-	ch, err := r.db.storeDetailChange(ctx, submissions, id, raw)
-	if err != nil {
-		return cancelled(ctx, err)
+	return r.store(ctx, id, raw)
+}
+
+// store stores a detail in the background, once the one before it is
+// stored: its transaction overlaps the next request's wait for the pace
+// and its round trip, which the refresh's pace was short of when each
+// detail waited for its own. The next request is marked as asked only
+// after this detail is stored (the mirror has one writer). A run killed
+// meanwhile leaves this row marked as asked and not stored, as a kill
+// during its request would: it is not asked again within the re-check
+// interval.
+func (r *refresher) store(ctx context.Context, id string, raw []byte) error {
+	if err := r.settle(ctx); err != nil {
+		return err
+	}
+	s := &storing{done: make(chan struct{})}
+	r.storing = s
+	// An answer that arrived is stored even when the run is interrupted
+	// meanwhile (Ctrl-C during the next request), as it was before the
+	// next request left; its transaction is short.
+	storeCtx := context.WithoutCancel(ctx)
+	go func() {
+		defer close(s.done)
+		s.ch, s.err = r.db.storeDetailChange(storeCtx, submissions, id, raw)
+	}()
+	return nil
+}
+
+// settle waits for the detail being stored, if any, and counts it.
+func (r *refresher) settle(ctx context.Context) error {
+	s := r.storing
+	if s == nil {
+		return nil
+	}
+	<-s.done
+	r.storing = nil
+	if s.err != nil {
+		return cancelled(ctx, s.err)
 	}
 	r.out.Fetched++
-	r.out.noteChange(ch)
+	r.out.noteChange(s.ch)
 	return nil
 }
 
