@@ -38,6 +38,9 @@ type DB struct {
 	pg    *pgurl.Target
 	store string // the store's key in a PostgreSQL mirror
 	lease *Lease
+	// pgTypes are PostgreSQL's numeric columns, which a value of another
+	// type must not reach (pgfit.go).
+	pgTypes map[string]map[string]string
 	// stmts are the statements prepared on the connection (stmt).
 	stmts map[string]*sql.Stmt
 	// Now is the clock; tests move it.

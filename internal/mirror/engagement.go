@@ -48,7 +48,9 @@ type engagementRow struct {
 
 func readEngagement(ctx context.Context, tx *sql.Tx, id int64) (*engagementRow, error) {
 	var e engagementRow
-	var status, unsub sql.NullInt64
+	// A hostile server's text in a numeric column (SQLite keeps it): not
+	// a status, read as none.
+	var status, unsub any
 	var lastSent, opened, clicked sql.NullString
 	err := tx.QueryRowContext(ctx, `SELECT status, last_sent, opened, clicked, unsubscribe, detail_json IS NOT NULL
 		FROM submissions WHERE id = ?`, id).Scan(&status, &lastSent, &opened, &clicked, &unsub, &e.hadDetail)
@@ -58,9 +60,15 @@ func readEngagement(ctx context.Context, tx *sql.Tx, id int64) (*engagementRow, 
 	if err != nil {
 		return nil, err
 	}
-	e.Engagement = Engagement{Status: status.Int64, LastSent: lastSent.String, Opened: zeroless(opened),
-		Clicked: zeroless(clicked), Unsubscribe: unsub.Int64}
+	e.Engagement = Engagement{Status: integerOrZero(status), LastSent: lastSent.String, Opened: zeroless(opened),
+		Clicked: zeroless(clicked), Unsubscribe: integerOrZero(unsub)}
 	return &e, nil
+}
+
+// integerOrZero is an integer column's value, 0 when it holds none.
+func integerOrZero(v any) int64 {
+	n, _ := v.(int64)
+	return n
 }
 
 // zeroless is opened or clicked as text: "" for the API's 0 or nothing.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,9 @@ type world struct {
 	// before, when set, runs before each request reaches the sandbox (a
 	// store that changes while it is read, a kill at request k).
 	before func(n int, r *http.Request)
+	// after, when set, may change each answer before the client reads it
+	// (a hostile server).
+	after  func(body []byte) []byte
 	served int
 	mu     sync.Mutex
 	now    func() time.Time
@@ -58,7 +62,11 @@ func newWorldAt(t testing.TB, submissions int, now func() time.Time) *world {
 			if before != nil {
 				before(n, r)
 			}
-			return rt.RoundTrip(r)
+			resp, err := rt.RoundTrip(r)
+			if err == nil && w.after != nil {
+				resp = rewriteBody(resp, w.after)
+			}
+			return resp, err
 		})})
 	if err != nil {
 		t.Fatal(err)
@@ -163,4 +171,15 @@ func queryAll(db *DB, q string) (cols []string, items []json.RawMessage, err err
 		Row:     func(item json.RawMessage) error { items = append(items, item); return nil },
 	})
 	return cols, items, err
+}
+
+// rewriteBody gives resp the body change makes of it.
+func rewriteBody(resp *http.Response, change func([]byte) []byte) *http.Response {
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	body = change(body)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Del("Content-Length")
+	return resp
 }

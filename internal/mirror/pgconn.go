@@ -32,7 +32,16 @@ import (
 
 // pgStoreViews are the tables a store's connection sees as its own.
 var pgStoreViews = []string{"store", "submissions", "offers", "offer_products", "priority_rows", "rules", "form_fields",
-	"sync_journal", "odd_rows", "watch_lists", "outbox", "watch_alerts"}
+	"sync_journal", "odd_rows", "watch_lists", "outbox", "watch_alerts", "bulk_deferred", "demand_tally", "demand_sku", "report_tally"}
+
+// pgStoreAnswers are the views of schema version 8 as a store's connection
+// sees them: its rows, with SQLite's columns (the commands read them with
+// SELECT *, so the store column is left out where SQLite has none).
+var pgStoreAnswers = []struct{ name, cols string }{
+	{"live_submissions", "*"},
+	{"demand_by_variant", "product_id, product_title, variant_id, variant_title, sku, pending, sent, newest, oldest"},
+	{"demand_by_product", "product_id, product_title, pending, sent, newest, oldest"},
+}
 
 // openPostgres opens a pool of connections scoped to store (its storeKey).
 func openPostgres(cfg *pgx.ConnConfig, store string) *sql.DB {
@@ -57,6 +66,9 @@ func scopeToStore(ctx context.Context, c *pgx.Conn, store string) error {
 	for _, v := range pgStoreViews {
 		fmt.Fprintf(&b, "CREATE OR REPLACE TEMP VIEW %s AS SELECT * FROM storectl.%s WHERE store = %s WITH CASCADED CHECK OPTION;\n", v, v, lit)
 		fmt.Fprintf(&b, "ALTER VIEW pg_temp.%s ALTER COLUMN store SET DEFAULT %s;\n", v, lit)
+	}
+	for _, v := range pgStoreAnswers {
+		fmt.Fprintf(&b, "CREATE OR REPLACE TEMP VIEW %s AS SELECT %s FROM storectl.%s WHERE store = %s;\n", v.name, v.cols, v.name, lit)
 	}
 	_, err := c.Exec(ctx, b.String())
 	return err
@@ -86,16 +98,41 @@ func (c *rebindConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
-// PrepareContext prepares the rebound statement; its arguments are bound
-// by position, so it may not name them.
+// PrepareContext prepares the rebound statement, whose arguments are
+// ordered as its $n each time it runs (reboundStmt).
 func (c *rebindConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	r := pgRebind(query)
-	for _, name := range r.params {
-		if name != "" {
-			return nil, fmt.Errorf("mirror: a prepared statement names its parameter :%s (bind it by position)", name)
-		}
+	st, err := c.Conn.PrepareContext(ctx, r.text)
+	if err != nil {
+		return nil, err
 	}
-	return c.Conn.PrepareContext(ctx, r.text)
+	return &reboundStmt{st.(*stdlib.Stmt), r}, nil
+}
+
+// reboundStmt is pgx's prepared statement, given its arguments as the
+// rebound text numbers them (?2 may come before ?1, a name twice).
+type reboundStmt struct {
+	*stdlib.Stmt
+	r rebound
+}
+
+// NumInput: unknown to database/sql, which would count ?N used twice.
+func (s *reboundStmt) NumInput() int { return -1 }
+
+func (s *reboundStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	args, err := s.r.bind(args)
+	if err != nil {
+		return nil, err
+	}
+	return s.Stmt.ExecContext(ctx, args)
+}
+
+func (s *reboundStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	args, err := s.r.bind(args)
+	if err != nil {
+		return nil, err
+	}
+	return s.Stmt.QueryContext(ctx, args)
 }
 
 func (c *rebindConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
@@ -141,6 +178,22 @@ var (
 	onConflict = regexp.MustCompile(`(?i)\bON\s+CONFLICT\s*\(`)
 	nocase     = regexp.MustCompile(`(?i)\bCOLLATE\s+NOCASE\b`)
 	like       = regexp.MustCompile(`(?i)\bLIKE\b`)
+	// jsonEach is SQLite's json_each, which the schema's own replaces for
+	// the arrays of ids the mirror passes (idList).
+	jsonEach = regexp.MustCompile(`(?i)\bjson_each\s*\(`)
+	printf   = regexp.MustCompile(`(?i)\bprintf\s*\(`)
+	// unaryPlus is SQLite's way to keep a column's index out of a plan
+	// (WHERE +gone_at IS NULL); PostgreSQL has no unary plus on text.
+	unaryPlus = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+\+(\w)`)
+	// boolNumber is SQLite's 0 or 1 as a whole condition (WHERE 1 AND …,
+	// … AND 0): PostgreSQL's conditions are boolean.
+	boolNumber = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+([01])(\s+(?:AND|OR|UNION|GROUP|ORDER|LIMIT)\b|\s*\)|\s*$)`)
+	// glob is SQLite's GLOB with a pattern literal, which becomes a
+	// regular expression; zeroAmongText is SQLite's `NOT IN (0, '0', '')`
+	// over a text column, whose 0 PostgreSQL cannot compare with text (a
+	// number sent for a text column is stored as its text there).
+	glob          = regexp.MustCompile(`(?i)\bGLOB\s*'((?:[^']|'')*)'`)
+	zeroAmongText = regexp.MustCompile(`(?i)\bIN\s*\(\s*0\s*,\s*'`)
 	// isValue is SQLite's IS (NOT) between two values, where PostgreSQL
 	// only knows IS (NOT) NULL, TRUE, FALSE and DISTINCT FROM: the word
 	// after it decides ("" when a parameter follows).
@@ -149,8 +202,9 @@ var (
 )
 
 // rebound is a statement in PostgreSQL's words, and what each of its
-// parameters $1, $2, … is: params[k-1] names $k's argument, or is "" for
-// the argument at position k (as SQLite numbers ? and :name alike).
+// parameters $1, $2, … is: params[k-1] names $k's argument, is "?N" for
+// the argument at position N (SQLite's ?N), or is "" for the argument at
+// position k (as SQLite numbers ? and :name alike).
 type rebound struct {
 	text   string
 	params []string
@@ -162,7 +216,7 @@ func (r rebound) bind(args []driver.NamedValue) ([]driver.NamedValue, error) {
 	for k, name := range r.params {
 		found := false
 		for _, a := range args {
-			if (name != "" && a.Name == name) || (name == "" && a.Name == "" && a.Ordinal == k+1) {
+			if matchesParam(name, k+1, a) {
 				out[k], found = driver.NamedValue{Ordinal: k + 1, Value: a.Value}, true
 				break
 			}
@@ -174,13 +228,35 @@ func (r rebound) bind(args []driver.NamedValue) ([]driver.NamedValue, error) {
 	return out, nil
 }
 
+// matchesParam says whether a is the argument of parameter name, the
+// statement's $k.
+func matchesParam(name string, k int, a driver.NamedValue) bool {
+	switch {
+	case name == "":
+		return a.Name == "" && a.Ordinal == k
+	case name[0] == '?':
+		n, _ := strconv.Atoi(name[1:])
+		return a.Name == "" && a.Ordinal == n
+	}
+	return a.Name == name
+}
+
 // pgRebind turns the mirror's SQL into PostgreSQL's (see above). Quoted
 // text, quoted names and comments are left as they are.
 func pgRebind(q string) rebound {
+	q = glob.ReplaceAllStringFunc(q, globToRegex)
+	q = zeroAmongText.ReplaceAllString(q, "IN ('")
 	var b strings.Builder
 	var r rebound
 	for i := 0; i < len(q); {
 		switch c := q[i]; {
+		case c == '?' && i+1 < len(q) && q[i+1] >= '0' && q[i+1] <= '9':
+			j := i + 1
+			for j < len(q) && q[j] >= '0' && q[j] <= '9' {
+				j++
+			}
+			b.WriteString("$" + strconv.Itoa(r.param(q[i:j])))
+			i = j
 		case c == '?':
 			r.params = append(r.params, "")
 			b.WriteString("$" + strconv.Itoa(len(r.params)))
@@ -238,6 +314,12 @@ func rebindWords(s string) string {
 	s = onConflict.ReplaceAllString(s, "ON CONFLICT (store, ")
 	s = nocase.ReplaceAllString(s, `COLLATE storectl.nocase`)
 	s = isValue.ReplaceAllStringFunc(s, rebindIs)
+	s = jsonEach.ReplaceAllString(s, "storectl.json_each(")
+	s = printf.ReplaceAllString(s, "storectl.printf(")
+	s = unaryPlus.ReplaceAllString(s, "$1 $2")
+	for prev := ""; prev != s; { // a condition's follower leads the next
+		prev, s = s, boolNumber.ReplaceAllStringFunc(s, rebindBoolNumber)
+	}
 	return like.ReplaceAllString(s, "ILIKE")
 }
 
@@ -252,4 +334,38 @@ func rebindIs(m string) string {
 		return "IS DISTINCT FROM " + sub[2]
 	}
 	return "IS NOT DISTINCT FROM " + sub[2]
+}
+
+// globToRegex turns `GLOB 'pattern'` into `~ 'regex'`: the whole text
+// matched, * any run, ? one character, [...] as written.
+func globToRegex(m string) string {
+	pat := strings.ReplaceAll(glob.FindStringSubmatch(m)[1], "''", "'")
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(pat); i++ {
+		switch c := pat[i]; c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '[':
+			j := strings.IndexByte(pat[i:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			b.WriteString(pat[i : i+j+1])
+			i += j
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return "~ " + quoteLiteral(b.String())
+}
+
+// rebindBoolNumber turns a 0 or 1 condition into false or true.
+func rebindBoolNumber(m string) string {
+	sub := boolNumber.FindStringSubmatch(m)
+	return sub[1] + " " + map[string]string{"0": "false", "1": "true"}[sub[2]] + sub[3]
 }

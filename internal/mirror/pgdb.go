@@ -56,7 +56,10 @@ func (db *DB) migratePG(ctx context.Context, target *pgurl.Target, asIs bool) er
 		return &pgurl.ConnectError{Target: target.Display, Err: err}
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := migratePostgres(ctx, conn, target.Display, asIs); err != nil || !asIs {
+	if _, err := migratePostgres(ctx, conn, target.Display, asIs); err != nil {
+		return err
+	}
+	if db.pgTypes, err = pgNumericColumns(ctx, conn); err != nil || !asIs {
 		return err
 	}
 	var known bool

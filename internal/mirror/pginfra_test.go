@@ -42,9 +42,6 @@ func pgExec(t testing.TB, tg *pgurl.Target, q string, args ...any) {
 
 // The two backends' migration lists keep the same version numbers.
 func TestMigrationListsAligned(t *testing.T) {
-	if !PostgresReady() && len(pgMigrations) == 7 && len(migrations) == 9 {
-		t.Skip("KNOWN GAP (issue 26): SQLite's schema versions 8 (the write-path rework) and 9 (bis report's tally) are not on PostgreSQL yet; the factory refuses a PostgreSQL mirror until they are")
-	}
 	if len(pgMigrations) != len(migrations) {
 		t.Fatalf("SQLite has %d migrations, PostgreSQL %d: a version must mean the same on both (add the PostgreSQL one)", len(migrations), len(pgMigrations))
 	}
@@ -52,13 +49,17 @@ func TestMigrationListsAligned(t *testing.T) {
 
 func TestPgRebind(t *testing.T) {
 	cases := map[string]string{
-		"SELECT a FROM t WHERE x = ? AND y = ?":                                                        "SELECT a FROM t WHERE x = $1 AND y = $2",
-		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":                                            "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
-		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING":                                    "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
-		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":                                           "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
-		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                                                   "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
-		"WHERE detail_for IS coalesce(u, l) AND x IS NOT ? AND y IS NULL AND z IS NOT DISTINCT FROM w": "WHERE detail_for IS NOT DISTINCT FROM coalesce(u, l) AND x IS DISTINCT FROM $1 AND y IS NULL AND z IS NOT DISTINCT FROM w",
-		"SELECT a::jsonb FROM t WHERE x >= :since AND y = ? OR z < :since":                             "SELECT a::jsonb FROM t WHERE x >= $1 AND y = $2 OR z < $1",
+		"SELECT a FROM t WHERE x = ? AND y = ?":                                                           "SELECT a FROM t WHERE x = $1 AND y = $2",
+		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":                                               "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
+		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING":                                       "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
+		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":                                              "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
+		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                                                      "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
+		"WHERE detail_for IS coalesce(u, l) AND x IS NOT ? AND y IS NULL AND z IS NOT DISTINCT FROM w":    "WHERE detail_for IS NOT DISTINCT FROM coalesce(u, l) AND x IS DISTINCT FROM $1 AND y IS NULL AND z IS NOT DISTINCT FROM w",
+		"SELECT a::jsonb FROM t WHERE x >= :since AND y = ? OR z < :since":                                "SELECT a::jsonb FROM t WHERE x >= $1 AND y = $2 OR z < $1",
+		"SELECT printf('%02d', 3) WHERE +gone_at IS NULL AND c GLOB '[0-9]-x*' AND o NOT IN (0, '0', '')": "SELECT storectl.printf('%02d', 3) WHERE gone_at IS NULL AND c ~ '^[0-9]-x.*$' AND o NOT IN ('0', '')",
+		"SELECT 0 AS a WHERE 0 UNION ALL SELECT a FROM t WHERE 0 = a AND (x OR 1) AND y IN (0, 1)":        "SELECT 0 AS a WHERE false UNION ALL SELECT a FROM t WHERE 0 = a AND (x OR true) AND y IN (0, 1)",
+		"SELECT min(o) FROM t WHERE 1 AND 1 AND p = ? AND 0":                                              "SELECT min(o) FROM t WHERE true AND true AND p = $1 AND false",
+		"SELECT id FROM t WHERE id IN (SELECT value FROM json_each(?1)) AND seen_by IS ?2 OR x = ?2":      "SELECT id FROM t WHERE id IN (SELECT value FROM storectl.json_each($1)) AND seen_by IS NOT DISTINCT FROM $2 OR x = $2",
 	}
 	for in, want := range cases {
 		if got := pgRebind(in).text; got != want {
@@ -188,6 +189,7 @@ func TestPostgresLease(t *testing.T) {
 		t.Fatalf("taken over before the heartbeat expired: %v", err)
 	}
 	var waited []string
+	asked := time.Now()
 	second, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store, Waiting: func(m string) { waited = append(waited, m) }})
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +197,9 @@ func TestPostgresLease(t *testing.T) {
 	if since := time.Since(died); since < time.Second {
 		t.Errorf("taken over %s after the holder died, before its heartbeat expired", since)
 	}
-	if len(waited) != 1 {
+	// Told once that it waits, unless the heartbeat had expired already
+	// when it asked (a loaded machine).
+	if len(waited) > 1 || len(waited) == 0 && asked.Sub(died) < 1500*time.Millisecond {
 		t.Errorf("waiting told %d times: %q", len(waited), waited)
 	}
 
@@ -238,9 +242,6 @@ func sqliteOnly(t testing.TB, why string) {
 func TestSuiteOnPostgres(t *testing.T) {
 	if onPostgres {
 		t.Skip("this is the run on PostgreSQL")
-	}
-	if !PostgresReady() {
-		t.Skipf("KNOWN GAP (issue 26): the PostgreSQL schema stops at version %d, SQLite's is %d: the suite runs on PostgreSQL once they align", len(pgMigrations), len(migrations))
 	}
 	server, err := pgtest.ServerURL()
 	if err != nil {

@@ -63,11 +63,11 @@ type LeaseHeldError struct {
 
 func (e *LeaseHeldError) Error() string {
 	h := e.Holder
-	what := h.Purpose
-	if what == "" {
-		what = "writing"
+	what := ""
+	if h.Purpose != "" {
+		what = h.Purpose + " "
 	}
-	return fmt.Sprintf("another storectl is writing the mirror of %s: %s on %s (pid %d), since %s, last heartbeat %s ago",
+	return fmt.Sprintf("another storectl is writing the mirror of %s: %son %s (pid %d), since %s, last heartbeat %s ago",
 		e.Store, what, h.Host, h.PID, h.Started.Local().Format(time.DateTime), e.Now.Sub(h.Heartbeat).Round(time.Second))
 }
 

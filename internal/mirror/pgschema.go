@@ -334,15 +334,9 @@ ALTER TABLE storectl.submissions ADD COLUMN detail_sent_at text;
 -- 7), the store first as in every index here.
 CREATE INDEX submissions_report ON storectl.submissions (store, created_at, status, product_id, variant_id, detail_fetched_at,
 	locale, unsubscribe, opened, clicked, last_sent, gone_at, sku);
-`,
+`, pgVersion8, pgVersion9,
 }
 
-// PostgresSchemaVersion is the last schema version the PostgreSQL mirror
-// has; PostgresReady says it is SQLite's (SchemaVersion). Until it is, the
-// mirror's SQL, written for the newest schema, cannot run there: storectl
-// syncs and answers only from SQLite (issue 26: SQLite's version 8, the
-// write-path rework, still to be made on PostgreSQL).
+// PostgresSchemaVersion is the schema version the PostgreSQL mirror
+// reaches: SQLite's (TestMigrationListsAligned).
 func PostgresSchemaVersion() int { return len(pgMigrations) }
-
-// PostgresReady: see PostgresSchemaVersion.
-func PostgresReady() bool { return len(pgMigrations) == len(migrations) }

@@ -50,7 +50,7 @@ type resource struct {
 	refreshed bool
 	// afterDetail stores what a detail holds beyond the row's columns, in
 	// the detail's transaction.
-	afterDetail func(ctx context.Context, tx *sql.Tx, id int64, raw []byte) error
+	afterDetail func(ctx context.Context, db *DB, tx *sql.Tx, id int64, raw []byte) error
 	// withDetails fetches what a sync with --details needs besides the
 	// rows' details (the back-in-stock form).
 	withDetails func(ctx context.Context, db *DB, c *shop.Client, full bool) error
@@ -136,7 +136,7 @@ FROM (SELECT product_id, variant_id, sku, status, created_at,
 		detail_fetched_at IS NOT NULL AND opened IS NOT NULL AND opened NOT IN (0, '0', '') AS o,
 		detail_fetched_at IS NOT NULL AND clicked IS NOT NULL AND clicked NOT IN (0, '0', '') AS c,
 		detail_fetched_at IS NOT NULL AND unsubscribe IS 1 AS u
-	FROM submissions WHERE +gone_at IS NULL)
+	FROM submissions WHERE +gone_at IS NULL) AS k
 GROUP BY product_id, variant_id, sku, l, status, q`
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",

@@ -50,6 +50,9 @@ const walCheckpointPages = 8192
 // so that a finished pass leaves no 32 MiB log beside the file. A reader
 // in the middle of a query may keep it from finishing: the next one will.
 func (db *DB) checkpoint(ctx context.Context) {
+	if db.pg != nil {
+		return
+	}
 	_, _ = db.sql.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 }
 
@@ -113,8 +116,11 @@ type Space struct {
 	Free int64
 }
 
-// space reads the file's page counts.
+// space reads the file's page counts (none on PostgreSQL: no file).
 func (db *DB) space(ctx context.Context) (Space, error) {
+	if db.pg != nil {
+		return Space{}, nil
+	}
 	var pageSize, pages, free int64
 	for _, p := range []struct {
 		q string

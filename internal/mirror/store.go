@@ -197,7 +197,7 @@ func (p *pass) classify(ctx context.Context, walkRows []shop.WalkRow) ([]pageRow
 		if r.id, err = rowID(wr.ID); err != nil {
 			return nil, err
 		}
-		vals, err := p.res.columnValues(wr.Raw, p.res.listCols)
+		vals, err := p.db.columnValues(p.res, wr.Raw, p.res.listCols)
 		if err != nil {
 			return nil, err
 		}

@@ -279,7 +279,7 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 	if err != nil {
 		return nil, err
 	}
-	vals, err := res.columnValues(raw, res.detailCols)
+	vals, err := db.columnValues(res, raw, res.detailCols)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 		return nil, err
 	}
 	if res.afterDetail != nil {
-		if err := res.afterDetail(ctx, tx, n, raw); err != nil {
+		if err := res.afterDetail(ctx, db, tx, n, raw); err != nil {
 			return nil, err
 		}
 	}
@@ -421,7 +421,7 @@ func orSilent(r Reporter) Reporter {
 func refused(err error) bool { return exitcode.Of(err) == exitcode.APIRefused }
 
 // storeOfferProducts replaces an offer's products with its detail's list.
-func storeOfferProducts(ctx context.Context, tx *sql.Tx, offerID int64, raw []byte) error {
+func storeOfferProducts(ctx context.Context, db *DB, tx *sql.Tx, offerID int64, raw []byte) error {
 	var detail struct {
 		Products []json.RawMessage `json:"products"`
 	}
@@ -433,7 +433,7 @@ func storeOfferProducts(ctx context.Context, tx *sql.Tx, offerID int64, raw []by
 	}
 	cols := []string{"product_id", "variant_id", "limit"}
 	for i, item := range detail.Products {
-		vals, err := offerProduct.columnValues(item, cols)
+		vals, err := db.columnValues(offerProduct, item, cols)
 		if err != nil {
 			return err
 		}
@@ -486,7 +486,7 @@ func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (err error) {
 	cols := []string{"id", "label", "placeholder", "type", "required", "hidden", "options", "defaultValue"}
 	now := stamp(db.Now())
 	for i, f := range fields {
-		vals, err := formField.columnValues(f, cols)
+		vals, err := db.columnValues(formField, f, cols)
 		if err != nil {
 			return err
 		}

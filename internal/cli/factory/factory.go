@@ -4,7 +4,6 @@ package factory
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"sync"
 	"time"
@@ -18,7 +17,6 @@ import (
 	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
-	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -81,10 +79,6 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		pg, err := mirrorshared.PostgresTarget(s)
 		if err != nil {
 			return nil, err
-		}
-		if pg != nil && !mirror.PostgresReady() {
-			return nil, exitcode.UsageHint(fmt.Errorf("mirror_url names a PostgreSQL mirror (%s), whose schema this storectl has only up to version %d of %d: it cannot sync or answer from it yet", pg.Display, mirror.PostgresSchemaVersion(), mirror.SchemaVersion),
-				"unset mirror_url (or STORECTL_MIRROR_URL) to use the local SQLite mirror; `storectl mirror migrate`, `mirror copy` and the shared pacing use the PostgreSQL mirror")
 		}
 		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
 			Waiting: func(msg string) { f.Progress().Say(msg) }, Postgres: pg})

@@ -24,6 +24,7 @@ type SyncOptions struct {
 	Groups  []string
 	Full    bool
 	Details bool
+	Wait    bool
 	Refresh refreshFlags
 	cmd     *cobra.Command
 	Now     func() time.Time
@@ -49,6 +50,13 @@ Every page is stored with the sync's journal in one transaction: Ctrl-C, a
 network failure or a killed process loses nothing, and the next sync
 continues the interrupted pass from the page in flight.
 
+On a team's PostgreSQL mirror (mirror_url) one storectl writes a store at a
+time, on any machine. A second sync does not read the store again: it says
+who holds the store's lease (host, pid, since when, last heartbeat) and
+answers from the mirror as it is (exit 0); --wait waits for the lease, then
+catches up. A holder that died is taken over once its heartbeat expires. On
+the local SQLite mirror a second sync waits for the first.
+
 --details also fetches details, one request each: of the rules that are new
 or changed since their detail was fetched; of the submissions in this order
 until --budget requests are spent or the --for time is up:
@@ -69,7 +77,8 @@ products. ` + "`storectl mirror status`" + ` shows what is due.`,
   storectl mirror sync bis --details
   storectl mirror sync bis --details --for 50m      # from cron, every hour
   storectl mirror sync bis --details --budget 200 --share 50%
-  storectl mirror sync preorder --full`,
+  storectl mirror sync preorder --full
+  storectl mirror sync --wait                       # a team's mirror: wait for the other syncer`,
 		ValidArgs: mirror.Groups,
 		Args: func(cmd *cobra.Command, args []string) error {
 			for _, a := range args {
@@ -85,6 +94,7 @@ products. ` + "`storectl mirror status`" + ` shows what is due.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "read every page, and mark rows no longer found as gone")
+	cmd.Flags().BoolVar(&opts.Wait, "wait", false, "on a team's PostgreSQL mirror another storectl is syncing: wait for it, then catch up")
 	cmd.Flags().BoolVar(&opts.Details, "details", false, "fetch the details due: of new or changed rules, of submissions by priority (one request each)")
 	opts.Refresh.register(cmd)
 	return cmd
@@ -114,11 +124,6 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
-	db, err := opts.Mirror(ctx, mirror.Write)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
 	groups := opts.Groups
 	if len(groups) == 0 {
 		groups = mirror.Groups
@@ -126,6 +131,18 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 	groups = slices.Compact(slices.SortedFunc(slices.Values(groups), func(a, b string) int {
 		return slices.Index(mirror.Groups, a) - slices.Index(mirror.Groups, b)
 	}))
+	mode, err := syncMode(s, opts.Wait)
+	if err != nil {
+		return err
+	}
+	db, err := opts.Mirror(ctx, mode)
+	if held := leaseHolder(err); held != nil {
+		return answerAsIs(ctx, opts, s, held, groups)
+	}
+	if err != nil {
+		return err
+	}
+	defer db.Close()
 	rep := shared.NewSyncReporter(opts.IO, opts.Progress(), c.PaceLeft, s.Quiet)
 	results, err := db.Sync(ctx, c, groups, mirror.SyncOptions{Full: opts.Full, Details: opts.Details, Refresh: refresh, Report: rep})
 	opts.Progress().Stop()

@@ -40,7 +40,7 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 	case errors.Is(err, mirror.ErrBusy):
 		// A sync or export of hours holds it: answer from what it has.
 		if !s.Quiet {
-			fmt.Fprintln(d.IO.ErrOut, "another storectl is bringing the mirror up to date (a sync or an export); answering from it as it is")
+			fmt.Fprintln(d.IO.ErrOut, busyWriter(err)+"; answering from it as it is")
 		}
 		return readOffline(ctx, d, s, groups)
 	case errors.As(err, &locked):
@@ -64,6 +64,16 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 		return nil, MirrorError(err)
 	}
 	return db, nil
+}
+
+// busyWriter says who is writing the mirror: on a team's PostgreSQL
+// mirror the lease names the holder.
+func busyWriter(err error) string {
+	var held *mirror.LeaseHeldError
+	if errors.As(err, &held) {
+		return held.Error()
+	}
+	return "another storectl is bringing the mirror up to date (a sync or an export)"
 }
 
 // sayPaceWait tells, before an answer of milliseconds waits for the rate

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# scripts/bench-pg.sh: the team's mirror on PostgreSQL against the local
+# SQLite mirror (issue 26), in the same run, runs interleaved.
+#
+# One `sandbox serve --memory --submissions ROWS --throttle 0`, pacing off
+# (STORECTL_RATE_LIMIT=0), a throttle-free server and a throwaway PostgreSQL
+# cluster started here with fsync on (pgcluster -durable), on this machine:
+#
+#   sync      the first `mirror sync bis` into an empty mirror: wall time and
+#             peak RSS, SQLite (a fresh file) and PostgreSQL (a fresh database)
+#   answers   medians of ANSWER_RUNS whole-process runs, --offline, on the
+#             mirror just synced: bis find --email, bis demand (by product),
+#             bis demand --by variant
+#
+# Usage: scripts/bench-pg.sh [ROWS] [RUNS]   (100000, 3)
+# BIN=path measures that build (default: this tree). ANSWER_RUNS (default
+# 15). Prints one line per figure, backend and run, then the medians, and
+# PostgreSQL's sync time ÷ SQLite's (the goal: within 2×).
+set -euo pipefail
+rows=${1:-100000}
+runs=${2:-3}
+answer_runs=${ANSWER_RUNS:-15}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/storectl-bench-pg.XXXXXX")
+chmod 0755 "$work" # the cluster's unprivileged user (as root) reaches its directory
+server_pid=
+cleanup() {
+	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+	[[ -x $work/pgcluster ]] && "$work/pgcluster" stop "$work/pg" >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+bin=${BIN:-}
+if [[ -z $bin ]]; then
+	(cd "$root" && go build -trimpath -ldflags "-s -w" -o "$work/storectl" ./cmd/storectl)
+	bin=$work/storectl
+fi
+(cd "$root" && go build -o "$work/pgcluster" ./internal/pgtest/pgcluster)
+pg_server=$("$work/pgcluster" -durable start "$work/pg")
+psql=$(ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)
+[[ -x $psql ]] || psql=psql
+
+while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^STORECTL_' || true)
+export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_CACHE_HOME=$work/home/.cache \
+	DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-dbus STORECTL_SHOP_TOKEN=shop_sandbox_demo STORECTL_RATE_LIMIT=0
+
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+# timed CMD... prints "seconds peak_rss_kb" of CMD (its output discarded).
+timed() {
+	/usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null 2>"$work/err" || { echo "failed: $* $(tail -3 "$work/err")" >&2; exit 1; }
+	tail -n 1 "$work/time"
+}
+
+# median_ms CMD... prints the median wall time of answer_runs runs of CMD.
+median_ms() {
+	local i t0 t1
+	for ((i = 0; i < answer_runs; i++)); do
+		t0=$(now_us)
+		"$@" >/dev/null 2>"$work/err" || { echo "failed: $* $(tail -3 "$work/err")" >&2; exit 1; }
+		t1=$(now_us)
+		echo $((t1 - t0))
+	done | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }'
+}
+
+serve() {
+	"$bin" sandbox serve --memory --submissions "$rows" --addr 127.0.0.1:0 --url-file "$work/url" --throttle 0 >/dev/null 2>&1 &
+	server_pid=$!
+	for _ in $(seq 1 3000); do [[ -s $work/url ]] && break; sleep 0.1; done
+	[[ -s $work/url ]] || { echo "the sandbox did not start" >&2; exit 1; }
+	export STORECTL_BASE_URL=$(cat "$work/url")
+}
+
+# fresh BACKEND RUN points storectl at a new, empty mirror: a SQLite file,
+# or a new PostgreSQL database.
+fresh() {
+	export XDG_STATE_HOME=$work/$1-$2/state XDG_DATA_HOME=$work/$1-$2/data
+	unset STORECTL_MIRROR_URL
+	if [[ $1 == pg ]]; then
+		"$psql" -q "$pg_server" -c "CREATE DATABASE bench_$2"
+		export STORECTL_MIRROR_URL=${pg_server/\/postgres\?//bench_$2?}
+	fi
+}
+
+one_run() {
+	local backend=$1 email
+	fresh "$backend" "$run"
+	echo "$backend sync $(timed "$bin" mirror sync bis -q)"
+	email=$("$bin" mirror query --no-headers 'SELECT customer_email FROM submissions ORDER BY id DESC LIMIT 1')
+	echo "$backend answer find-email $(median_ms "$bin" bis find --email "$email" --offline -o json)"
+	echo "$backend answer demand-product $(median_ms "$bin" bis demand --offline -o json)"
+	echo "$backend answer demand-variant $(median_ms "$bin" bis demand --by variant --offline -o json)"
+}
+
+echo "# $rows submissions, $runs runs; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $("$psql" -At "$pg_server" -c 'SHOW server_version')"
+serve
+for ((run = 1; run <= runs; run++)); do
+	for backend in sqlite pg; do one_run "$backend"; done
+done | tee "$work/lines"
+echo "# medians (seconds, KiB; ms); load $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$work/lines" <<'PY'
+import collections, statistics, sys
+vals = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    f = line.split()
+    key, nums = (f[:3], f[3:]) if f[1] == "answer" else (f[:2], f[2:])
+    vals[" ".join(key)].append([float(x) for x in nums])
+for key in sorted(vals):
+    cols = list(zip(*vals[key]))
+    print(key, "  ".join(f"{statistics.median(c):g} ({min(c):g}–{max(c):g})" for c in cols))
+pg, lite = vals.get("pg sync"), vals.get("sqlite sync")
+if pg and lite:
+    print(f"pg÷sqlite sync {statistics.median(r[0] for r in pg) / statistics.median(r[0] for r in lite):.2f} (goal ≤ 2)")
+PY
