@@ -95,7 +95,7 @@ func BenchmarkAnswers(b *testing.B) {
 
 // fillInOneTransaction mirrors every submission of w's store as a full
 // pass would, in one transaction instead of one a page.
-func fillInOneTransaction(b *testing.B, w *world) {
+func fillInOneTransaction(b testing.TB, w *world) {
 	b.Helper()
 	ctx := context.Background()
 	p, err := w.db.startPass(ctx, submissions, Full, purposeSync, false)

@@ -224,6 +224,33 @@ func TestAnswersWaitForADeferredFirstPass(t *testing.T) {
 	}
 }
 
+// TestManyNewRowsInOneWriteKeepListOrder: rows written together go in
+// statements of maxInsertRows (600: three), stored in list order (the
+// table's arrival order), as a sync page by page stores them.
+func TestManyNewRowsInOneWriteKeepListOrder(t *testing.T) {
+	order := func(w *world) string {
+		t.Helper()
+		var ids string
+		if err := w.db.sql.QueryRow("SELECT group_concat(id) FROM (SELECT id FROM submissions ORDER BY rowid)").Scan(&ids); err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	together := newWorld(t, 600)
+	fillInOneTransaction(t, together)
+	paged := newWorld(t, 600)
+	paged.sync(SyncOptions{}, "bis")
+	if n := together.count("SELECT count(*) FROM submissions"); n != 600 {
+		t.Fatalf("%d rows, want 600", n)
+	}
+	if order(together) != order(paged) {
+		t.Fatal("rows written together are not in the order a paged sync stores them")
+	}
+	if n := together.count("SELECT count(*) FROM submissions a JOIN submissions b ON b.rowid = a.rowid + 1 WHERE b.list_pos >= a.list_pos"); n != 0 {
+		t.Fatalf("%d rows placed out of list order", n)
+	}
+}
+
 // TestTallyFillsReadACoveringIndex: the fills that end a first pass read
 // bis report's covering index, not the table row by row through the
 // partial product index (the planner's choice without `+gone_at`, three
