@@ -39,30 +39,12 @@ if [[ -z ${BENCH_BINS:-} ]]; then
 	(cd "$root" && go build -trimpath -ldflags "-s -w" -o "$work/storectl" ./cmd/storectl)
 	BENCH_BINS="tree=$work/storectl"
 fi
-export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_CACHE_HOME=$work/home/.cache \
-	DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-dbus STORECTL_SHOP_TOKEN=shop_sandbox_demo STORECTL_RATE_LIMIT=0
-
-now_us() { echo "${EPOCHREALTIME/./}"; }
+# shellcheck source=scripts/bench-lib.sh
+source "$root/scripts/bench-lib.sh"
+bench_isolate
 
 # fresh NAME points storectl at a new, empty state and mirror.
 fresh() { export XDG_STATE_HOME=$work/$1/state XDG_DATA_HOME=$work/$1/data; rm -rf "$work/$1"; }
-
-# timed CMD... prints "seconds peak_rss_kb" of CMD (its output discarded).
-timed() {
-	/usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null 2>"$work/err" || { echo "failed: $* $(tail -3 "$work/err")" >&2; exit 1; }
-	tail -n 1 "$work/time"
-}
-
-# median_ms CMD... prints the median wall time of answer_runs runs of CMD.
-median_ms() {
-	local i t0 t1
-	for ((i = 0; i < answer_runs; i++)); do
-		t0=$(now_us)
-		"$@" >/dev/null 2>"$work/err" || { echo "failed: $* $(tail -3 "$work/err")" >&2; exit 1; }
-		t1=$(now_us)
-		echo $((t1 - t0))
-	done | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }'
-}
 
 size_mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 

@@ -42,27 +42,9 @@ psql=$(ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)
 [[ -x $psql ]] || psql=psql
 
 while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^STORECTL_' || true)
-export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_CACHE_HOME=$work/home/.cache \
-	DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-dbus STORECTL_SHOP_TOKEN=shop_sandbox_demo STORECTL_RATE_LIMIT=0
-
-now_us() { echo "${EPOCHREALTIME/./}"; }
-
-# timed CMD... prints "seconds peak_rss_kb" of CMD (its output discarded).
-timed() {
-	/usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null 2>"$work/err" || { echo "failed: $* $(tail -3 "$work/err")" >&2; exit 1; }
-	tail -n 1 "$work/time"
-}
-
-# median_ms CMD... prints the median wall time of answer_runs runs of CMD.
-median_ms() {
-	local i t0 t1
-	for ((i = 0; i < answer_runs; i++)); do
-		t0=$(now_us)
-		"$@" >/dev/null 2>"$work/err" || { echo "failed: $* $(tail -3 "$work/err")" >&2; exit 1; }
-		t1=$(now_us)
-		echo $((t1 - t0))
-	done | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }'
-}
+# shellcheck source=scripts/bench-lib.sh
+source "$root/scripts/bench-lib.sh"
+bench_isolate
 
 serve() {
 	"$bin" sandbox serve --memory --submissions "$rows" --addr 127.0.0.1:0 --url-file "$work/url" --throttle 0 >/dev/null 2>&1 &
