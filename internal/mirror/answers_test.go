@@ -126,22 +126,9 @@ func TestAnswersScanNoTable(t *testing.T) {
 		q, args := findQuery(f)
 		queries[fmt.Sprintf("find %+v", f)] = query{q, args}
 	}
+	sqliteOnly(t, "SQLite's query plans")
 	for name, q := range queries {
-		sqliteOnly(t, "SQLite's query plans")
-		rows, err := w.db.sql.Query("EXPLAIN QUERY PLAN "+q.sql, q.args...)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(t, w.db, q.sql, q.args...)
 		for _, step := range plan {
 			if strings.HasPrefix(step, "SCAN submissions") && !strings.Contains(step, "COVERING INDEX") {
 				t.Errorf("%s scans the table:\n%s", name, strings.Join(plan, "\n"))

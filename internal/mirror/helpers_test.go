@@ -183,3 +183,27 @@ func rewriteBody(resp *http.Response, change func([]byte) []byte) *http.Response
 	resp.Header.Del("Content-Length")
 	return resp
 }
+
+// queryPlan is the detail column of SQLite's EXPLAIN QUERY PLAN for q, a
+// step a line.
+func queryPlan(t *testing.T, db *DB, q string, args ...any) []string {
+	t.Helper()
+	rows, err := db.sql.Query("EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}

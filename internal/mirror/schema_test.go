@@ -260,20 +260,7 @@ func TestTallyFillsReadACoveringIndex(t *testing.T) {
 	sqliteOnly(t, "a query plan (a PostgreSQL mirror defers no index, so fills none: bulk.go)")
 	w := newWorld(t, 10)
 	for _, q := range []string{fillDemandTally, fillDemandSKU, fillReportTally} {
-		rows, err := w.db.sql.Query("EXPLAIN QUERY PLAN " + q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(t, w.db, q)
 		if !slices.ContainsFunc(plan, func(d string) bool { return strings.Contains(d, "USING COVERING INDEX") }) {
 			t.Errorf("%s\nplan: %q, want a covering index scan", q, plan)
 		}
