@@ -1,0 +1,28 @@
+# scripts/bench-lib.sh: what bench-mirror.sh and bench-pg.sh share, sourced
+# after they set $work (their scratch directory) and $answer_runs.
+
+# bench_isolate points storectl at a home of its own under $work, with the
+# sandbox's token and pacing off.
+bench_isolate() {
+	export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_CACHE_HOME=$work/home/.cache \
+		DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-dbus STORECTL_SHOP_TOKEN=shop_sandbox_demo STORECTL_RATE_LIMIT=0
+}
+
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+# timed CMD... prints "seconds peak_rss_kb" of CMD (its output discarded).
+timed() {
+	/usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null 2>"$work/err" || { echo "failed: $* $(tail -3 "$work/err")" >&2; exit 1; }
+	tail -n 1 "$work/time"
+}
+
+# median_ms CMD... prints the median wall time of answer_runs runs of CMD.
+median_ms() {
+	local i t0 t1
+	for ((i = 0; i < answer_runs; i++)); do
+		t0=$(now_us)
+		"$@" >/dev/null 2>"$work/err" || { echo "failed: $* $(tail -3 "$work/err")" >&2; exit 1; }
+		t1=$(now_us)
+		echo $((t1 - t0))
+	done | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }'
+}
