@@ -31,7 +31,7 @@ func (b *builder) periods(ctx context.Context) error {
 	s := b.rangeSpan()
 	s.from = max(s.from, sqlTime(ps.from))
 	src, args := b.source(s, "p", "quarter, n", rowQuarter+", 1", "")
-	q := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, sum(n) FROM (%s) GROUP BY 1, 2`, src)
+	q := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, sum(n) FROM (%s) AS p GROUP BY 1, 2`, src)
 	rows, err := b.q.QueryContext(ctx, q, append(slices.Clone(b.args), args...)...)
 	if err != nil {
 		return err

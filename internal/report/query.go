@@ -128,12 +128,12 @@ func (b *builder) groups(ctx context.Context) error {
 // rangeGroups adds the range's counts, per group and locale.
 func (b *builder) rangeGroups(ctx context.Context, acc *accumulator) error {
 	src, args := b.source(b.rangeSpan(), "r", "product_id, variant_id, locale, status, n, detailed, opened, clicked, unsubscribed, oldest",
-		fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, detailed, rowOpened, rowClicked,
+		fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, rowDetailed, rowOpened, rowClicked,
 			rowUnsubscribed), "")
 	q := fmt.Sprintf(`SELECT %s, locale, sum(n), sum(CASE WHEN status = 0 THEN n ELSE 0 END), sum(CASE WHEN status = 1 THEN n ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN detailed ELSE 0 END), sum(CASE WHEN status = 1 THEN opened ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN clicked ELSE 0 END), sum(unsubscribed), sum(detailed), min(CASE WHEN status = 0 THEN oldest END)
-		FROM (%s) GROUP BY 1, 2, 3`, b.groupKey(), src)
+		FROM (%s) AS g GROUP BY 1, 2, 3`, b.groupKey(), src)
 	rows, err := b.q.QueryContext(ctx, q, append(slices.Clone(b.args), args...)...)
 	if err != nil {
 		return err
@@ -160,7 +160,7 @@ func (b *builder) recentSignups(ctx context.Context, acc *accumulator) error {
 	src7, args7 := b.source(span{sqlTime(ref.Add(-7 * 24 * time.Hour)), end}, "w7", "product_id, variant_id, n, 0", "product_id, variant_id, 1, 0", "")
 	src28, args28 := b.source(span{sqlTime(ref.Add(-28 * 24 * time.Hour)), end}, "w28", "product_id, variant_id, 0, n",
 		"product_id, variant_id, 0, 1", "")
-	q := fmt.Sprintf("SELECT %s, sum(s7), sum(s28) FROM (SELECT 0 AS product_id, 0 AS variant_id, 0 AS s7, 0 AS s28 WHERE 0 UNION ALL %s UNION ALL %s) GROUP BY 1, 2",
+	q := fmt.Sprintf("SELECT %s, sum(s7), sum(s28) FROM (SELECT 0 AS product_id, 0 AS variant_id, 0 AS s7, 0 AS s28 WHERE 0 UNION ALL %s UNION ALL %s) AS r GROUP BY 1, 2",
 		b.groupKey(), src7, src28)
 	rows, err := b.q.QueryContext(ctx, q, append(append(slices.Clone(b.args), args7...), args28...)...)
 	if err != nil {
