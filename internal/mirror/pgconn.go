@@ -185,6 +185,9 @@ var (
 	// unaryPlus is SQLite's way to keep a column's index out of a plan
 	// (WHERE +gone_at IS NULL); PostgreSQL has no unary plus on text.
 	unaryPlus = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+\+(\w)`)
+	// indexedBy is SQLite's choice of an index for a table (FROM t
+	// INDEXED BY i); PostgreSQL's planner chooses its own.
+	indexedBy = regexp.MustCompile(`(?i)\s+INDEXED\s+BY\s+\w+`)
 	// boolNumber is SQLite's 0 or 1 as a whole condition (WHERE 1 AND …,
 	// … AND 0): PostgreSQL's conditions are boolean.
 	boolNumber = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+([01])(\s+(?:AND|OR|UNION|GROUP|ORDER|LIMIT)\b|\s*\)|\s*$)`)
@@ -317,6 +320,7 @@ func rebindWords(s string) string {
 	s = jsonEach.ReplaceAllString(s, "storectl.json_each(")
 	s = printf.ReplaceAllString(s, "storectl.printf(")
 	s = unaryPlus.ReplaceAllString(s, "$1 $2")
+	s = indexedBy.ReplaceAllString(s, "")
 	for prev := ""; prev != s; { // a condition's follower leads the next
 		prev, s = s, boolNumber.ReplaceAllStringFunc(s, rebindBoolNumber)
 	}

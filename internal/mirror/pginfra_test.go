@@ -61,6 +61,7 @@ func TestPgRebind(t *testing.T) {
 		"SELECT min(o) FROM t WHERE 1 AND 1 AND p = ? AND 0":                                              "SELECT min(o) FROM t WHERE true AND true AND p = $1 AND false",
 		"SELECT id FROM t WHERE id IN (SELECT value FROM json_each(?1)) AND seen_by IS ?2 OR x = ?2":      "SELECT id FROM t WHERE id IN (SELECT value FROM storectl.json_each($1)) AND seen_by IS NOT DISTINCT FROM $2 OR x = $2",
 	}
+	cases["SELECT a FROM submissions INDEXED BY submissions_report WHERE x"] = "SELECT a FROM submissions WHERE x"
 	for in, want := range cases {
 		if got := pgRebind(in).text; got != want {
 			t.Errorf("pgRebind(%q)\n got %q\nwant %q", in, got, want)

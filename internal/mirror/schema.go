@@ -686,6 +686,15 @@ BEGIN
 	WHERE new.gone_at IS NULL AND product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status
 		AND locale = k.l AND quarter IS k.q;
 END;
+`, `
+-- Version 10 (issue 24): bis report's engagement (sends, opens and clicks
+-- per period; the times to notify and to click) reads each sent submission
+-- that has its detail. This index holds those rows alone, with every column
+-- that read uses (the last three only so that SQLite reads the index
+-- alone), so the report reads them and not every row's entry in
+-- submissions_report: a sixth of the entries, a quarter of the width.
+CREATE INDEX submissions_engagement ON submissions (created_at, last_sent, opened, clicked, product_id, variant_id, sku,
+	status, detail_fetched_at, gone_at) WHERE gone_at IS NULL AND status = 1 AND detail_fetched_at IS NOT NULL;
 `}
 
 // SchemaVersion is the schema this storectl writes.

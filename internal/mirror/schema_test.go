@@ -36,6 +36,7 @@ func TestMigrationsArePinned(t *testing.T) {
 		"dd3acc57c42e868b6497560b763af9189b57c8b53c588e84588ed7bc01c2a589",
 		"9c3c0081f8dfe035ef782ba301998b61fab05197fdf99154f3fa46eaec5dc219",
 		"179e79d7525a7df669abc0f7454713be0fee9ec2ae9efd233234157251fa0356",
+		"0db534c8dc25bb73824ce3bc7bd2a9ca1eb866381b9055c9866932285b4111c1",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))

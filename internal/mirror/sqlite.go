@@ -38,6 +38,13 @@ func connPragmas(readOnly bool) url.Values {
 	if readOnly {
 		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(1)")
+		// A reader maps the file (the first GiB) instead of copying each
+		// page it reads through a system call: bis report --offline at
+		// 100,000 rows spent a tenth of its time there. Only SQLite's own
+		// writers change the file under a reader, and they never cut what a
+		// reader's snapshot may still read; where mapping fails SQLite
+		// reads as before.
+		q.Add("_pragma", "mmap_size(1073741824)")
 	} else {
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walCheckpointPages))
