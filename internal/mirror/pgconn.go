@@ -44,8 +44,17 @@ var pgStoreAnswers = []struct{ name, cols string }{
 }
 
 // openPostgres opens a pool of connections scoped to store (its storeKey).
-func openPostgres(cfg *pgx.ConnConfig, store string) *sql.DB {
-	base := stdlib.GetConnector(*scopedConfig(cfg), stdlib.OptionAfterConnect(func(ctx context.Context, c *pgx.Conn) error {
+// A writer's commits do not wait for the server's disk (synchronous_commit
+// off), as SQLite's synchronous=NORMAL does not: a commit survives storectl
+// being killed at any instant, since the server holds it; only the
+// server's own crash may take the last commits of a sync (each page whole
+// with its journal, never half), which the next sync fetches again.
+func openPostgres(cfg *pgx.ConnConfig, store string, writer bool) *sql.DB {
+	scoped := scopedConfig(cfg)
+	if writer {
+		scoped.RuntimeParams["synchronous_commit"] = "off"
+	}
+	base := stdlib.GetConnector(*scoped, stdlib.OptionAfterConnect(func(ctx context.Context, c *pgx.Conn) error {
 		if store == "" {
 			return nil
 		}
@@ -192,6 +201,11 @@ var (
 	// regular expression; zeroAmongText is SQLite's `NOT IN (0, '0', '')`
 	// over a text column, whose 0 PostgreSQL cannot compare with text (a
 	// number sent for a text column is stored as its text there).
+	// inIDList is `IN idList(?N)`: on PostgreSQL the ids become an array
+	// the primary key is searched with (= ANY), a seek per id whatever the
+	// table's statistics say; json_each's rows, joined, were hashed against
+	// a scan of the store's every row while a first sync filled the table.
+	inIDList      = regexp.MustCompile(`(?i)\b(NOT\s+)?IN\s*\(\s*SELECT\s+value\s+FROM\s+json_each\s*\(\s*(\?\d*|:\w+)\s*\)\s*\)`)
 	glob          = regexp.MustCompile(`(?i)\bGLOB\s*'((?:[^']|'')*)'`)
 	zeroAmongText = regexp.MustCompile(`(?i)\bIN\s*\(\s*0\s*,\s*'`)
 	// isValue is SQLite's IS (NOT) between two values, where PostgreSQL
@@ -245,6 +259,7 @@ func matchesParam(name string, k int, a driver.NamedValue) bool {
 // text, quoted names and comments are left as they are.
 func pgRebind(q string) rebound {
 	q = glob.ReplaceAllStringFunc(q, globToRegex)
+	q = inIDList.ReplaceAllStringFunc(q, idArray)
 	q = zeroAmongText.ReplaceAllString(q, "IN ('")
 	var b strings.Builder
 	var r rebound
@@ -362,6 +377,18 @@ func globToRegex(m string) string {
 	}
 	b.WriteString("$")
 	return "~ " + quoteLiteral(b.String())
+}
+
+// idArray is inIDList's match as PostgreSQL's = ANY (<> ALL for NOT IN,
+// which reads a NULL among the ids as NOT IN does) over its parameter, a
+// JSON array of ids.
+func idArray(m string) string {
+	sub := inIDList.FindStringSubmatch(m)
+	op := "= ANY"
+	if sub[1] != "" {
+		op = "<> ALL"
+	}
+	return op + " (ARRAY(SELECT e::bigint FROM jsonb_array_elements_text(CAST(" + sub[2] + " AS text)::jsonb) AS t(e)))"
 }
 
 // rebindBoolNumber turns a 0 or 1 condition into false or true.

@@ -40,7 +40,7 @@ func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, er
 			return db, err
 		}
 	}
-	db.sql = openPostgres(target.Config, store)
+	db.sql = openPostgres(target.Config, store, !asIs)
 	if !asIs {
 		return db, db.claim(ctx, opts.Store, true)
 	}
