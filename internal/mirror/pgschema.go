@@ -334,7 +334,7 @@ ALTER TABLE storectl.submissions ADD COLUMN detail_sent_at text;
 -- 7), the store first as in every index here.
 CREATE INDEX submissions_report ON storectl.submissions (store, created_at, status, product_id, variant_id, detail_fetched_at,
 	locale, unsubscribe, opened, clicked, last_sent, gone_at, sku);
-`, pgVersion8, pgVersion9,
+`, pgVersion8, pgVersion9, pgVersion10,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror
