@@ -419,6 +419,9 @@ func (c *Client) PaceLeft(n int) time.Duration {
 	return c.pacer.timeFor(n)
 }
 
+// Paced reports whether the client paces its requests.
+func (c *Client) Paced() bool { return c.pacer != nil }
+
 func (c *Client) resolve(path string, query url.Values) (*url.URL, error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("invalid request path %q: pass query parameters in Request.Query", path)

@@ -180,7 +180,7 @@ func (db *DB) choosePass(ctx context.Context, res *resource, opts SyncOptions) (
 func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage func(ctx context.Context) error) (shop.WalkResult, error) {
 	report := orSilent(rep)
 	planned := p.walk.Started
-	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk}
+	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk, Ahead: p.fetchesAhead(c)}
 	w.Page = func(ctx context.Context, wp *shop.WalkPage) error {
 		allKnown, err := p.storePage(ctx, wp)
 		if err != nil {
@@ -210,6 +210,16 @@ func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage 
 		p.fail(ctx, err)
 	}
 	return res, err
+}
+
+// fetchesAhead says whether the pass fetches the next page while it stores
+// one: on a full pass (an incremental one stops at the first page it
+// knows) when requests are not paced. Unpaced, the client's work is what a
+// pass waits for, and the overlap hides the requests behind the stores;
+// paced, each store already runs while the pace holds the next request,
+// and a pass killed mid-page reads again only the page in flight.
+func (p *pass) fetchesAhead(c *shop.Client) bool {
+	return p.kind == Full && !c.Paced()
 }
 
 // fetchDetails fetches the detail of every mirrored row (not gone) whose

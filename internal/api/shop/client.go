@@ -24,6 +24,10 @@ type Client struct {
 // throttle as this client paces it (0 when unpaced), for honest ETAs.
 func (c *Client) PaceLeft(n int) time.Duration { return c.http.PaceLeft(n) }
 
+// Paced reports whether the client paces its requests (the rate_limit
+// setting is on).
+func (c *Client) Paced() bool { return c.http.Paced() }
+
 // New wraps a transport whose BaseURL is the store's {base_url}.
 func New(h *httpx.Client) *Client { return &Client{http: h} }
 

@@ -45,6 +45,13 @@ type Walk struct {
 	// error stops the walk; ErrStopWalk ends it early without the final
 	// check (an incremental sync that reached rows it knows).
 	Page func(ctx context.Context, p *WalkPage) error
+	// Ahead fetches the next page while Page works on one, when the walk
+	// going forward knows which page comes next (walkahead.go). Fetch then
+	// runs on another goroutine, at most one call at a time, and an
+	// interrupted walk may have read one page more than it gave.
+	Ahead bool
+
+	next *ahead // the page being fetched ahead
 }
 
 // Seen is the set of ids a walk has given, asked once a page. A list read
@@ -172,6 +179,7 @@ func (w *Walk) Run(ctx context.Context) (WalkResult, error) {
 		ids    []string
 		total  int64
 	}
+	defer w.dropAhead()
 	for !st.Done {
 		number := w.nextPage()
 		p, err := w.read(ctx, number)
@@ -191,6 +199,9 @@ func (w *Walk) Run(ctx context.Context) (WalkResult, error) {
 		prev.number, prev.ids, prev.total = number, pageIDs, total
 		kind := w.advance(number, p)
 		st.Repeated += len(pageIDs) - len(rows)
+		if w.Ahead && !st.Done {
+			w.fetchAhead(ctx, w.nextPage())
+		}
 		if err := w.give(ctx, number, p, rows, kind); err != nil {
 			return w.result(), stopOK(err)
 		}
@@ -270,7 +281,7 @@ func (w *Walk) result() WalkResult {
 // read fetches a page, checks that the server answered that page, and
 // keeps the totals.
 func (w *Walk) read(ctx context.Context, number int) (*Page, error) {
-	p, err := w.Fetch(ctx, number)
+	p, err := w.fetch(ctx, number)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,123 @@
+package shop
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// churnList is TestWalkChurn's list for a seed: the same seed changes it
+// the same way, fetch after fetch.
+func churnList(seed uint64) *fakeList {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	l := newFakeList(40+rng.IntN(80), 15)
+	l.change = func(l *fakeList, fetch int) {
+		if fetch > 1 {
+			l.arrive(rng.IntN(25))
+			for range rng.IntN(6) {
+				if len(l.ids) > 0 {
+					l.leave(rng.IntN(len(l.ids)))
+				}
+			}
+		}
+	}
+	return l
+}
+
+// walkPages runs a walk over l and returns the pages read, the ids given,
+// and the result.
+func walkPages(l *fakeList, ahead bool) ([]int, []string, WalkResult, error) {
+	var pages []int
+	var given []string
+	w := &Walk{Fetch: l.fetch, Ahead: ahead, Page: func(_ context.Context, p *WalkPage) error {
+		pages = append(pages, p.Number)
+		for _, r := range p.Rows {
+			given = append(given, r.ID)
+		}
+		return nil
+	}}
+	res, err := w.Run(context.Background())
+	return pages, given, res, err
+}
+
+// A walk fetching ahead reads the pages a walk without does, in the same
+// order, and gives the same rows, however the list changes.
+func TestWalkAheadReadsWhatAWalkReads(t *testing.T) {
+	for seed := range uint64(300) {
+		l1, l2 := churnList(seed), churnList(seed)
+		pages, given, res, err := walkPages(l1, false)
+		aPages, aGiven, aRes, aErr := walkPages(l2, true)
+		if (err == nil) != (aErr == nil) || !slices.Equal(pages, aPages) || !slices.Equal(given, aGiven) {
+			t.Fatalf("seed %d: pages %v, err %v without; %v, err %v ahead", seed, pages, err, aPages, aErr)
+		}
+		if res.Given != aRes.Given || res.Requests != aRes.Requests {
+			t.Fatalf("seed %d: result %+v without, %+v ahead", seed, res, aRes)
+		}
+		// At most the one page fetched ahead of the last given.
+		if extra := l2.fetches - l1.fetches; extra != 0 && extra != 1 {
+			t.Fatalf("seed %d: %d fetches ahead, %d without", seed, l2.fetches, l1.fetches)
+		}
+	}
+}
+
+// The next page is requested while the caller still works on the page
+// before it.
+func TestWalkAheadFetchesDuringPage(t *testing.T) {
+	l := newFakeList(47, 15)
+	fetched := make(chan int, 4)
+	w := &Walk{Ahead: true, Fetch: func(ctx context.Context, page int) (*Page, error) {
+		fetched <- page
+		return l.fetch(ctx, page)
+	}}
+	w.Page = func(_ context.Context, p *WalkPage) error {
+		if p.Number == 4 {
+			return nil // the last page: nothing follows
+		}
+		for {
+			select {
+			case n := <-fetched:
+				if n == p.Number+1 {
+					return nil
+				}
+			case <-time.After(10 * time.Second):
+				return errors.New("the next page was not requested while this one was given")
+			}
+		}
+	}
+	if _, err := w.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A walk stopped by its caller cancels the page being fetched ahead and
+// returns only once that request has ended.
+func TestWalkAheadEndsWithTheWalk(t *testing.T) {
+	var running, cancelled atomic.Int32
+	stop := errors.New("stop")
+	l := newFakeList(100, 15)
+	w := &Walk{Ahead: true, Fetch: func(ctx context.Context, page int) (*Page, error) {
+		running.Add(1)
+		defer running.Add(-1)
+		if page == 3 {
+			<-ctx.Done() // a slow server: only the cancel ends it
+			cancelled.Add(1)
+			return nil, ctx.Err()
+		}
+		return l.fetch(ctx, page)
+	}, Page: func(_ context.Context, p *WalkPage) error {
+		if p.Number == 2 {
+			return stop
+		}
+		return nil
+	}}
+	if _, err := w.Run(context.Background()); !errors.Is(err, stop) {
+		t.Fatalf("err %v, want the caller's", err)
+	}
+	if running.Load() != 0 || cancelled.Load() != 1 {
+		t.Fatalf("after the walk: %d fetches running, %d cancelled; want 0 and 1", running.Load(), cancelled.Load())
+	}
+}
