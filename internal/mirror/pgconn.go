@@ -16,12 +16,12 @@ import (
 // A PostgreSQL mirror runs the mirror's own SQL, written once for both
 // engines, on connections that make PostgreSQL read it as SQLite would:
 //
-//   - each connection of a store's mirror has temporary views named like the
-//     mirror's tables (submissions, offers, …), each the store's rows of the
-//     shared table in schema storectl; PostgreSQL looks in pg_temp first, so
-//     `SELECT … FROM submissions` reads this store's rows and an INSERT
-//     through the view writes them (the view's store column defaults to the
-//     store, and WITH CHECK OPTION refuses another's);
+//   - a store's connection names its store in the setting storectl.store
+//     and reads schema storectl_store first (both given when it connects,
+//     no statement needed): there the mirror's tables (submissions,
+//     offers, …) are views of the store's rows of the shared tables in
+//     schema storectl (pgVersion10), so `SELECT … FROM submissions` reads
+//     this store's rows and an INSERT through the view writes them;
 //   - the statement text is rebound (pgRebind): ? placeholders become $n,
 //     ON CONFLICT (…) names the store first as every table's key does,
 //     COLLATE NOCASE the case-insensitive collation of the schema, and LIKE
@@ -30,19 +30,6 @@ import (
 // SQL that cannot be the same on both (PRAGMA, the schema) is the
 // backend's own.
 
-// pgStoreViews are the tables a store's connection sees as its own.
-var pgStoreViews = []string{"store", "submissions", "offers", "offer_products", "priority_rows", "rules", "form_fields",
-	"sync_journal", "odd_rows", "watch_lists", "outbox", "watch_alerts", "bulk_deferred", "demand_tally", "demand_sku", "report_tally"}
-
-// pgStoreAnswers are the views of schema version 8 as a store's connection
-// sees them: its rows, with SQLite's columns (the commands read them with
-// SELECT *, so the store column is left out where SQLite has none).
-var pgStoreAnswers = []struct{ name, cols string }{
-	{"live_submissions", "*"},
-	{"demand_by_variant", "product_id, product_title, variant_id, variant_title, sku, pending, sent, newest, oldest"},
-	{"demand_by_product", "product_id, product_title, pending, sent, newest, oldest"},
-}
-
 // openPostgres opens a pool of connections scoped to store (its storeKey).
 // A writer's commits do not wait for the server's disk (synchronous_commit
 // off), as SQLite's synchronous=NORMAL does not: a commit survives storectl
@@ -50,37 +37,22 @@ var pgStoreAnswers = []struct{ name, cols string }{
 // server's own crash may take the last commits of a sync (each page whole
 // with its journal, never half), which the next sync fetches again.
 func openPostgres(cfg *pgx.ConnConfig, store string, writer bool) *sql.DB {
-	scoped := scopedConfig(cfg)
+	scoped := storeConfig(cfg, store)
 	if writer {
 		scoped.RuntimeParams["synchronous_commit"] = "off"
 	}
-	base := stdlib.GetConnector(*scoped, stdlib.OptionAfterConnect(func(ctx context.Context, c *pgx.Conn) error {
-		if store == "" {
-			return nil
-		}
-		return scopeToStore(ctx, c, store)
-	}))
-	return sql.OpenDB(rebindConnector{base})
+	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*scoped)})
 }
 
-// scopeToStore makes the connection's temporary views of store, when the
-// schema exists (a connection that migrates it scopes itself after).
-func scopeToStore(ctx context.Context, c *pgx.Conn, store string) error {
-	var exists bool
-	if err := c.QueryRow(ctx, "SELECT to_regclass('storectl.submissions') IS NOT NULL").Scan(&exists); err != nil || !exists {
-		return err
+// storeConfig is cfg scoped to store: its views first (when store is not
+// ""), then the storectl schema.
+func storeConfig(cfg *pgx.ConnConfig, store string) *pgx.ConnConfig {
+	scoped := scopedConfig(cfg)
+	if store != "" {
+		scoped.RuntimeParams["search_path"] = "storectl_store, storectl"
+		scoped.RuntimeParams["storectl.store"] = store
 	}
-	lit := quoteLiteral(store)
-	var b strings.Builder
-	for _, v := range pgStoreViews {
-		fmt.Fprintf(&b, "CREATE OR REPLACE TEMP VIEW %s AS SELECT * FROM storectl.%s WHERE store = %s WITH CASCADED CHECK OPTION;\n", v, v, lit)
-		fmt.Fprintf(&b, "ALTER VIEW pg_temp.%s ALTER COLUMN store SET DEFAULT %s;\n", v, lit)
-	}
-	for _, v := range pgStoreAnswers {
-		fmt.Fprintf(&b, "CREATE OR REPLACE TEMP VIEW %s AS SELECT %s FROM storectl.%s WHERE store = %s;\n", v.name, v.cols, v.name, lit)
-	}
-	_, err := c.Exec(ctx, b.String())
-	return err
+	return scoped
 }
 
 // quoteLiteral quotes s as an SQL string literal.

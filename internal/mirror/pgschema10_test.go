@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // A store's first full pass on PostgreSQL defers that store's tallies
@@ -70,5 +72,44 @@ func TestPostgresFirstPassDefersOnlyItsStoresTallies(t *testing.T) {
 	}
 	if m := tallyMismatch(t, w.db.sql) + reportTallyMismatch(t, w.db.sql); m != "" {
 		t.Fatalf("the store's tallies after its first pass ended:\n%s", m)
+	}
+}
+
+// Each view of schema storectl_store shows every column of its table, in
+// the table's order (a store's connection reads and writes the table
+// through it): a migration that adds a column to a table must make its
+// view again.
+func TestPostgresStoreViews(t *testing.T) {
+	ctx := context.Background()
+	tg := pgTarget(t)
+	if _, _, err := MigratePostgres(ctx, tg); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.ConnectConfig(ctx, tg.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT v.table_name, string_agg(v.column_name, ', ' ORDER BY v.ordinal_position),
+			(SELECT string_agg(c.column_name, ', ' ORDER BY c.ordinal_position) FROM information_schema.columns c
+				WHERE c.table_schema = 'storectl' AND c.table_name = v.table_name)
+		FROM information_schema.columns v WHERE v.table_schema = 'storectl_store'
+		AND v.table_name NOT IN ('demand_by_variant', 'demand_by_product') GROUP BY v.table_name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var name, view, table string
+		if err := rows.Scan(&name, &view, &table); err != nil {
+			t.Fatal(err)
+		}
+		if n++; view != table {
+			t.Errorf("storectl_store.%s shows %s\nstorectl.%s has %s", name, view, name, table)
+		}
+	}
+	if err := rows.Err(); err != nil || n < 17 {
+		t.Fatalf("%d views (%v), want the 16 tables' and live_submissions", n, err)
 	}
 }
