@@ -28,6 +28,29 @@ func pgTarget(t testing.TB) *pgurl.Target {
 	return tg
 }
 
+// pgMigratedTarget is a fresh database holding this storectl's schema and
+// no store: a copy of one migrated once per test binary, as each world
+// would migrate its own (the copy costs a fraction of the migrations).
+func pgMigratedTarget(t testing.TB) *pgurl.Target {
+	t.Helper()
+	name, err := pgtest.Template("migrated", func(ctx context.Context, dbURL string) error {
+		tg, err := pgurl.Parse(dbURL)
+		if err != nil {
+			return err
+		}
+		_, _, err = MigratePostgres(ctx, tg)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("make the migrated template database: %v", err)
+	}
+	tg, err := pgurl.Parse(pgtest.DBFrom(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
 func pgExec(t testing.TB, tg *pgurl.Target, q string, args ...any) {
 	t.Helper()
 	conn, err := pgx.ConnectConfig(context.Background(), tg.Config)
