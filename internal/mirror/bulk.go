@@ -75,7 +75,7 @@ func (db *DB) restoreIndexes(ctx context.Context, res *resource) error {
 // deferTallies marks, when the store's table is empty and nothing is
 // deferred yet (a first pass), that the store's tallies wait for the pass
 // to end: PostgreSQL's triggers leave its rows out meanwhile
-// (pgVersion10), and restoreIndexes counts them once, with the schema's
+// (pgVersion11), and restoreIndexes counts them once, with the schema's
 // storectl.count_tallies, for this store only.
 func (db *DB) deferTallies(ctx context.Context, res *resource) error {
 	if len(res.rebuild) == 0 {

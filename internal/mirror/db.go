@@ -180,7 +180,7 @@ func create(ctx context.Context, path string) error {
 		return fmt.Errorf("cannot create the mirror: %w", err)
 	}
 	f.Close()
-	conn, err := sql.Open("sqlite", dsn(tmp, false))
+	conn, err := openNew(ctx, tmp)
 	if err == nil {
 		err = migrate(ctx, conn, tmp, false)
 		if closeErr := conn.Close(); err == nil {

@@ -220,3 +220,25 @@ func TestLockedByAnotherProgram(t *testing.T) {
 	}
 	db.Close()
 }
+
+// A new mirror has 8 KiB pages and its write-ahead log: the page size is
+// set before the log is switched on, which would fix it at 4 KiB.
+func TestNewMirrorHasEightKiBPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "default.db")
+	db, err := Open(context.Background(), path, Options{Mode: Write})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var pageSize int
+	var journal string
+	if err := db.sql.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.sql.QueryRow("PRAGMA journal_mode").Scan(&journal); err != nil {
+		t.Fatal(err)
+	}
+	if pageSize != newFilePageSize || journal != "wal" {
+		t.Fatalf("page size %d, journal %s; want %d, wal", pageSize, journal, newFilePageSize)
+	}
+}

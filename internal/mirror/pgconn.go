@@ -20,7 +20,7 @@ import (
 //     and reads schema storectl_store first (both given when it connects,
 //     no statement needed): there the mirror's tables (submissions,
 //     offers, …) are views of the store's rows of the shared tables in
-//     schema storectl (pgVersion10), so `SELECT … FROM submissions` reads
+//     schema storectl (pgVersion11), so `SELECT … FROM submissions` reads
 //     this store's rows and an INSERT through the view writes them;
 //   - the statement text is rebound (pgRebind): ? placeholders become $n,
 //     ON CONFLICT (…) names the store first as every table's key does,
@@ -166,6 +166,9 @@ var (
 	// unaryPlus is SQLite's way to keep a column's index out of a plan
 	// (WHERE +gone_at IS NULL); PostgreSQL has no unary plus on text.
 	unaryPlus = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+\+(\w)`)
+	// indexedBy is SQLite's choice of an index for a table (FROM t
+	// INDEXED BY i); PostgreSQL's planner chooses its own.
+	indexedBy = regexp.MustCompile(`(?i)\s+INDEXED\s+BY\s+\w+`)
 	// boolNumber is SQLite's 0 or 1 as a whole condition (WHERE 1 AND …,
 	// … AND 0): PostgreSQL's conditions are boolean.
 	boolNumber = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+([01])(\s+(?:AND|OR|UNION|GROUP|ORDER|LIMIT)\b|\s*\)|\s*$)`)
@@ -304,6 +307,7 @@ func rebindWords(s string) string {
 	s = jsonEach.ReplaceAllString(s, "storectl.json_each(")
 	s = printf.ReplaceAllString(s, "storectl.printf(")
 	s = unaryPlus.ReplaceAllString(s, "$1 $2")
+	s = indexedBy.ReplaceAllString(s, "")
 	for prev := ""; prev != s; { // a condition's follower leads the next
 		prev, s = s, boolNumber.ReplaceAllStringFunc(s, rebindBoolNumber)
 	}

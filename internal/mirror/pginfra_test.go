@@ -86,6 +86,7 @@ func TestPgRebind(t *testing.T) {
 		"SELECT 1 WHERE x NOT IN ( SELECT value FROM json_each(:ids) )":                                   "SELECT 1 WHERE x <> ALL (ARRAY(SELECT e::bigint FROM jsonb_array_elements_text(CAST($1 AS text)::jsonb) AS t(e)))",
 		"SELECT ?1 + key, value FROM json_each(?2)":                                                       "SELECT $1 + key, value FROM storectl.json_each($2)",
 	}
+	cases["SELECT a FROM submissions INDEXED BY submissions_report WHERE x"] = "SELECT a FROM submissions WHERE x"
 	for in, want := range cases {
 		if got := pgRebind(in).text; got != want {
 			t.Errorf("pgRebind(%q)\n got %q\nwant %q", in, got, want)

@@ -334,7 +334,12 @@ ALTER TABLE storectl.submissions ADD COLUMN detail_sent_at text;
 -- 7), the store first as in every index here.
 CREATE INDEX submissions_report ON storectl.submissions (store, created_at, status, product_id, variant_id, detail_fetched_at,
 	locale, unsubscribe, opened, clicked, last_sent, gone_at, sku);
-`, pgVersion8, pgVersion9, pgVersion10,
+`, pgVersion8, pgVersion9, `
+-- bis report's engagement read (SQLite's version 10): the live sent rows
+-- with their detail, with the columns it reads.
+CREATE INDEX submissions_engagement ON storectl.submissions (store, created_at, last_sent, opened, clicked, product_id, variant_id, sku)
+	WHERE gone_at IS NULL AND status = 1 AND detail_fetched_at IS NOT NULL;
+`, pgVersion11,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror

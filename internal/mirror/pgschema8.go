@@ -9,7 +9,7 @@ package mirror
 //     whatever the ids, so id stays the primary key with the store;
 //   - bulk_deferred exists but no index or trigger is dropped: the tables
 //     are every store's, and dropping them for one store's first pass
-//     would leave another store's writes untallied (bulk.go; version 10
+//     would leave another store's writes untallied (bulk.go; version 11
 //     defers only the store's tallies);
 //   - phone_reversed compares byte by byte (COLLATE "C"), as SQLite does:
 //     bis find's range (digits up to ':') must not depend on the

@@ -687,9 +687,19 @@ BEGIN
 		AND locale = k.l AND quarter IS k.q;
 END;
 `, `
--- Version 10 changes the PostgreSQL mirror only (its tallies of new rows
--- are counted once per statement, pgVersion10); the number means the same
--- schema on both backends.
+-- Version 10 (issue 24): bis report's engagement (sends, opens and clicks
+-- per period; the times to notify and to click) reads each sent submission
+-- that has its detail. This index holds those rows alone, with every column
+-- that read uses (the last three only so that SQLite reads the index
+-- alone), so the report reads them and not every row's entry in
+-- submissions_report: a sixth of the entries, a quarter of the width.
+CREATE INDEX submissions_engagement ON submissions (created_at, last_sent, opened, clicked, product_id, variant_id, sku,
+	status, detail_fetched_at, gone_at) WHERE gone_at IS NULL AND status = 1 AND detail_fetched_at IS NOT NULL;
+`, `
+-- Version 11 changes the PostgreSQL mirror only (pgVersion11: the views a
+-- store's connections read, a first pass's deferred tallies, new rows
+-- tallied once per statement); the number means the same schema on both
+-- backends.
 `}
 
 // SchemaVersion is the schema this storectl writes.

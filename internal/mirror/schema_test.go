@@ -36,7 +36,8 @@ func TestMigrationsArePinned(t *testing.T) {
 		"dd3acc57c42e868b6497560b763af9189b57c8b53c588e84588ed7bc01c2a589",
 		"9c3c0081f8dfe035ef782ba301998b61fab05197fdf99154f3fa46eaec5dc219",
 		"179e79d7525a7df669abc0f7454713be0fee9ec2ae9efd233234157251fa0356",
-		"402d922b744fd230f74d30db74ebc12e91a929f54f941ddbcdaf2e1a6601446b",
+		"0db534c8dc25bb73824ce3bc7bd2a9ca1eb866381b9055c9866932285b4111c1",
+		"234c4828d7769b80cc6690d6fbc289301130e93fde850366dd1e8809f80952ba",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
@@ -195,7 +196,7 @@ func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 // demand tally is not counted.
 func TestAnswersWaitForADeferredFirstPass(t *testing.T) {
 	w := newWorld(t, 40)
-	deferral := "submissions_report" // PostgreSQL defers the store's tallies only (pgVersion10)
+	deferral := "submissions_report" // PostgreSQL defers the store's tallies only (pgVersion11)
 	if onPostgres {
 		deferral = "tallies"
 	}

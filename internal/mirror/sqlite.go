@@ -22,22 +22,67 @@ import (
 // instant; only a power cut may take the last commits, which the next sync
 // fetches again.
 func dsn(path string, readOnly bool) string {
+	q := connPragmas(readOnly)
+	if !readOnly {
+		q.Add("_pragma", "journal_mode(WAL)")
+	}
+	return fileURL(path, q)
+}
+
+// connPragmas are the pragmas of every connection but the journal mode,
+// which a new file gets only once its page size is set (openNew).
+func connPragmas(readOnly bool) url.Values {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
 	if readOnly {
 		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(1)")
+		// A reader maps the file (the first GiB) instead of copying each
+		// page it reads through a system call: bis report --offline at
+		// 100,000 rows spent a tenth of its time there. Only SQLite's own
+		// writers change the file under a reader, and they never cut what a
+		// reader's snapshot may still read; where mapping fails SQLite
+		// reads as before.
+		q.Add("_pragma", "mmap_size(1073741824)")
 	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walCheckpointPages))
 	}
+	return q
+}
+
+func fileURL(path string, q url.Values) string {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}
 	if !strings.HasPrefix(u.Path, "/") { // a Windows path: file:///C:/…
 		u.Path = "/" + u.Path
 	}
 	return u.String()
+}
+
+// newFilePageSize is the page size of a mirror created from now on: 8 KiB
+// where SQLite's default is 4. Replaying a first sync's writes of 100,000
+// submissions and building its indexes took 13% less CPU (4.8 → 4.2 s;
+// 16 KiB took 5.6 s). A mirror made before keeps its 4 KiB pages.
+const newFilePageSize = 8192
+
+// openNew opens the new, empty file at path for its migration. The page
+// size must be set before the write-ahead log is switched on, which
+// writes the file's header and fixes it (the driver runs a DSN's pragmas
+// sorted by name, so they cannot say that order).
+func openNew(ctx context.Context, path string) (*sql.DB, error) {
+	conn, err := sql.Open("sqlite", fileURL(path, connPragmas(false)))
+	if err != nil {
+		return nil, err
+	}
+	conn.SetMaxOpenConns(1) // both pragmas on the one connection
+	for _, q := range []string{fmt.Sprintf("PRAGMA page_size = %d", newFilePageSize), "PRAGMA journal_mode = WAL"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
+	return conn, nil
 }
 
 // walCheckpointPages is how many pages the write-ahead log may hold before

@@ -31,7 +31,7 @@ func (b *builder) periods(ctx context.Context) error {
 	s := b.rangeSpan()
 	s.from = max(s.from, sqlTime(ps.from))
 	src, args := b.source(s, "p", "quarter, n", rowQuarter+", 1", "")
-	q := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, sum(n) FROM (%s) GROUP BY 1, 2`, src)
+	q := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, sum(n) FROM (%s) AS p GROUP BY 1, 2`, src)
 	rows, err := b.q.QueryContext(ctx, q, append(slices.Clone(b.args), args...)...)
 	if err != nil {
 		return err
@@ -54,13 +54,11 @@ func (b *builder) periods(ctx context.Context) error {
 	return rows.Err()
 }
 
-// engagement reads the sent submissions that have their detail: each
-// send, open and click counts in its period, and the cohort's give the
-// times to notify and to click.
+// engagement reads the sent submissions that have their detail (from
+// their own index, schema version 10): each send, open and click counts
+// in its period, and the cohort's give the times to notify and to click.
 func (b *builder) engagement(ctx context.Context) error {
-	q := fmt.Sprintf(`SELECT %s, created_at, last_sent, CASE WHEN %s THEN opened END, CASE WHEN %s THEN clicked END
-		FROM submissions INDEXED BY submissions_report WHERE %s AND status = 1 AND %s`, inRange, isOpened, isClicked, b.filter, detailed)
-	rows, err := b.q.QueryContext(ctx, q, b.args...)
+	rows, err := b.q.QueryContext(ctx, b.engagementQuery(), b.args...)
 	if err != nil {
 		return err
 	}
@@ -93,6 +91,13 @@ func (b *builder) engagement(ctx context.Context) error {
 	}
 	b.r.Summary.TimeToNotifyHours, b.r.Summary.TimeToClickHours = quantilesOf(notify), quantilesOf(click)
 	return nil
+}
+
+// engagementQuery reads, per sent submission with its detail, whether it
+// is of the range (the cohort) and its times.
+func (b *builder) engagementQuery() string {
+	return fmt.Sprintf(`SELECT %s, created_at, last_sent, CASE WHEN %s THEN opened END, CASE WHEN %s THEN clicked END
+		FROM submissions INDEXED BY submissions_engagement WHERE %s AND status = 1 AND %s`, inRange, isOpened, isClicked, b.filter, detailed)
 }
 
 // event is one detailed sent submission's times, counted into the periods.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -97,8 +98,14 @@ func (b *builder) groupKey() string {
 // firstCreated is the earliest created_at the filter matches, where the
 // periods begin when no --since says.
 func (b *builder) firstCreated(ctx context.Context) error {
+	// demand_tally's oldest is the same minimum per variant, in a few
+	// rows; only report_tally counts per SKU.
+	from := "demand_tally"
+	if b.opts.SKU != "" {
+		from = "report_tally"
+	}
 	var first sql.NullString
-	err := b.q.QueryRowContext(ctx, "SELECT min(oldest) FROM report_tally WHERE "+b.tallyFilter, b.args...).Scan(&first)
+	err := b.q.QueryRowContext(ctx, "SELECT min(oldest) FROM "+from+" WHERE "+b.tallyFilter, b.args...).Scan(&first)
 	b.first = first.String
 	return err
 }
@@ -121,12 +128,12 @@ func (b *builder) groups(ctx context.Context) error {
 // rangeGroups adds the range's counts, per group and locale.
 func (b *builder) rangeGroups(ctx context.Context, acc *accumulator) error {
 	src, args := b.source(b.rangeSpan(), "r", "product_id, variant_id, locale, status, n, detailed, opened, clicked, unsubscribed, oldest",
-		fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, detailed, rowOpened, rowClicked,
+		fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, rowDetailed, rowOpened, rowClicked,
 			rowUnsubscribed), "")
 	q := fmt.Sprintf(`SELECT %s, locale, sum(n), sum(CASE WHEN status = 0 THEN n ELSE 0 END), sum(CASE WHEN status = 1 THEN n ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN detailed ELSE 0 END), sum(CASE WHEN status = 1 THEN opened ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN clicked ELSE 0 END), sum(unsubscribed), sum(detailed), min(CASE WHEN status = 0 THEN oldest END)
-		FROM (%s) GROUP BY 1, 2, 3`, b.groupKey(), src)
+		FROM (%s) AS g GROUP BY 1, 2, 3`, b.groupKey(), src)
 	rows, err := b.q.QueryContext(ctx, q, append(slices.Clone(b.args), args...)...)
 	if err != nil {
 		return err
@@ -153,7 +160,7 @@ func (b *builder) recentSignups(ctx context.Context, acc *accumulator) error {
 	src7, args7 := b.source(span{sqlTime(ref.Add(-7 * 24 * time.Hour)), end}, "w7", "product_id, variant_id, n, 0", "product_id, variant_id, 1, 0", "")
 	src28, args28 := b.source(span{sqlTime(ref.Add(-28 * 24 * time.Hour)), end}, "w28", "product_id, variant_id, 0, n",
 		"product_id, variant_id, 0, 1", "")
-	q := fmt.Sprintf("SELECT %s, sum(s7), sum(s28) FROM (SELECT 0 AS product_id, 0 AS variant_id, 0 AS s7, 0 AS s28 WHERE 0 UNION ALL %s UNION ALL %s) GROUP BY 1, 2",
+	q := fmt.Sprintf("SELECT %s, sum(s7), sum(s28) FROM (SELECT 0 AS product_id, 0 AS variant_id, 0 AS s7, 0 AS s28 WHERE 0 UNION ALL %s UNION ALL %s) AS r GROUP BY 1, 2",
 		b.groupKey(), src7, src28)
 	rows, err := b.q.QueryContext(ctx, q, append(append(slices.Clone(b.args), args7...), args28...)...)
 	if err != nil {
@@ -173,28 +180,107 @@ func (b *builder) recentSignups(ctx context.Context, acc *accumulator) error {
 // titles names each product (and variant) by its newest submission's
 // titles: a product renamed since shows its current name. demand_tally
 // keeps each variant's newest live submission (title_id; by created_at,
-// then id), so the product's is its variants' newest.
+// then id), so the product's is its variants' newest. One read of the
+// tally and one of the titles, whatever the number of products.
 func (b *builder) titles(ctx context.Context) error {
+	if len(b.r.Products) == 0 {
+		return nil
+	}
+	newest, err := b.newestSubmissions(ctx)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(newest))
+	for _, n := range newest {
+		ids = append(ids, strconv.FormatInt(n.id, 10))
+	}
+	names, err := b.titlesOf(ctx, "["+strings.Join(ids, ",")+"]")
+	if err != nil {
+		return err
+	}
 	for i := range b.r.Products {
 		p := &b.r.Products[i]
-		match, args := "product_id = :p", []any{sql.Named("p", p.ProductID)}
+		key := productKey{product: p.ProductID}
 		if p.VariantID != nil {
-			match += " AND variant_id = :v"
-			args = append(args, sql.Named("v", *p.VariantID))
+			key.variant, key.hasVariant = *p.VariantID, true
 		}
-		var title, variantTitle, sku sql.NullString
-		err := b.q.QueryRowContext(ctx, `SELECT product_title, variant_title, sku FROM submissions WHERE id =
-			(SELECT title_id FROM demand_tally WHERE `+match+` ORDER BY newest DESC, title_id DESC LIMIT 1)`, args...).
-			Scan(&title, &variantTitle, &sku)
-		if err != nil {
-			return err
+		n, ok := newest[key]
+		if !ok {
+			continue
 		}
-		p.ProductTitle = title.String
+		t := names[n.id]
+		p.ProductTitle = t.product.String
 		if p.VariantID != nil {
-			p.VariantTitle, p.SKU = nullable(variantTitle), nullable(sku)
+			p.VariantTitle, p.SKU = nullable(t.variant), nullable(t.sku)
 		}
 	}
 	return nil
+}
+
+// newestRef is a group's newest live submission: its created_at and id.
+type newestRef struct {
+	created sql.NullString
+	id      int64
+}
+
+// after orders as demand_tally's newest and title_id do, descending:
+// created_at (a missing one last), then id.
+func (n newestRef) after(o newestRef) bool {
+	if n.created.Valid != o.created.Valid {
+		return n.created.Valid
+	}
+	if n.created.String != o.created.String {
+		return n.created.String > o.created.String
+	}
+	return n.id > o.id
+}
+
+// newestSubmissions is each product's (or variant's) newest live
+// submission, from demand_tally.
+func (b *builder) newestSubmissions(ctx context.Context) (map[productKey]newestRef, error) {
+	rows, err := b.q.QueryContext(ctx, "SELECT product_id, variant_id, newest, title_id FROM demand_tally WHERE title_id IS NOT NULL")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[productKey]newestRef{}
+	for rows.Next() {
+		var product, variant sql.NullInt64
+		var n newestRef
+		if err := rows.Scan(&product, &variant, &n.created, &n.id); err != nil {
+			return nil, err
+		}
+		key := productKey{product: product.Int64}
+		if b.opts.ByVariant {
+			key.variant, key.hasVariant = variant.Int64, variant.Valid
+		}
+		if old, ok := out[key]; !ok || n.after(old) {
+			out[key] = n
+		}
+	}
+	return out, rows.Err()
+}
+
+// names are a submission's titles and SKU.
+type names struct{ product, variant, sku sql.NullString }
+
+// titlesOf reads the titles of the submissions ids (a JSON array).
+func (b *builder) titlesOf(ctx context.Context, ids string) (map[int64]names, error) {
+	rows, err := b.q.QueryContext(ctx, "SELECT id, product_title, variant_title, sku FROM submissions WHERE id IN (SELECT value FROM json_each(?))", ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]names{}
+	for rows.Next() {
+		var id int64
+		var n names
+		if err := rows.Scan(&id, &n.product, &n.variant, &n.sku); err != nil {
+			return nil, err
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
 }
 
 func nullable(s sql.NullString) *string {

@@ -14,15 +14,19 @@ import (
 // of the quarters its ends cut (at most two quarter hours of rows).
 
 // The per-row spellings of the tally's columns, as the migration writes
-// them: a row read from the table counts as a tally entry of n = 1.
+// them: a row read from the table counts as a tally entry of n = 1. The
+// counts are integers (CASE, not a bare condition): PostgreSQL's
+// conditions are booleans, which a union with the tally's integers
+// refuses.
 const (
 	rowQuarter = `CASE WHEN created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
 		THEN substr(created_at, 1, 14) || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15)
 		ELSE created_at END`
 	rowLocale       = "coalesce(CASE WHEN " + detailed + " THEN locale END, '')"
-	rowOpened       = "(" + detailed + " AND " + isOpened + ")"
-	rowClicked      = "(" + detailed + " AND " + isClicked + ")"
-	rowUnsubscribed = "(" + detailed + " AND unsubscribe IS 1)"
+	rowDetailed     = "CASE WHEN " + detailed + " THEN 1 ELSE 0 END"
+	rowOpened       = "CASE WHEN " + detailed + " AND " + isOpened + " THEN 1 ELSE 0 END"
+	rowClicked      = "CASE WHEN " + detailed + " AND " + isClicked + " THEN 1 ELSE 0 END"
+	rowUnsubscribed = "CASE WHEN " + detailed + " AND unsubscribe IS 1 THEN 1 ELSE 0 END"
 )
 
 // span is the created_at range [from, to), each end the API's form

@@ -19,7 +19,7 @@ type pendingQuarters struct {
 // pendingByQuarter counts the range's pending submissions per quarter.
 func (b *builder) pendingByQuarter(ctx context.Context) (*pendingQuarters, error) {
 	src, args := b.source(b.rangeSpan(), "w", "quarter, n", rowQuarter+", 1", "status = 0")
-	rows, err := b.q.QueryContext(ctx, fmt.Sprintf("SELECT quarter, sum(n) FROM (%s) GROUP BY 1 ORDER BY 1", src),
+	rows, err := b.q.QueryContext(ctx, fmt.Sprintf("SELECT quarter, sum(n) FROM (%s) AS w GROUP BY 1 ORDER BY 1", src),
 		append(slices.Clone(b.args), args...)...)
 	if err != nil {
 		return nil, err

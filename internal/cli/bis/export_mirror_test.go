@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -132,8 +133,11 @@ func TestExportSuggestsResumeOnlyWhenItHelps(t *testing.T) {
 		resume  bool
 	}{
 		{"before the first page", 1, false, "export stopped before the first page was read", false},
-		{"after two pages", 3, false, "export stopped after 30 of 320 rows (page 2 of 22)", true},
-		{"without the mirror", 3, true, "export stopped after 30 of 320 rows (page 2 of 22)", false},
+		// The third request is page 3, which an unpaced export fetches while
+		// it stores page 2: the interruption lands after page 2 or in its
+		// transaction, keeping 30 rows or 15.
+		{"after two pages", 3, false, `export stopped after (15|30) of 320 rows \(page 2 of 22\)`, true},
+		{"without the mirror", 3, true, `export stopped after (15|30) of 320 rows \(page 2 of 22\)`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
@@ -153,7 +157,7 @@ func TestExportSuggestsResumeOnlyWhenItHelps(t *testing.T) {
 				t.Fatalf("err = %v", err)
 			}
 			stderr := e.ErrOut.String()
-			if !strings.Contains(stderr, tc.reached+"; "+opts.File+" was not written") ||
+			if !regexp.MustCompile(tc.reached+"; "+regexp.QuoteMeta(opts.File)+" was not written").MatchString(stderr) ||
 				strings.Contains(stderr, "--resume\n") != tc.resume {
 				t.Fatalf("stderr: %s", stderr)
 			}

@@ -90,9 +90,6 @@ func runReport(ctx context.Context, opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseTeamMirror(s); err != nil {
-		return err
-	}
 	if s.ShopTimezone != "" {
 		if ro.ShopZone, err = config.ParseZone(s.ShopTimezone); err != nil {
 			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("shop_timezone: %w", err))
@@ -200,16 +197,4 @@ func writeHTMLReport(opts *ReportOptions, rep *report.Report, meta report.Meta, 
 		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to %s\n", opts.HTML)
 	}
 	return nil
-}
-
-// refuseTeamMirror: the report's SQL is SQLite's (numbers and conditions
-// mixed in its unions), not yet PostgreSQL's. Refused before anything is
-// sent or read, rather than with the server's error half-way.
-func refuseTeamMirror(s *config.Settings) error {
-	pg, err := mirrorshared.PostgresTarget(s)
-	if err != nil || pg == nil {
-		return err
-	}
-	return exitcode.UsageHint(fmt.Errorf("bis report reads only the local SQLite mirror for now, and mirror_url names a PostgreSQL one (%s)", pg.Display),
-		"unset mirror_url (and STORECTL_MIRROR_URL) to report from a local mirror of the store, or read storectl.report_tally in the team's database (docs/team-mirror.md)")
 }

@@ -204,12 +204,22 @@ func detailFailures(results []mirror.PassResult, s *config.Settings) error {
 		"they were probably deleted since the list was read; `storectl mirror sync --full` marks deleted rows gone")
 }
 
-// stopped says what an interrupted or failed sync kept.
+// stopped says what an interrupted or failed sync kept: the list's rows
+// and the details stored (each committed as it arrived; one in flight is
+// lost).
 func stopped(w io.Writer, results []mirror.PassResult, err error) error {
 	for _, r := range results {
+		var kept []string
 		if r.Requests > 0 || r.New > 0 {
-			fmt.Fprintf(w, "%s: kept %d new and %d changed rows from %s; `storectl mirror sync` continues from there\n",
-				r.Noun, r.New, r.Changed, output.Plural(r.Requests, "page"))
+			kept = append(kept, fmt.Sprintf("%d new and %d changed rows from %s", r.New, r.Changed, output.Plural(r.Requests, "page")))
+		}
+		again := "`storectl mirror sync`"
+		if d := r.Details; d.Requests > 0 || d.Fetched > 0 {
+			kept = append(kept, output.Plural(d.Fetched, "detail"))
+			again = "`storectl mirror sync --details`"
+		}
+		if len(kept) > 0 {
+			fmt.Fprintf(w, "%s: kept %s; %s continues from there\n", r.Noun, strings.Join(kept, ", and "), again)
 		}
 	}
 	return err

@@ -53,6 +53,23 @@ func TestStopped(t *testing.T) {
 	if w.String() != want {
 		t.Fatalf("got  %q\nwant %q", w.String(), want)
 	}
+	// An interrupted detail refresh says how many details it stored (the
+	// one in flight is not), not only what its list pass read.
+	for _, tc := range []struct {
+		r    mirror.PassResult
+		want string
+	}{
+		{mirror.PassResult{Noun: "submissions", Requests: 1, Details: mirror.DetailResult{Requests: 38, Fetched: 37}},
+			"submissions: kept 0 new and 0 changed rows from 1 page, and 37 details; `storectl mirror sync --details` continues from there\n"},
+		{mirror.PassResult{Noun: "submissions", Details: mirror.DetailResult{Requests: 1}},
+			"submissions: kept 0 details; `storectl mirror sync --details` continues from there\n"},
+	} {
+		w.Reset()
+		_ = stopped(&w, []mirror.PassResult{tc.r}, cause)
+		if w.String() != tc.want {
+			t.Errorf("got  %q\nwant %q", w.String(), tc.want)
+		}
+	}
 }
 
 func TestDetailFailures(t *testing.T) {

@@ -1,6 +1,6 @@
 package mirror
 
-// pgVersion10 gives a store's connections its views of the tables in a
+// pgVersion11 gives a store's connections its views of the tables in a
 // schema of their own (storectl_store), made once, instead of temporary
 // views made by each connection (some 20 statements, tens of milliseconds
 // of an answer's whole run), and makes a PostgreSQL mirror's first sync of
@@ -22,7 +22,7 @@ package mirror
 //     created_at, oldest the earliest, the title row the newest's (the
 //     highest id among equals). Updates and deletes keep their row
 //     triggers (a row leaving a group may need the group read again).
-const pgVersion10 = `
+const pgVersion11 = `
 -- A store's connection reads the mirror's tables by their plain names as
 -- its own rows (pgconn.go): search_path storectl_store, storectl, and the
 -- store in the setting storectl.store, given when it connects. Each view

@@ -1,0 +1,78 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/pgtest"
+	"github.com/storectl/storectl/internal/pgurl"
+)
+
+// TestMain stops the throwaway PostgreSQL server the tests may start.
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// The report from a team mirror on PostgreSQL is the report from the
+// SQLite mirror it was copied from, number for number, for every kind of
+// range, filter and grouping (the tallies there kept by PostgreSQL's own
+// triggers as the rows went in).
+func TestPostgresReportEqualsSQLite(t *testing.T) {
+	ctx := context.Background()
+	lite := demoMirror(t, 320)
+	tg, err := pgurl.Parse(pgtest.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lite.CopyToPostgres(ctx, tg, "https://sandbox.test"); err != nil {
+		t.Fatal(err)
+	}
+	pg, err := mirror.Open(ctx, "", mirror.Options{Mode: mirror.ReadOnly, Store: "https://sandbox.test", Postgres: tg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := Build(ctx, lite, Options{Now: demoNow, Loc: time.UTC, ByVariant: true})
+	if err != nil || len(top.Products) == 0 || top.Products[0].SKU == nil {
+		t.Fatalf("no variant with a SKU to filter by: %v", err)
+	}
+	p := top.Products[0]
+	cut := demoNow.Add(-90*24*time.Hour - 7*time.Minute)
+	for _, opts := range []Options{
+		{},
+		{By: Day, Loc: paris, ShopZone: time.FixedZone("", -7*3600), ShopZoneSet: true},
+		{By: Month, Since: cut, Until: demoNow.Add(-20*24*time.Hour + 11*time.Minute)},
+		{ByVariant: true, Since: cut},
+		{ProductID: p.ProductID},
+		{VariantID: *p.VariantID, By: Day},
+		{SKU: strings.ToUpper(*p.SKU), Since: cut},
+	} {
+		opts.Now = demoNow
+		if opts.Loc == nil {
+			opts.Loc = time.UTC
+		}
+		want, err := Build(ctx, lite, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Build(ctx, pg, opts)
+		if err != nil {
+			t.Fatalf("%+v on PostgreSQL: %v", opts, err)
+		}
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if opts.ProductID == 0 && opts.VariantID == 0 && opts.SKU == "" && (want.Summary.DetailedSent == 0 || want.Summary.TimeToClickHours.Median == nil ||
+			want.Summary.WaitlistAgeHours.Median == nil || len(want.Products) < 2) {
+			t.Errorf("%+v: the report holds too little to compare (%d detailed sent, %d products)", opts, want.Summary.DetailedSent, len(want.Products))
+		}
+		if string(w) != string(g) {
+			t.Errorf("%+v: PostgreSQL's report\n%s\nSQLite's\n%s", opts, g, w)
+		}
+	}
+}
