@@ -74,7 +74,7 @@ func newWorldAt(t testing.TB, submissions int, now func() time.Time) *world {
 	w.client = shop.New(h)
 	w.path = filepath.Join(t.TempDir(), "default.db")
 	if onPostgres {
-		w.pg = pgTarget(t)
+		w.pg = pgMigratedTarget(t)
 	}
 	w.open()
 	return w

@@ -16,12 +16,12 @@ import (
 // A PostgreSQL mirror runs the mirror's own SQL, written once for both
 // engines, on connections that make PostgreSQL read it as SQLite would:
 //
-//   - each connection of a store's mirror has temporary views named like the
-//     mirror's tables (submissions, offers, …), each the store's rows of the
-//     shared table in schema storectl; PostgreSQL looks in pg_temp first, so
-//     `SELECT … FROM submissions` reads this store's rows and an INSERT
-//     through the view writes them (the view's store column defaults to the
-//     store, and WITH CHECK OPTION refuses another's);
+//   - a store's connection names its store in the setting storectl.store
+//     and reads schema storectl_store first (both given when it connects,
+//     no statement needed): there the mirror's tables (submissions,
+//     offers, …) are views of the store's rows of the shared tables in
+//     schema storectl (pgVersion11), so `SELECT … FROM submissions` reads
+//     this store's rows and an INSERT through the view writes them;
 //   - the statement text is rebound (pgRebind): ? placeholders become $n,
 //     ON CONFLICT (…) names the store first as every table's key does,
 //     COLLATE NOCASE the case-insensitive collation of the schema, and LIKE
@@ -30,48 +30,29 @@ import (
 // SQL that cannot be the same on both (PRAGMA, the schema) is the
 // backend's own.
 
-// pgStoreViews are the tables a store's connection sees as its own.
-var pgStoreViews = []string{"store", "submissions", "offers", "offer_products", "priority_rows", "rules", "form_fields",
-	"sync_journal", "odd_rows", "watch_lists", "outbox", "watch_alerts", "bulk_deferred", "demand_tally", "demand_sku", "report_tally"}
-
-// pgStoreAnswers are the views of schema version 8 as a store's connection
-// sees them: its rows, with SQLite's columns (the commands read them with
-// SELECT *, so the store column is left out where SQLite has none).
-var pgStoreAnswers = []struct{ name, cols string }{
-	{"live_submissions", "*"},
-	{"demand_by_variant", "product_id, product_title, variant_id, variant_title, sku, pending, sent, newest, oldest"},
-	{"demand_by_product", "product_id, product_title, pending, sent, newest, oldest"},
-}
-
 // openPostgres opens a pool of connections scoped to store (its storeKey).
-func openPostgres(cfg *pgx.ConnConfig, store string) *sql.DB {
-	base := stdlib.GetConnector(*scopedConfig(cfg), stdlib.OptionAfterConnect(func(ctx context.Context, c *pgx.Conn) error {
-		if store == "" {
-			return nil
-		}
-		return scopeToStore(ctx, c, store)
-	}))
-	return sql.OpenDB(rebindConnector{base})
+// A writer's commits do not wait for the server's disk (synchronous_commit
+// off), as SQLite's synchronous=NORMAL does not: a commit survives storectl
+// being killed at any instant, since the server holds it; only the
+// server's own crash may take the last commits of a sync (each page whole
+// with its journal, never half), which the next sync fetches again.
+func openPostgres(cfg *pgx.ConnConfig, store string, writer bool) *sql.DB {
+	scoped := storeConfig(cfg, store)
+	if writer {
+		scoped.RuntimeParams["synchronous_commit"] = "off"
+	}
+	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*scoped)})
 }
 
-// scopeToStore makes the connection's temporary views of store, when the
-// schema exists (a connection that migrates it scopes itself after).
-func scopeToStore(ctx context.Context, c *pgx.Conn, store string) error {
-	var exists bool
-	if err := c.QueryRow(ctx, "SELECT to_regclass('storectl.submissions') IS NOT NULL").Scan(&exists); err != nil || !exists {
-		return err
+// storeConfig is cfg scoped to store: its views first (when store is not
+// ""), then the storectl schema.
+func storeConfig(cfg *pgx.ConnConfig, store string) *pgx.ConnConfig {
+	scoped := scopedConfig(cfg)
+	if store != "" {
+		scoped.RuntimeParams["search_path"] = "storectl_store, storectl"
+		scoped.RuntimeParams["storectl.store"] = store
 	}
-	lit := quoteLiteral(store)
-	var b strings.Builder
-	for _, v := range pgStoreViews {
-		fmt.Fprintf(&b, "CREATE OR REPLACE TEMP VIEW %s AS SELECT * FROM storectl.%s WHERE store = %s WITH CASCADED CHECK OPTION;\n", v, v, lit)
-		fmt.Fprintf(&b, "ALTER VIEW pg_temp.%s ALTER COLUMN store SET DEFAULT %s;\n", v, lit)
-	}
-	for _, v := range pgStoreAnswers {
-		fmt.Fprintf(&b, "CREATE OR REPLACE TEMP VIEW %s AS SELECT %s FROM storectl.%s WHERE store = %s;\n", v.name, v.cols, v.name, lit)
-	}
-	_, err := c.Exec(ctx, b.String())
-	return err
+	return scoped
 }
 
 // quoteLiteral quotes s as an SQL string literal.
@@ -195,6 +176,11 @@ var (
 	// regular expression; zeroAmongText is SQLite's `NOT IN (0, '0', '')`
 	// over a text column, whose 0 PostgreSQL cannot compare with text (a
 	// number sent for a text column is stored as its text there).
+	// inIDList is `IN idList(?N)`: on PostgreSQL the ids become an array
+	// the primary key is searched with (= ANY), a seek per id whatever the
+	// table's statistics say; json_each's rows, joined, were hashed against
+	// a scan of the store's every row while a first sync filled the table.
+	inIDList      = regexp.MustCompile(`(?i)\b(NOT\s+)?IN\s*\(\s*SELECT\s+value\s+FROM\s+json_each\s*\(\s*(\?\d*|:\w+)\s*\)\s*\)`)
 	glob          = regexp.MustCompile(`(?i)\bGLOB\s*'((?:[^']|'')*)'`)
 	zeroAmongText = regexp.MustCompile(`(?i)\bIN\s*\(\s*0\s*,\s*'`)
 	// isValue is SQLite's IS (NOT) between two values, where PostgreSQL
@@ -248,6 +234,7 @@ func matchesParam(name string, k int, a driver.NamedValue) bool {
 // text, quoted names and comments are left as they are.
 func pgRebind(q string) rebound {
 	q = glob.ReplaceAllStringFunc(q, globToRegex)
+	q = inIDList.ReplaceAllStringFunc(q, idArray)
 	q = zeroAmongText.ReplaceAllString(q, "IN ('")
 	var b strings.Builder
 	var r rebound
@@ -366,6 +353,18 @@ func globToRegex(m string) string {
 	}
 	b.WriteString("$")
 	return "~ " + quoteLiteral(b.String())
+}
+
+// idArray is inIDList's match as PostgreSQL's = ANY (<> ALL for NOT IN,
+// which reads a NULL among the ids as NOT IN does) over its parameter, a
+// JSON array of ids.
+func idArray(m string) string {
+	sub := inIDList.FindStringSubmatch(m)
+	op := "= ANY"
+	if sub[1] != "" {
+		op = "<> ALL"
+	}
+	return op + " (ARRAY(SELECT e::bigint FROM jsonb_array_elements_text(CAST(" + sub[2] + " AS text)::jsonb) AS t(e)))"
 }
 
 // rebindBoolNumber turns a 0 or 1 condition into false or true.

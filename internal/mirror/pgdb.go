@@ -31,37 +31,81 @@ func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, er
 	// Outbox changes the outbox beside the store's writer: like a reader it
 	// neither upgrades the schema nor takes the lease.
 	asIs := db.readOnly || opts.Mode == Outbox
-	if err := db.migratePG(ctx, target, asIs); err != nil {
+	if asIs {
+		// One connection for the check and the answer: the pool's first,
+		// kept for the queries (a reader's whole run is a few of them).
+		db.sql = openPostgres(target.Config, store, false)
+		return db, db.checkPG(ctx, target)
+	}
+	if err := db.migratePG(ctx, target); err != nil {
 		return db, err
 	}
-	if !asIs {
-		if db.lease, err = acquireLease(ctx, target.Config, store, opts.Store, leaseOptions{
-			purpose: opts.Purpose, wait: opts.Mode == Write, waiting: opts.Waiting}); err != nil {
-			return db, err
-		}
+	if db.lease, err = acquireLease(ctx, target.Config, store, opts.Store, leaseOptions{
+		purpose: opts.Purpose, wait: opts.Mode == Write, waiting: opts.Waiting}); err != nil {
+		return db, err
 	}
-	db.sql = openPostgres(target.Config, store)
-	if !asIs {
-		return db, db.claim(ctx, opts.Store, true)
-	}
-	return db, nil
+	db.sql = openPostgres(target.Config, store, true)
+	return db, db.claim(ctx, opts.Store, true)
 }
 
-// migratePG brings the schema up to date (a writable open) or checks it
-// (asIs); an open asIs also needs the store to be in the database, as it
-// needs a SQLite mirror's file.
-func (db *DB) migratePG(ctx context.Context, target *pgurl.Target, asIs bool) error {
+// migratePG brings the schema up to date, on a connection of its own: the
+// pool's connections see the store's views of the schema it made.
+func (db *DB) migratePG(ctx context.Context, target *pgurl.Target) error {
 	conn, err := pgx.ConnectConfig(ctx, target.Config)
 	if err != nil {
 		return &pgurl.ConnectError{Target: target.Display, Err: err}
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := migratePostgres(ctx, conn, target.Display, asIs); err != nil {
+	if _, err := migratePostgres(ctx, conn, target.Display, false); err != nil {
 		return err
 	}
-	if db.pgTypes, err = pgNumericColumns(ctx, conn); err != nil || !asIs {
+	if err := checkStoreSchema(ctx, conn, target); err != nil {
 		return err
 	}
+	db.pgTypes, err = pgNumericColumns(ctx, conn)
+	return err
+}
+
+// checkStoreSchema refuses a role that may not use schema storectl_store:
+// PostgreSQL would skip it in the search path without a word, and the
+// plain table names would read every store's rows (storectl's tables).
+func checkStoreSchema(ctx context.Context, conn *pgx.Conn, target *pgurl.Target) error {
+	var ok bool
+	if err := conn.QueryRow(ctx, "SELECT has_schema_privilege('storectl_store', 'USAGE')").Scan(&ok); err != nil || ok {
+		return err
+	}
+	return &PermissionError{Target: target.Display, Msg: "the role may not use schema storectl_store (GRANT USAGE ON SCHEMA storectl_store, and its views)"}
+}
+
+// checkPG checks the schema of an open asIs through the pool: neither
+// newer nor older than this storectl's, and holding the store, as a SQLite
+// mirror's file must exist. Outbox opens, which write, read the numeric
+// columns too (pgfit); readers need not.
+func (db *DB) checkPG(ctx context.Context, target *pgurl.Target) error {
+	c, err := db.sql.Conn(ctx)
+	if err != nil {
+		return &pgurl.ConnectError{Target: target.Display, Err: err}
+	}
+	defer c.Close()
+	return c.Raw(func(dc any) error {
+		conn := dc.(*rebindConn).Conn.Conn()
+		if _, err := migratePostgres(ctx, conn, target.Display, true); err != nil {
+			return err
+		}
+		if err := checkStoreSchema(ctx, conn, target); err != nil {
+			return err
+		}
+		if !db.readOnly {
+			if db.pgTypes, err = pgNumericColumns(ctx, conn); err != nil {
+				return err
+			}
+		}
+		return db.checkStore(ctx, conn, target)
+	})
+}
+
+// checkStore: the store is in the database.
+func (db *DB) checkStore(ctx context.Context, conn *pgx.Conn, target *pgurl.Target) error {
 	var known bool
 	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM storectl.stores WHERE store = $1)", db.store).Scan(&known); err != nil {
 		return err

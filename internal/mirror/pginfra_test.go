@@ -28,6 +28,29 @@ func pgTarget(t testing.TB) *pgurl.Target {
 	return tg
 }
 
+// pgMigratedTarget is a fresh database holding this storectl's schema and
+// no store: a copy of one migrated once per test binary, as each world
+// would migrate its own (the copy costs a fraction of the migrations).
+func pgMigratedTarget(t testing.TB) *pgurl.Target {
+	t.Helper()
+	name, err := pgtest.Template("migrated", func(ctx context.Context, dbURL string) error {
+		tg, err := pgurl.Parse(dbURL)
+		if err != nil {
+			return err
+		}
+		_, _, err = MigratePostgres(ctx, tg)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("make the migrated template database: %v", err)
+	}
+	tg, err := pgurl.Parse(pgtest.DBFrom(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
 func pgExec(t testing.TB, tg *pgurl.Target, q string, args ...any) {
 	t.Helper()
 	conn, err := pgx.ConnectConfig(context.Background(), tg.Config)
@@ -59,7 +82,9 @@ func TestPgRebind(t *testing.T) {
 		"SELECT printf('%02d', 3) WHERE +gone_at IS NULL AND c GLOB '[0-9]-x*' AND o NOT IN (0, '0', '')": "SELECT storectl.printf('%02d', 3) WHERE gone_at IS NULL AND c ~ '^[0-9]-x.*$' AND o NOT IN ('0', '')",
 		"SELECT 0 AS a WHERE 0 UNION ALL SELECT a FROM t WHERE 0 = a AND (x OR 1) AND y IN (0, 1)":        "SELECT 0 AS a WHERE false UNION ALL SELECT a FROM t WHERE 0 = a AND (x OR true) AND y IN (0, 1)",
 		"SELECT min(o) FROM t WHERE 1 AND 1 AND p = ? AND 0":                                              "SELECT min(o) FROM t WHERE true AND true AND p = $1 AND false",
-		"SELECT id FROM t WHERE id IN (SELECT value FROM json_each(?1)) AND seen_by IS ?2 OR x = ?2":      "SELECT id FROM t WHERE id IN (SELECT value FROM storectl.json_each($1)) AND seen_by IS NOT DISTINCT FROM $2 OR x = $2",
+		"SELECT id FROM t WHERE id IN (SELECT value FROM json_each(?1)) AND seen_by IS ?2 OR x = ?2":      "SELECT id FROM t WHERE id = ANY (ARRAY(SELECT e::bigint FROM jsonb_array_elements_text(CAST($1 AS text)::jsonb) AS t(e))) AND seen_by IS NOT DISTINCT FROM $2 OR x = $2",
+		"SELECT 1 WHERE x NOT IN ( SELECT value FROM json_each(:ids) )":                                   "SELECT 1 WHERE x <> ALL (ARRAY(SELECT e::bigint FROM jsonb_array_elements_text(CAST($1 AS text)::jsonb) AS t(e)))",
+		"SELECT ?1 + key, value FROM json_each(?2)":                                                       "SELECT $1 + key, value FROM storectl.json_each($2)",
 	}
 	cases["SELECT a FROM submissions INDEXED BY submissions_report WHERE x"] = "SELECT a FROM submissions WHERE x"
 	for in, want := range cases {

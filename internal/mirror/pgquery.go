@@ -25,9 +25,9 @@ import (
 //   - on the connection's role, which docs/team-mirror.md tells to make a
 //     read-only one (SELECT on the storectl schema only).
 //
-// The names of the mirror's tables are this store's rows (the temporary
-// views of scopeToStore); storectl.<table> is every store's, as far as the
-// role may read them.
+// The names of the mirror's tables are this store's rows (the views of
+// schema storectl_store, storeConfig); storectl.<table> is every store's,
+// as far as the role may read them.
 
 // PGQueryTimeout bounds a mirror query on PostgreSQL.
 var PGQueryTimeout = 60 * time.Second
@@ -39,14 +39,11 @@ func (db *DB) queryPG(ctx context.Context, query string, out QueryRows) error {
 	if err != nil {
 		return err
 	}
-	conn, err := pgx.ConnectConfig(ctx, scopedConfig(db.pg.Config))
+	conn, err := pgx.ConnectConfig(ctx, storeConfig(db.pg.Config, db.store))
 	if err != nil {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if err := scopeToStore(ctx, conn, db.store); err != nil {
-		return err
-	}
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return err

@@ -72,6 +72,14 @@ func TestPostgresReaderOfSomeStores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Without the grants on storectl_store a store's plain table names
+	// would read every store's rows: refused, naming the schema.
+	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: reader, Store: "https://a.example"}); !errors.As(err, new(*PermissionError)) ||
+		!strings.Contains(err.Error(), "storectl_store") {
+		t.Fatalf("a reader without storectl_store: %v", err)
+	}
+	pgExec(t, owner, `GRANT USAGE ON SCHEMA storectl_store TO `+role+`;
+		GRANT SELECT ON ALL TABLES IN SCHEMA storectl_store TO `+role+`;`)
 
 	db, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: reader, Store: "https://a.example"})
 	if err != nil {

@@ -7,9 +7,10 @@ package mirror
 // first. What differs, and why:
 //   - submissions is not rebuilt in arrival order: a heap table appends
 //     whatever the ids, so id stays the primary key with the store;
-//   - bulk_deferred exists but stays empty: the tables are every store's,
-//     and dropping their indexes and triggers for one store's first pass
-//     would leave another store's writes untallied (bulk.go);
+//   - bulk_deferred exists but no index or trigger is dropped: the tables
+//     are every store's, and dropping them for one store's first pass
+//     would leave another store's writes untallied (bulk.go; version 11
+//     defers only the store's tallies);
 //   - phone_reversed compares byte by byte (COLLATE "C"), as SQLite does:
 //     bis find's range (digits up to ':') must not depend on the
 //     database's locale;

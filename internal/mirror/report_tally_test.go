@@ -42,11 +42,20 @@ func TestReportTallyKeptExactByItsTriggers(t *testing.T) {
 	var nextID int64
 	row := func() int64 { return 1 + r.Int64N(nextID) }
 	ops := []func() string{
-		func() string {
-			nextID++
-			return fmt.Sprintf(`INSERT INTO submissions (id, product_id, variant_id, status, created_at, sku, list_json, list_fetched_at,
-				first_seen_at, last_seen_at) VALUES (%d, %d, %d, %d, %s, %s, '{}', 'x', 'x', 'x')`,
-				nextID, r.IntN(3), r.IntN(3), r.IntN(3), date(), pick("NULL", "'A'", "'a'"))
+		func() string { // up to 4 rows in one statement, as a page's are, some with their detail
+			var rows []string
+			var vals string
+			for k := range 1 + r.IntN(4) {
+				if k == 0 || r.IntN(2) == 0 { // else the row counts where the one before does
+					vals = fmt.Sprintf("%d, %d, %d, %s, %s, '{}', 'x', 'x', 'x', %s, %s, %s, %s, %s, %s",
+						r.IntN(3), r.IntN(3), r.IntN(3), date(), pick("NULL", "'A'", "'a'"), pick("NULL", "NULL", "'x'"),
+						pick("NULL", "'en'", "''"), engaged(), engaged(), pick("NULL", "0", "1"), pick("NULL", "NULL", "NULL", "'x'"))
+				}
+				nextID++
+				rows = append(rows, fmt.Sprintf("(%d, %s)", nextID, vals))
+			}
+			return `INSERT INTO submissions (id, product_id, variant_id, status, created_at, sku, list_json, list_fetched_at,
+				first_seen_at, last_seen_at, detail_fetched_at, locale, opened, clicked, unsubscribe, gone_at) VALUES ` + strings.Join(rows, ", ")
 		},
 		func() string {
 			return fmt.Sprintf(`UPDATE submissions SET detail_fetched_at = %s, locale = %s, opened = %s, clicked = %s, unsubscribe = %s

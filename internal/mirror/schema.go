@@ -695,6 +695,11 @@ END;
 -- submissions_report: a sixth of the entries, a quarter of the width.
 CREATE INDEX submissions_engagement ON submissions (created_at, last_sent, opened, clicked, product_id, variant_id, sku,
 	status, detail_fetched_at, gone_at) WHERE gone_at IS NULL AND status = 1 AND detail_fetched_at IS NOT NULL;
+`, `
+-- Version 11 changes the PostgreSQL mirror only (pgVersion11: the views a
+-- store's connections read, a first pass's deferred tallies, new rows
+-- tallied once per statement); the number means the same schema on both
+-- backends.
 `}
 
 // SchemaVersion is the schema this storectl writes.

@@ -374,10 +374,7 @@ func (db *DB) synced(ctx context.Context, res *resource) (bool, error) {
 	if _, _, ok, err := db.lastFull(ctx, res); err != nil || !ok {
 		return false, err
 	}
-	if db.pg != nil {
-		return true, nil // PostgreSQL keeps its indexes through a pass
-	}
-	var deferred int
+	var deferred int // indexes (SQLite) or a store's tallies (PostgreSQL)
 	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM bulk_deferred WHERE tbl = ?", res.name).Scan(&deferred)
 	return deferred == 0, err
 }

@@ -29,6 +29,7 @@ var (
 // installed, the first test that asks for a database starts one.
 func Main(m *testing.M) {
 	code := m.Run()
+	dropTemplates()
 	StopStarted()
 	os.Exit(code)
 }
@@ -84,10 +85,27 @@ func DB(t testing.TB) string {
 	if err != nil {
 		Skip(t, err)
 	}
+	return create(t, server, "")
+}
+
+// DBFrom is DB copying template (Template's), not an empty database.
+func DBFrom(t testing.TB, template string) string {
+	t.Helper()
+	server, err := ServerURL()
+	if err != nil {
+		Skip(t, err)
+	}
+	return create(t, server, " TEMPLATE "+template)
+}
+
+// create makes t's database (CREATE DATABASE name, then how) and drops it
+// when t ends.
+func create(t testing.TB, server, how string) string {
+	t.Helper()
 	name := "t_" + RandomName()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := admin(ctx, server, "CREATE DATABASE "+name); err != nil {
+	if err := admin(ctx, server, "CREATE DATABASE "+name+how); err != nil {
 		t.Fatalf("create a test database: %v", err)
 	}
 	t.Cleanup(func() {
@@ -132,3 +150,60 @@ func admin(ctx context.Context, dbURL string, stmts ...string) error {
 
 // RandomName is a fresh name for a database.
 func RandomName() string { return randomHex(8) }
+
+var templates struct {
+	sync.Mutex
+	made map[string]*template
+}
+
+type template struct {
+	once sync.Once
+	name string
+	err  error
+}
+
+// Template is a database made once per test binary by fill (given its
+// URL), for DBFrom: tests that each start from the same schema copy it
+// (CREATE DATABASE … TEMPLATE, a file copy) instead of each building it
+// again. Main drops it.
+func Template(key string, fill func(ctx context.Context, dbURL string) error) (string, error) {
+	server, err := ServerURL()
+	if err != nil {
+		return "", err
+	}
+	templates.Lock()
+	if templates.made == nil {
+		templates.made = map[string]*template{}
+	}
+	tp := templates.made[key]
+	if tp == nil {
+		tp = &template{name: "tpl_" + RandomName()}
+		templates.made[key] = tp
+	}
+	templates.Unlock()
+	tp.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		if tp.err = admin(ctx, server, "CREATE DATABASE "+tp.name); tp.err == nil {
+			tp.err = fill(ctx, WithDatabase(server, tp.name))
+		}
+	})
+	return tp.name, tp.err
+}
+
+// dropTemplates drops the databases Template made.
+func dropTemplates() {
+	server, err := ServerURL()
+	if err != nil {
+		return
+	}
+	templates.Lock()
+	defer templates.Unlock()
+	for _, tp := range templates.made {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		if err := admin(ctx, server, "DROP DATABASE IF EXISTS "+tp.name+" WITH (FORCE)"); err != nil {
+			fmt.Fprintln(os.Stderr, "pgtest: drop template database:", err)
+		}
+		cancel()
+	}
+}
