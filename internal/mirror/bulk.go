@@ -99,7 +99,12 @@ func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource) error {
 	}
 	rebuild := res.rebuild
 	if len(recounts) > 0 {
-		rebuild = recounts
+		// The table's statistics too: a table just filled has none until
+		// autovacuum's next round (up to a minute), and meanwhile the planner
+		// scanned the store's every row for bis find (0.2 s at 20,000 rows
+		// instead of an index seek). A role that does not own the table
+		// gets a warning, not an error, and waits for autovacuum.
+		rebuild = append(recounts, "ANALYZE storectl."+res.name)
 	}
 	for _, step := range [][]string{indexes, rebuild, triggers} {
 		for _, q := range step {

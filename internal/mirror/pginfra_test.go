@@ -214,6 +214,9 @@ func TestPostgresLease(t *testing.T) {
 	if _, err := Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store}); !errors.Is(err, ErrBusy) {
 		t.Fatalf("taken over before the heartbeat expired: %v", err)
 	}
+	// How long an open takes to reach the lease (connecting, checking the
+	// schema) on this machine now: on a loaded one, over a second.
+	reach := time.Since(died)
 	var waited []string
 	asked := time.Now()
 	second, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store, Waiting: func(m string) { waited = append(waited, m) }})
@@ -224,8 +227,8 @@ func TestPostgresLease(t *testing.T) {
 		t.Errorf("taken over %s after the holder died, before its heartbeat expired", since)
 	}
 	// Told once that it waits, unless the heartbeat had expired already
-	// when it asked (a loaded machine).
-	if len(waited) > 1 || len(waited) == 0 && asked.Sub(died) < 1500*time.Millisecond {
+	// when it reached the lease (a loaded machine).
+	if len(waited) > 1 || len(waited) == 0 && asked.Sub(died)+reach < 1500*time.Millisecond {
 		t.Errorf("waiting told %d times: %q", len(waited), waited)
 	}
 
