@@ -26,3 +26,20 @@ median_ms() {
 		echo $((t1 - t0))
 	done | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }'
 }
+
+# print_medians FILE prints, per figure of FILE's lines ("build figure
+# numbers…", or "build answer name numbers…"), each column's median with its
+# range.
+print_medians() {
+	python3 - "$1" <<'PY'
+import collections, statistics, sys
+vals = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    f = line.split()
+    key, nums = (f[:3], f[3:]) if f[1] == "answer" else (f[:2], f[2:])
+    vals[" ".join(key)].append([float(x) for x in nums])
+for key in sorted(vals):
+    cols = list(zip(*vals[key]))
+    print(key, "  ".join(f"{statistics.median(c):g} ({min(c):g}–{max(c):g})" for c in cols))
+PY
+}

@@ -111,14 +111,4 @@ for ((run = 1; run <= runs; run++)); do
 	for b in "${bins[@]}"; do one_run "${b%%=*}" "${b#*=}"; done
 done | tee "$work/lines"
 echo "# medians (seconds, KiB, MiB, ms); load $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$work/lines" <<'PY'
-import collections, statistics, sys
-vals = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    f = line.split()
-    key, nums = (f[:3], f[3:]) if f[1] == "answer" else (f[:2], f[2:])
-    vals[" ".join(key)].append([float(x) for x in nums])
-for key in sorted(vals):
-    cols = list(zip(*vals[key]))
-    print(key, "  ".join(f"{statistics.median(c):g} ({min(c):g}–{max(c):g})" for c in cols))
-PY
+print_medians "$work/lines"

@@ -81,17 +81,5 @@ for ((run = 1; run <= runs; run++)); do
 	for backend in sqlite pg; do one_run "$backend"; done
 done | tee "$work/lines"
 echo "# medians (seconds, KiB; ms); load $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$work/lines" <<'PY'
-import collections, statistics, sys
-vals = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    f = line.split()
-    key, nums = (f[:3], f[3:]) if f[1] == "answer" else (f[:2], f[2:])
-    vals[" ".join(key)].append([float(x) for x in nums])
-for key in sorted(vals):
-    cols = list(zip(*vals[key]))
-    print(key, "  ".join(f"{statistics.median(c):g} ({min(c):g}–{max(c):g})" for c in cols))
-pg, lite = vals.get("pg sync"), vals.get("sqlite sync")
-if pg and lite:
-    print(f"pg÷sqlite sync {statistics.median(r[0] for r in pg) / statistics.median(r[0] for r in lite):.2f} (goal ≤ 2)")
-PY
+print_medians "$work/lines" | tee "$work/medians"
+awk '$2 == "sync" { sync[$1] = $3 } END { if (sync["pg"] && sync["sqlite"]) printf "pg÷sqlite sync %.2f (goal ≤ 2)\n", sync["pg"] / sync["sqlite"] }' "$work/medians"
