@@ -38,6 +38,7 @@ func TestMigrationsArePinned(t *testing.T) {
 		"179e79d7525a7df669abc0f7454713be0fee9ec2ae9efd233234157251fa0356",
 		"0db534c8dc25bb73824ce3bc7bd2a9ca1eb866381b9055c9866932285b4111c1",
 		"234c4828d7769b80cc6690d6fbc289301130e93fde850366dd1e8809f80952ba",
+		"3e158e3e5ad7615286d264f109f8ba37f28c241b417946d2f411cc2132e088e3",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
@@ -98,6 +99,9 @@ func tallyMismatch(t *testing.T, db *sql.DB) string {
 	if a != b {
 		return fmt.Sprintf("from the rows:\n%s\ndemand_tally:\n%s", a, b)
 	}
+	if m := tallyTitlesMismatch(t, db); m != "" {
+		return m
+	}
 	const freshSKU = `SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
 		WHERE gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku ORDER BY 1, 2, 3`
 	const keptSKU = `SELECT product_id, variant_id, sku, live, newest FROM demand_sku ORDER BY 1, 2, 3`
@@ -105,6 +109,22 @@ func tallyMismatch(t *testing.T, db *sql.DB) string {
 		return fmt.Sprintf("from the rows:\n%s\ndemand_sku:\n%s", a, b)
 	}
 	return reportTallyMismatch(t, db)
+}
+
+// tallyTitlesMismatch lists the groups whose titles in demand_tally
+// (schema version 12; SQLite's only) are not their title row's.
+func tallyTitlesMismatch(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	if onPostgres {
+		return ""
+	}
+	const wrong = `SELECT d.product_id, d.variant_id, d.title_id, d.product_title, d.variant_title, t.product_title, t.variant_title
+		FROM demand_tally d LEFT JOIN submissions t ON t.id = d.title_id
+		WHERE d.product_title IS NOT t.product_title OR d.variant_title IS NOT t.variant_title`
+	if m := dump(t, db, wrong); m != "" {
+		return "demand_tally's titles are not its title rows':\n" + m
+	}
+	return ""
 }
 
 func dump(t *testing.T, db *sql.DB, q string) string {
@@ -134,24 +154,34 @@ func dump(t *testing.T, db *sql.DB, q string) string {
 }
 
 // demand_tally stays what the rows say through any mix of writes: rows
-// (and demand_sku, what it says of SKUs) inserted, sent, moved to another variant, re-dated, gone, back, deleted.
+// (and demand_sku, what it says of SKUs) inserted, sent, moved to another variant, re-dated, gone, back, deleted,
+// retitled (the titles it keeps, schema version 12).
 func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 	w := newWorld(t, 0)
 	db := w.db.sql
 	r := rand.New(rand.NewPCG(23, 7))
 	date := func() string { return fmt.Sprintf("2026-0%d-1%dT00:00:00Z", 1+r.IntN(3), r.IntN(3)) }
 	sku := func() string { return []string{"NULL", "''", "'A'", "'B'", "'b'"}[r.IntN(5)] }
+	title := func() string { return []string{"NULL", "'T1'", "'T2'", "'T3'"}[r.IntN(4)] }
 	var nextID int64 = 1
 	ops := []func() string{
 		func() string { // up to 4 rows in one statement, as a page's are: often of one group
 			var rows []string
 			for range 1 + r.IntN(4) {
 				nextID++
-				rows = append(rows, fmt.Sprintf("(%d, %s, %d, %d, '%s', %s, '{}', 'x', 'x', 'x', %s)", nextID,
-					[]string{"0", "1", "2", "NULL"}[r.IntN(4)], r.IntN(4), r.IntN(2), date(), sku(), []string{"NULL", "NULL", "NULL", "'x'"}[r.IntN(4)]))
+				rows = append(rows, fmt.Sprintf("(%d, %s, %d, %d, '%s', %s, '{}', 'x', 'x', 'x', %s, %s, %s)", nextID,
+					[]string{"0", "1", "2", "NULL"}[r.IntN(4)], r.IntN(4), r.IntN(2), date(), sku(), []string{"NULL", "NULL", "NULL", "'x'"}[r.IntN(4)],
+					title(), title()))
 			}
 			return `INSERT INTO submissions (id, product_id, variant_id, status, created_at, sku, list_json, list_fetched_at,
-				first_seen_at, last_seen_at, gone_at) VALUES ` + strings.Join(rows, ", ")
+				first_seen_at, last_seen_at, gone_at, product_title, variant_title) VALUES ` + strings.Join(rows, ", ")
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET product_title = %s WHERE id = %d", title(), 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET product_title = %s, variant_title = %s, variant_id = %d WHERE id = %d",
+				title(), title(), r.IntN(4), 1+r.Int64N(nextID))
 		},
 		func() string {
 			return fmt.Sprintf("UPDATE submissions SET sku = %s WHERE id = %d", sku(), 1+r.Int64N(nextID))
