@@ -75,7 +75,7 @@ func TestPgRebind(t *testing.T) {
 		"SELECT a FROM t WHERE x = ? AND y = ?":                                                           "SELECT a FROM t WHERE x = $1 AND y = $2",
 		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":                                               "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
 		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING":                                       "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
-		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":                                              "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
+		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\' OR sku = :sku collate nocase":                 "WHERE storectl.fold_case(e) = storectl.fold_case($1) OR e ILIKE $2 ESCAPE '\\' OR storectl.fold_case(sku) = storectl.fold_case($3)",
 		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                                                      "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
 		"WHERE detail_for IS coalesce(u, l) AND x IS NOT ? AND y IS NULL AND z IS NOT DISTINCT FROM w":    "WHERE detail_for IS NOT DISTINCT FROM coalesce(u, l) AND x IS DISTINCT FROM $1 AND y IS NULL AND z IS NOT DISTINCT FROM w",
 		"SELECT a::jsonb FROM t WHERE x >= :since AND y = ? OR z < :since":                                "SELECT a::jsonb FROM t WHERE x >= $1 AND y = $2 OR z < $1",

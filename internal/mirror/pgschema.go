@@ -339,7 +339,7 @@ CREATE INDEX submissions_report ON storectl.submissions (store, created_at, stat
 -- with their detail, with the columns it reads.
 CREATE INDEX submissions_engagement ON storectl.submissions (store, created_at, last_sent, opened, clicked, product_id, variant_id, sku)
 	WHERE gone_at IS NULL AND status = 1 AND detail_fetched_at IS NOT NULL;
-`, pgVersion11,
+`, pgVersion11, pgVersion12,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror

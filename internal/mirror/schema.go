@@ -700,6 +700,9 @@ CREATE INDEX submissions_engagement ON submissions (created_at, last_sent, opene
 -- store's connections read, a first pass's deferred tallies, new rows
 -- tallied once per statement); the number means the same schema on both
 -- backends.
+`, `
+-- Version 12 changes the PostgreSQL mirror only (pgVersion12: --email and
+-- --sku fold ASCII case as SQLite's NOCASE does, without an ICU collation).
 `}
 
 // SchemaVersion is the schema this storectl writes.

@@ -38,6 +38,7 @@ func TestMigrationsArePinned(t *testing.T) {
 		"179e79d7525a7df669abc0f7454713be0fee9ec2ae9efd233234157251fa0356",
 		"0db534c8dc25bb73824ce3bc7bd2a9ca1eb866381b9055c9866932285b4111c1",
 		"234c4828d7769b80cc6690d6fbc289301130e93fde850366dd1e8809f80952ba",
+		"940810118801e08f9aa8d84f29deff9956542c7818ce2438835da4a600484a5a",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
