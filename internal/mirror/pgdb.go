@@ -174,6 +174,9 @@ func migratePostgresWith(ctx context.Context, conn *pgx.Conn, display string, re
 		return version, err
 	}
 	if version == 0 {
+		if err := refuseTextOrder(ctx, tx, display); err != nil {
+			return version, err
+		}
 		if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS storectl"); err != nil {
 			return version, err
 		}
