@@ -247,7 +247,7 @@ func TestDemandShowsAVariantsMostCommonSKU(t *testing.T) {
 
 // --email and --sku ignore the case of ASCII letters only, as SQLite's
 // NOCASE does, on both backends (PostgreSQL's ICU collation of versions 1
-// to 11 also took É for é); on PostgreSQL the e-mail's index serves it.
+// to 12 also took É for é); on PostgreSQL the e-mail's index serves it.
 func TestFindFoldsASCIICaseOnly(t *testing.T) {
 	w := newWorld(t, 30)
 	w.sync(SyncOptions{}, "bis")

@@ -66,7 +66,7 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 		}
 	}
 	p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, recordExportRows)
-	if out.Walk, err = p.run(ctx, c, opts.Report, ex.writePage); err != nil {
+	if out.Walk, err = ex.walk(ctx); err != nil {
 		return out, err
 	}
 	out.Odd = p.odd
@@ -129,11 +129,31 @@ func (ex *exporter) record(ctx context.Context, tx *txStmts, rows []pageRow) err
 	return err
 }
 
+// walk runs the pass, writing each page's rows once it is committed: list
+// items on a writer of their own, which the walk waits for before it
+// returns (pageWriter); details on the walk's goroutine.
+func (ex *exporter) walk(ctx context.Context) (shop.WalkResult, error) {
+	if ex.opts.Details {
+		return ex.p.run(ctx, ex.c, ex.opts.Report, ex.writePage)
+	}
+	ex.writer = startPageWriter(ex.opts.Write)
+	res, err := ex.p.run(ctx, ex.c, ex.opts.Report, ex.writePage)
+	written, werr := ex.writer.wait()
+	ex.out.Rows += written
+	if err == nil {
+		err = werr
+	}
+	return res, err
+}
+
 // writePage writes the page's rows once it is committed, and counts them.
 func (ex *exporter) writePage(ctx context.Context) error {
 	rows := ex.pageRows
 	ex.pageRows = nil
 	ex.p.exported += len(rows)
+	if ex.writer != nil {
+		return ex.handPage(rows)
+	}
 	if !ex.planned && ex.opts.Details {
 		ex.planned = true
 		if err := ex.plan(ctx, orSilent(ex.opts.Report)); err != nil {
@@ -148,6 +168,18 @@ func (ex *exporter) writePage(ctx context.Context) error {
 	return nil
 }
 
+// handPage hands a committed page's list items to the writer, and shows
+// the rows handed as exported (the walk's goroutine owns the progress).
+func (ex *exporter) handPage(rows []shop.WalkRow) error {
+	if err := ex.writer.hand(rows); err != nil {
+		return err
+	}
+	ex.handed += len(rows)
+	n := ex.out.Rows + ex.handed
+	orSilent(ex.opts.Report).Step(submissions.name, "export", n, int(max(ex.p.walk.LastTotal, int64(n))))
+	return nil
+}
+
 type exporter struct {
 	db       *DB
 	c        *shop.Client
@@ -156,6 +188,10 @@ type exporter struct {
 	out      *ExportResult
 	pageRows []shop.WalkRow // the rows of the page being stored
 	planned  bool           // the details' cost was said
+	// writer writes the list items of an export without details; handed
+	// counts the rows given to it (out.Rows counts them once written).
+	writer *pageWriter
+	handed int
 }
 
 // plan says, once the first page told how long the list is, how many

@@ -38,7 +38,8 @@ func TestMigrationsArePinned(t *testing.T) {
 		"179e79d7525a7df669abc0f7454713be0fee9ec2ae9efd233234157251fa0356",
 		"0db534c8dc25bb73824ce3bc7bd2a9ca1eb866381b9055c9866932285b4111c1",
 		"234c4828d7769b80cc6690d6fbc289301130e93fde850366dd1e8809f80952ba",
-		"940810118801e08f9aa8d84f29deff9956542c7818ce2438835da4a600484a5a",
+		"3e158e3e5ad7615286d264f109f8ba37f28c241b417946d2f411cc2132e088e3",
+		"7cbf80584004f224dbcb5b61d5faef2dff6fcf8291d3ebd2689333e2cd68c8cd",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
@@ -108,6 +109,22 @@ func tallyMismatch(t *testing.T, db *sql.DB) string {
 	return reportTallyMismatch(t, db)
 }
 
+// tallyTitlesMismatch lists the groups whose titles in demand_tally
+// (schema version 12; SQLite's only) are not their title row's.
+func tallyTitlesMismatch(t *testing.T, db *DB) string {
+	t.Helper()
+	if db.pg != nil {
+		return ""
+	}
+	const wrong = `SELECT d.product_id, d.variant_id, d.title_id, d.product_title, d.variant_title, t.product_title, t.variant_title
+		FROM demand_tally d LEFT JOIN submissions t ON t.id = d.title_id
+		WHERE d.product_title IS NOT t.product_title OR d.variant_title IS NOT t.variant_title`
+	if m := dump(t, db.sql, wrong); m != "" {
+		return "demand_tally's titles are not its title rows':\n" + m
+	}
+	return ""
+}
+
 func dump(t *testing.T, db *sql.DB, q string) string {
 	t.Helper()
 	rows, err := db.Query(q)
@@ -135,24 +152,34 @@ func dump(t *testing.T, db *sql.DB, q string) string {
 }
 
 // demand_tally stays what the rows say through any mix of writes: rows
-// (and demand_sku, what it says of SKUs) inserted, sent, moved to another variant, re-dated, gone, back, deleted.
+// (and demand_sku, what it says of SKUs) inserted, sent, moved to another variant, re-dated, gone, back, deleted,
+// retitled (the titles it keeps, schema version 12).
 func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 	w := newWorld(t, 0)
 	db := w.db.sql
 	r := rand.New(rand.NewPCG(23, 7))
 	date := func() string { return fmt.Sprintf("2026-0%d-1%dT00:00:00Z", 1+r.IntN(3), r.IntN(3)) }
 	sku := func() string { return []string{"NULL", "''", "'A'", "'B'", "'b'"}[r.IntN(5)] }
+	title := func() string { return []string{"NULL", "'T1'", "'T2'", "'T3'"}[r.IntN(4)] }
 	var nextID int64 = 1
 	ops := []func() string{
 		func() string { // up to 4 rows in one statement, as a page's are: often of one group
 			var rows []string
 			for range 1 + r.IntN(4) {
 				nextID++
-				rows = append(rows, fmt.Sprintf("(%d, %s, %d, %d, '%s', %s, '{}', 'x', 'x', 'x', %s)", nextID,
-					[]string{"0", "1", "2", "NULL"}[r.IntN(4)], r.IntN(4), r.IntN(2), date(), sku(), []string{"NULL", "NULL", "NULL", "'x'"}[r.IntN(4)]))
+				rows = append(rows, fmt.Sprintf("(%d, %s, %d, %d, '%s', %s, '{}', 'x', 'x', 'x', %s, %s, %s)", nextID,
+					[]string{"0", "1", "2", "NULL"}[r.IntN(4)], r.IntN(4), r.IntN(2), date(), sku(), []string{"NULL", "NULL", "NULL", "'x'"}[r.IntN(4)],
+					title(), title()))
 			}
 			return `INSERT INTO submissions (id, product_id, variant_id, status, created_at, sku, list_json, list_fetched_at,
-				first_seen_at, last_seen_at, gone_at) VALUES ` + strings.Join(rows, ", ")
+				first_seen_at, last_seen_at, gone_at, product_title, variant_title) VALUES ` + strings.Join(rows, ", ")
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET product_title = %s WHERE id = %d", title(), 1+r.Int64N(nextID))
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE submissions SET product_title = %s, variant_title = %s, variant_id = %d WHERE id = %d",
+				title(), title(), r.IntN(4), 1+r.Int64N(nextID))
 		},
 		func() string {
 			return fmt.Sprintf("UPDATE submissions SET sku = %s WHERE id = %d", sku(), 1+r.Int64N(nextID))
@@ -183,7 +210,7 @@ func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
-		if m := tallyMismatch(t, db); m != "" {
+		if m := tallyMismatch(t, db) + tallyTitlesMismatch(t, w.db); m != "" {
 			t.Fatalf("after write %d (%s):\n%s", i, q, m)
 		}
 	}
@@ -300,7 +327,7 @@ func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 	if got := schemaOf(t, w.db.sql, "submissions"); got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
 		t.Fatalf("after the first pass:\n%s\nwant:\n%s", got, want)
 	}
-	if m := tallyMismatch(t, w.db.sql); m != "" || w.count("SELECT count(*) FROM demand_tally") == 0 {
+	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" || w.count("SELECT count(*) FROM demand_tally") == 0 {
 		t.Fatalf("tally after the first pass:\n%s", m)
 	}
 	ids := w.newestSubmissionIDs(5)
@@ -308,7 +335,7 @@ func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 	removeSubmissions(t, w.store, []string{fmt.Sprint(ids[4])})
 	addForVariant(t, w, 3)
 	w.sync(SyncOptions{Full: true}, "bis")
-	if m := tallyMismatch(t, w.db.sql); m != "" {
+	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" {
 		t.Fatalf("tally after a full sync of changes:\n%s", m)
 	}
 	if n := w.count("SELECT count(*) FROM submissions WHERE gone_at IS NOT NULL"); n != 1 {
@@ -369,7 +396,7 @@ func TestMigrationToVersion8KeepsTheRows(t *testing.T) {
 		!strings.Contains(string(items[0]), `"pending":1,"sent":1`) {
 		t.Fatalf("demand after the migration: %s %v", items, err)
 	}
-	if m := tallyMismatch(t, db.sql); m != "" {
+	if m := tallyMismatch(t, db.sql) + tallyTitlesMismatch(t, db); m != "" {
 		t.Fatal(m)
 	}
 	var views []string

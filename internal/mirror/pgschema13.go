@@ -1,6 +1,6 @@
 package mirror
 
-// pgVersion12 compares bis find's --email and --sku as SQLite's NOCASE
+// pgVersion13 compares bis find's --email and --sku as SQLite's NOCASE
 // does, ASCII letters folded and nothing else, through an expression of
 // the column instead of an ICU collation: a reader's fresh server process
 // spent some 12 ms opening the ICU collator for the first comparison (a
@@ -9,7 +9,7 @@ package mirror
 // (pgconn.go) turns `col = ? COLLATE NOCASE` into
 // `storectl.fold_case(col) = storectl.fold_case(?)`; the function is SQL
 // the planner inlines, so the indexes below serve it.
-const pgVersion12 = `
+const pgVersion13 = `
 CREATE FUNCTION storectl.fold_case(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN translate(t, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz');
 DROP INDEX storectl.submissions_email;
