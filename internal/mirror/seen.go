@@ -70,7 +70,7 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	if err != nil {
 		return nil, err
 	}
-	rows, err := st.QueryContext(ctx, idListArg(nums), p.id)
+	rows, err := st.QueryContext(p.db.pageContext(ctx), idListArg(nums), p.id) // a page's ids: storePage checks the stop
 	if err != nil {
 		return nil, err
 	}

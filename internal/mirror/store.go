@@ -52,6 +52,8 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err := p.db.prepare(ctx, append(qs, p.statements...)...); err != nil {
 		return false, err
 	}
+	stop := ctx
+	ctx = p.db.pageContext(ctx)
 	tx, err := p.db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
@@ -79,11 +81,31 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err := p.saveState(ctx, stmts, wp.State, t); err != nil {
 		return false, err
 	}
+	if err := stop.Err(); err != nil {
+		return false, err // stopped while the page was stored: not committed
+	}
 	if err := tx.Commit(); err != nil {
 		return false, err
 	}
 	p.tally, p.walk = t, wp.State
 	return allKnown, nil
+}
+
+// pageContext is the context of a page's statements: on SQLite, ctx
+// without its cancellation, which storePage checks once, before it
+// commits. For a cancellable context the driver starts a goroutine to watch
+// it for every statement, and database/sql one for every transaction: some
+// eight a page for statements that take well under a millisecond each
+// (a first sync of 100,000 rows used 2–3% less CPU without them). The
+// cost: a stop that comes while another program holds SQLite's write lock
+// waits for the lock (at most the busy timeout) before the page is dropped.
+// PostgreSQL's statements may wait on another store's row locks, so there
+// ctx stays as it is.
+func (db *DB) pageContext(ctx context.Context) context.Context {
+	if db.pg != nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
 }
 
 // writeRows writes each row as what the mirror knew of it asks: the new
