@@ -10,7 +10,8 @@
 #             peak RSS, SQLite (a fresh file) and PostgreSQL (a fresh database)
 #   answers   medians of ANSWER_RUNS whole-process runs, --offline, on the
 #             mirror just synced: bis find --email, bis demand (by product),
-#             bis demand --by variant
+#             bis demand --by variant, bis report; and --version, the
+#             floor every whole-process run stands on
 #
 # Usage: scripts/bench-pg.sh [ROWS] [RUNS]   (100000, 3)
 # BIN=path measures that build (default: this tree). ANSWER_RUNS (default
@@ -73,6 +74,8 @@ one_run() {
 	echo "$backend answer find-email $(median_ms "$bin" bis find --email "$email" --offline -o json)"
 	echo "$backend answer demand-product $(median_ms "$bin" bis demand --offline -o json)"
 	echo "$backend answer demand-variant $(median_ms "$bin" bis demand --by variant --offline -o json)"
+	echo "$backend answer report $(median_ms "$bin" bis report --offline -o json)"
+	echo "$backend answer version $(median_ms "$bin" --version)"
 }
 
 echo "# $rows submissions, $runs runs; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $("$psql" -At "$pg_server" -c 'SHOW server_version')"

@@ -25,7 +25,7 @@ import (
 //     this store's rows and an INSERT through the view writes them;
 //   - the statement text is rebound (pgRebind): ? placeholders become $n,
 //     ON CONFLICT (…) names the store first as every table's key does,
-//     COLLATE NOCASE the case-insensitive collation of the schema, and LIKE
+//     `col = ? COLLATE NOCASE` compares both with ASCII case folded, and LIKE
 //     is ILIKE (SQLite's LIKE ignores ASCII case).
 //
 // SQL that cannot be the same on both (PRAGMA, the schema) is the
@@ -160,8 +160,12 @@ func (c *rebindConn) CheckNamedValue(v *driver.NamedValue) error {
 // --version) does not compile them at start.
 var (
 	onConflict = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bON\s+CONFLICT\s*\(`) })
-	nocase     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bCOLLATE\s+NOCASE\b`) })
-	like       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bLIKE\b`) })
+	// nocaseEq is SQLite's case-blind equality with a parameter, which
+	// compares both sides with ASCII case folded (pgVersion12).
+	nocaseEq = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(\w+)\s*=\s*(\?\d*|:\w+)\s+COLLATE\s+NOCASE\b`)
+	})
+	like = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bLIKE\b`) })
 	// jsonEach is SQLite's json_each, which the schema's own replaces for
 	// the arrays of ids the mirror passes (idList).
 	jsonEach = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bjson_each\s*\(`) })
@@ -243,6 +247,7 @@ func pgRebind(q string) rebound {
 	q = glob().ReplaceAllStringFunc(q, globToRegex)
 	q = inIDList().ReplaceAllStringFunc(q, idArray)
 	q = zeroAmongText().ReplaceAllString(q, "IN ('")
+	q = nocaseEq().ReplaceAllString(q, "storectl.fold_case($1) = storectl.fold_case($2)")
 	var b strings.Builder
 	var r rebound
 	for i := 0; i < len(q); {
@@ -309,7 +314,6 @@ func isWordByte(c byte) bool {
 
 func rebindWords(s string) string {
 	s = onConflict().ReplaceAllString(s, "ON CONFLICT (store, ")
-	s = nocase().ReplaceAllString(s, `COLLATE storectl.nocase`)
 	s = isValue().ReplaceAllStringFunc(s, rebindIs)
 	s = jsonEach().ReplaceAllString(s, "storectl.json_each(")
 	s = printf().ReplaceAllString(s, "storectl.printf(")

@@ -74,6 +74,10 @@ func checkStoreSchema(ctx context.Context, conn *pgx.Conn, target *pgurl.Target)
 	if err := conn.QueryRow(ctx, "SELECT has_schema_privilege('storectl_store', 'USAGE')").Scan(&ok); err != nil || ok {
 		return err
 	}
+	return storeSchemaRefused(target)
+}
+
+func storeSchemaRefused(target *pgurl.Target) error {
 	return &PermissionError{Target: target.Display, Msg: "the role may not use schema storectl_store (GRANT USAGE ON SCHEMA storectl_store, and its views)"}
 }
 
@@ -89,26 +93,47 @@ func (db *DB) checkPG(ctx context.Context, target *pgurl.Target) error {
 	defer c.Close()
 	return c.Raw(func(dc any) error {
 		conn := dc.(*rebindConn).Conn.Conn()
-		if _, err := migratePostgres(ctx, conn, target.Display, true); err != nil {
+		if err := db.checkSchemaAndStore(ctx, conn, target); err != nil || db.readOnly {
 			return err
 		}
-		if err := checkStoreSchema(ctx, conn, target); err != nil {
-			return err
-		}
-		if !db.readOnly {
-			if db.pgTypes, err = pgNumericColumns(ctx, conn); err != nil {
-				return err
-			}
-		}
-		return db.checkStore(ctx, conn, target)
+		db.pgTypes, err = pgNumericColumns(ctx, conn)
+		return err
 	})
 }
 
-// checkStore: the store is in the database.
-func (db *DB) checkStore(ctx context.Context, conn *pgx.Conn, target *pgurl.Target) error {
+// pgCheck reads what an open that neither migrates nor leases checks: the
+// schema's version, whether the role may use schema storectl_store (NULL
+// before version 11 made it) and whether the store is there. One query
+// in one round trip (the simple protocol): each statement of a fresh
+// server process is parsed against a cold catalog cache, and a reader's
+// whole run is a few statements.
+const pgCheck = `SELECT (SELECT value FROM storectl.meta WHERE key = 'schema_version'),
+	has_schema_privilege(to_regnamespace('storectl_store')::oid, 'USAGE'),
+	EXISTS (SELECT 1 FROM storectl.stores WHERE store = $1)`
+
+// checkSchemaAndStore refuses, as a reader, a schema of another version, a
+// role that may not use storectl_store, and a database without the store.
+func (db *DB) checkSchemaAndStore(ctx context.Context, conn *pgx.Conn, target *pgurl.Target) error {
+	var version *string
+	var usable *bool
 	var known bool
-	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM storectl.stores WHERE store = $1)", db.store).Scan(&known); err != nil {
+	err := conn.QueryRow(ctx, pgCheck, pgx.QueryExecModeSimpleProtocol, db.store).Scan(&version, &usable, &known)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "42P01" { // undefined_table: no storectl.meta
+		return &NoMirrorError{Path: target.Display}
+	}
+	if err != nil {
 		return err
+	}
+	v, err := parseSchemaVersion(version)
+	if err != nil {
+		return err
+	}
+	if err := refuseVersion(v, len(pgMigrations), target.Display, true); err != nil {
+		return err
+	}
+	if usable == nil || !*usable {
+		return storeSchemaRefused(target)
 	}
 	if !known {
 		return &NoMirrorError{Path: fmt.Sprintf("%s holds no mirror of %s", target.Display, db.store)}
@@ -142,19 +167,16 @@ func migratePostgresWith(ctx context.Context, conn *pgx.Conn, display string, re
 		}
 	}
 	version, err := pgSchemaVersion(ctx, tx)
-	switch {
-	case err != nil:
+	if err != nil {
 		return 0, err
-	case version > latest:
-		return version, &NewerSchemaError{Path: display, Version: version}
-	case version == latest:
-		return version, nil
-	case readOnly && version == 0:
-		return version, &NoMirrorError{Path: display}
-	case readOnly:
-		return version, &OlderSchemaError{Path: display, Version: version}
+	}
+	if err := refuseVersion(version, latest, display, readOnly); err != nil || version == latest {
+		return version, err
 	}
 	if version == 0 {
+		if err := refuseTextOrder(ctx, tx, display); err != nil {
+			return version, err
+		}
 		if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS storectl"); err != nil {
 			return version, err
 		}
@@ -185,11 +207,36 @@ func pgSchemaVersion(ctx context.Context, tx pgx.Tx) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := strconv.Atoi(v)
+	return parseSchemaVersion(&v)
+}
+
+// parseSchemaVersion reads storectl.meta's schema_version (nil: none, 0).
+func parseSchemaVersion(v *string) (int, error) {
+	if v == nil {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(*v)
 	if err != nil {
-		return 0, fmt.Errorf("storectl.meta holds schema_version %q, not a number", v)
+		return 0, fmt.Errorf("storectl.meta holds schema_version %q, not a number", *v)
 	}
 	return n, nil
+}
+
+// refuseVersion is the refusal of a schema at version, when latest is this
+// storectl's: a newer one always; for a reader (which does not migrate),
+// none (no mirror) or an older one.
+func refuseVersion(version, latest int, display string, readOnly bool) error {
+	switch {
+	case version > latest:
+		return &NewerSchemaError{Path: display, Version: version}
+	case version == latest:
+		return nil
+	case readOnly && version == 0:
+		return &NoMirrorError{Path: display}
+	case readOnly:
+		return &OlderSchemaError{Path: display, Version: version}
+	}
+	return nil
 }
 
 // MigratePostgres brings the PostgreSQL mirror at target to this

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/pgtest"
 	"github.com/storectl/storectl/internal/pgurl"
 )
@@ -75,7 +76,7 @@ func TestPgRebind(t *testing.T) {
 		"SELECT a FROM t WHERE x = ? AND y = ?":                                                           "SELECT a FROM t WHERE x = $1 AND y = $2",
 		"SELECT '?' , \"a?\" FROM t WHERE x = ? -- what?\n":                                               "SELECT '?' , \"a?\" FROM t WHERE x = $1 -- what?\n",
 		"INSERT INTO t (id) VALUES (?) ON CONFLICT (id) DO NOTHING":                                       "INSERT INTO t (id) VALUES ($1) ON CONFLICT (store, id) DO NOTHING",
-		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\'":                                              "WHERE e = $1 COLLATE storectl.nocase OR e ILIKE $2 ESCAPE '\\'",
+		"WHERE e = ? COLLATE NOCASE OR e LIKE ? ESCAPE '\\' OR sku = :sku collate nocase":                 "WHERE storectl.fold_case(e) = storectl.fold_case($1) OR e ILIKE $2 ESCAPE '\\' OR storectl.fold_case(sku) = storectl.fold_case($3)",
 		"SELECT 'it''s ON CONFLICT (x) LIKE' FROM t":                                                      "SELECT 'it''s ON CONFLICT (x) LIKE' FROM t",
 		"WHERE detail_for IS coalesce(u, l) AND x IS NOT ? AND y IS NULL AND z IS NOT DISTINCT FROM w":    "WHERE detail_for IS NOT DISTINCT FROM coalesce(u, l) AND x IS DISTINCT FROM $1 AND y IS NULL AND z IS NOT DISTINCT FROM w",
 		"SELECT a::jsonb FROM t WHERE x >= :since AND y = ? OR z < :since":                                "SELECT a::jsonb FROM t WHERE x >= $1 AND y = $2 OR z < $1",
@@ -309,4 +310,42 @@ func TestSuiteOnPostgres(t *testing.T) {
 func lastLines(b []byte, n int) string {
 	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
+}
+
+// storectl creates its schema only in a database that sorts text byte by
+// byte, as SQLite does: under ICU's en-US, 'a' sorts before 'B' and a
+// time's -01:00 before its +01:00, so the times' order would differ.
+func TestPostgresRefusesADatabaseSortingTextOtherwise(t *testing.T) {
+	ctx := context.Background()
+	icu, err := pgurl.Parse(pgtest.DBWith(t, " TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cOrder bool
+	conn, err := pgx.ConnectConfig(ctx, icu.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := conn.QueryRow(ctx, "SELECT '2026-01-01T10:00:00+01:00' < '2026-01-01T10:00:00-01:00'").Scan(&cOrder); err != nil || cOrder {
+		t.Fatalf("en-US sorts the offsets as bytes do (%v): this test proves nothing", err)
+	}
+	_, err = Open(ctx, "", Options{Mode: Write, Postgres: icu, Store: "https://a.example"})
+	var refused *CollationError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "ICU") || exitcode.Of(err) != exitcode.Usage {
+		t.Fatalf("open in an en-US database: %v", err)
+	}
+	var schemas int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'storectl%'").Scan(&schemas); err != nil || schemas != 0 {
+		t.Fatalf("%d storectl schemas made in the refused database (%v)", schemas, err)
+	}
+	utf8, err := pgurl.Parse(pgtest.DBWith(t, " TEMPLATE template0 LOCALE 'C.UTF-8'"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(ctx, "", Options{Mode: Write, Postgres: utf8, Store: "https://a.example"})
+	if err != nil {
+		t.Fatalf("open in a C.UTF-8 database: %v", err)
+	}
+	db.Close()
 }

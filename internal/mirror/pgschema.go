@@ -346,7 +346,7 @@ CREATE INDEX submissions_engagement ON storectl.submissions (store, created_at, 
 -- titles by primary key from its shared buffers. The number means the same
 -- schema on both backends.
 SELECT 1;
-`,
+`, pgVersion13,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror

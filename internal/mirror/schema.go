@@ -752,6 +752,9 @@ SELECT g.product_id,
 	g.pending, g.sent, g.newest, g.oldest
 FROM (SELECT product_id, sum(pending) AS pending, sum(sent) AS sent, max(newest) AS newest, min(oldest) AS oldest
 	FROM demand_tally GROUP BY product_id) g;
+`, `
+-- Version 13 changes the PostgreSQL mirror only (pgVersion13: --email and
+-- --sku fold ASCII case as SQLite's NOCASE does, without an ICU collation).
 `}
 
 // SchemaVersion is the schema this storectl writes.

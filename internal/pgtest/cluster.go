@@ -122,6 +122,7 @@ func (c *Cluster) initdb(password string) error {
 }
 
 func (c *Cluster) start(port int, opts Options) error {
+	keepInheritedFilesHere()
 	settings := fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -c unix_socket_directories=%s -c max_connections=200", port, c.Dir)
 	if !opts.Durable {
 		settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"

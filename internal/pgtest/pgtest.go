@@ -98,6 +98,17 @@ func DBFrom(t testing.TB, template string) string {
 	return create(t, server, " TEMPLATE "+template)
 }
 
+// DBWith is DB made by CREATE DATABASE name followed by clause (a
+// collation of its own: " TEMPLATE template0 LOCALE …").
+func DBWith(t testing.TB, clause string) string {
+	t.Helper()
+	server, err := ServerURL()
+	if err != nil {
+		Skip(t, err)
+	}
+	return create(t, server, clause)
+}
+
 // create makes t's database (CREATE DATABASE name, then how) and drops it
 // when t ends.
 func create(t testing.TB, server, how string) string {
