@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/storectl/storectl/internal/api/shop"
 )
@@ -30,15 +31,15 @@ const (
 )
 
 var (
-	htmlTag    = regexp.MustCompile(`<[^>]*>`)
-	whitespace = regexp.MustCompile(`\s+`)
+	htmlTag    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]*>`) })
+	whitespace = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+`) })
 )
 
 // PlainLabel is a label as text: HTML tags stripped, entities decoded and
 // whitespace collapsed. The server quotes labels this way in its messages.
 func PlainLabel(label string) string {
-	text := html.UnescapeString(htmlTag.ReplaceAllString(label, ""))
-	return strings.TrimSpace(whitespace.ReplaceAllString(text, " "))
+	text := html.UnescapeString(htmlTag().ReplaceAllString(label, ""))
+	return strings.TrimSpace(whitespace().ReplaceAllString(text, " "))
 }
 
 // Label is the field's plain label, or its id when the label is empty.

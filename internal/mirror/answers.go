@@ -100,6 +100,7 @@ func (db *DB) Demand(ctx context.Context, f DemandFilter) (_ []json.RawMessage, 
 		return nil, err
 	}
 	var out []json.RawMessage
+	objects := newObjectWriter(names)
 	vals := make([]any, len(names))
 	ptrs := make([]any, len(names))
 	for i := range vals {
@@ -109,7 +110,7 @@ func (db *DB) Demand(ctx context.Context, f DemandFilter) (_ []json.RawMessage, 
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
 		}
-		out = append(out, jsonObject(names, vals))
+		out = append(out, objects.object(vals))
 	}
 	return out, rows.Err()
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -36,10 +37,19 @@ import (
 // being killed at any instant, since the server holds it; only the
 // server's own crash may take the last commits of a sync (each page whole
 // with its journal, never half), which the next sync fetches again.
+//
+// A writer plans each run of a prepared statement anew (plan_cache_mode):
+// the plan PostgreSQL caches after five runs is costed with the table's
+// statistics of that moment, and a first sync grows the table from
+// nothing. A page's lookup of its ids then read a whole index of the
+// store's rows (2.4 ms a page at 5,000 rows, growing with the table,
+// against 0.03 ms through the primary key); planning anew costs tens of
+// microseconds.
 func openPostgres(cfg *pgx.ConnConfig, store string, writer bool) *sql.DB {
 	scoped := storeConfig(cfg, store)
 	if writer {
 		scoped.RuntimeParams["synchronous_commit"] = "off"
+		scoped.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	}
 	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*scoped)})
 }
@@ -155,25 +165,31 @@ func (c *rebindConn) CheckNamedValue(v *driver.NamedValue) error {
 	return c.Conn.CheckNamedValue(v)
 }
 
+// The rewrites, compiled when PostgreSQL is first used: a SQLite run (and
+// --version) does not compile them at start.
 var (
-	onConflict = regexp.MustCompile(`(?i)\bON\s+CONFLICT\s*\(`)
+	onConflict = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bON\s+CONFLICT\s*\(`) })
 	// nocaseEq is SQLite's case-blind equality with a parameter, which
 	// compares both sides with ASCII case folded (pgVersion12).
-	nocaseEq = regexp.MustCompile(`(?i)\b(\w+)\s*=\s*(\?\d*|:\w+)\s+COLLATE\s+NOCASE\b`)
-	like     = regexp.MustCompile(`(?i)\bLIKE\b`)
+	nocaseEq = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(\w+)\s*=\s*(\?\d*|:\w+)\s+COLLATE\s+NOCASE\b`)
+	})
+	like = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bLIKE\b`) })
 	// jsonEach is SQLite's json_each, which the schema's own replaces for
 	// the arrays of ids the mirror passes (idList).
-	jsonEach = regexp.MustCompile(`(?i)\bjson_each\s*\(`)
-	printf   = regexp.MustCompile(`(?i)\bprintf\s*\(`)
+	jsonEach = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bjson_each\s*\(`) })
+	printf   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bprintf\s*\(`) })
 	// unaryPlus is SQLite's way to keep a column's index out of a plan
 	// (WHERE +gone_at IS NULL); PostgreSQL has no unary plus on text.
-	unaryPlus = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+\+(\w)`)
+	unaryPlus = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+\+(\w)`) })
 	// indexedBy is SQLite's choice of an index for a table (FROM t
 	// INDEXED BY i); PostgreSQL's planner chooses its own.
-	indexedBy = regexp.MustCompile(`(?i)\s+INDEXED\s+BY\s+\w+`)
+	indexedBy = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\s+INDEXED\s+BY\s+\w+`) })
 	// boolNumber is SQLite's 0 or 1 as a whole condition (WHERE 1 AND …,
 	// … AND 0): PostgreSQL's conditions are boolean.
-	boolNumber = regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+([01])(\s+(?:AND|OR|UNION|GROUP|ORDER|LIMIT)\b|\s*\)|\s*$)`)
+	boolNumber = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\bWHERE|\bAND|\bOR)\s+([01])(\s+(?:AND|OR|UNION|GROUP|ORDER|LIMIT)\b|\s*\)|\s*$)`)
+	})
 	// glob is SQLite's GLOB with a pattern literal, which becomes a
 	// regular expression; zeroAmongText is SQLite's `NOT IN (0, '0', '')`
 	// over a text column, whose 0 PostgreSQL cannot compare with text (a
@@ -182,13 +198,15 @@ var (
 	// the primary key is searched with (= ANY), a seek per id whatever the
 	// table's statistics say; json_each's rows, joined, were hashed against
 	// a scan of the store's every row while a first sync filled the table.
-	inIDList      = regexp.MustCompile(`(?i)\b(NOT\s+)?IN\s*\(\s*SELECT\s+value\s+FROM\s+json_each\s*\(\s*(\?\d*|:\w+)\s*\)\s*\)`)
-	glob          = regexp.MustCompile(`(?i)\bGLOB\s*'((?:[^']|'')*)'`)
-	zeroAmongText = regexp.MustCompile(`(?i)\bIN\s*\(\s*0\s*,\s*'`)
+	inIDList = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(NOT\s+)?IN\s*\(\s*SELECT\s+value\s+FROM\s+json_each\s*\(\s*(\?\d*|:\w+)\s*\)\s*\)`)
+	})
+	glob          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bGLOB\s*'((?:[^']|'')*)'`) })
+	zeroAmongText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bIN\s*\(\s*0\s*,\s*'`) })
 	// isValue is SQLite's IS (NOT) between two values, where PostgreSQL
 	// only knows IS (NOT) NULL, TRUE, FALSE and DISTINCT FROM: the word
 	// after it decides ("" when a parameter follows).
-	isValue = regexp.MustCompile(`(?i)\bIS(\s+NOT)?\s+(\w+|\(|$)`)
+	isValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bIS(\s+NOT)?\s+(\w+|\(|$)`) })
 	isWords = map[string]bool{"NULL": true, "TRUE": true, "FALSE": true, "UNKNOWN": true, "DISTINCT": true, "JSON": true, "NORMALIZED": true}
 )
 
@@ -235,10 +253,10 @@ func matchesParam(name string, k int, a driver.NamedValue) bool {
 // pgRebind turns the mirror's SQL into PostgreSQL's (see above). Quoted
 // text, quoted names and comments are left as they are.
 func pgRebind(q string) rebound {
-	q = glob.ReplaceAllStringFunc(q, globToRegex)
-	q = inIDList.ReplaceAllStringFunc(q, idArray)
-	q = zeroAmongText.ReplaceAllString(q, "IN ('")
-	q = nocaseEq.ReplaceAllString(q, "storectl.fold_case($1) = storectl.fold_case($2)")
+	q = glob().ReplaceAllStringFunc(q, globToRegex)
+	q = inIDList().ReplaceAllStringFunc(q, idArray)
+	q = zeroAmongText().ReplaceAllString(q, "IN ('")
+	q = nocaseEq().ReplaceAllString(q, "storectl.fold_case($1) = storectl.fold_case($2)")
 	var b strings.Builder
 	var r rebound
 	for i := 0; i < len(q); {
@@ -304,22 +322,22 @@ func isWordByte(c byte) bool {
 }
 
 func rebindWords(s string) string {
-	s = onConflict.ReplaceAllString(s, "ON CONFLICT (store, ")
-	s = isValue.ReplaceAllStringFunc(s, rebindIs)
-	s = jsonEach.ReplaceAllString(s, "storectl.json_each(")
-	s = printf.ReplaceAllString(s, "storectl.printf(")
-	s = unaryPlus.ReplaceAllString(s, "$1 $2")
-	s = indexedBy.ReplaceAllString(s, "")
+	s = onConflict().ReplaceAllString(s, "ON CONFLICT (store, ")
+	s = isValue().ReplaceAllStringFunc(s, rebindIs)
+	s = jsonEach().ReplaceAllString(s, "storectl.json_each(")
+	s = printf().ReplaceAllString(s, "storectl.printf(")
+	s = unaryPlus().ReplaceAllString(s, "$1 $2")
+	s = indexedBy().ReplaceAllString(s, "")
 	for prev := ""; prev != s; { // a condition's follower leads the next
-		prev, s = s, boolNumber.ReplaceAllStringFunc(s, rebindBoolNumber)
+		prev, s = s, boolNumber().ReplaceAllStringFunc(s, rebindBoolNumber)
 	}
-	return like.ReplaceAllString(s, "ILIKE")
+	return like().ReplaceAllString(s, "ILIKE")
 }
 
 // rebindIs turns SQLite's `a IS b` into `a IS NOT DISTINCT FROM b` and
 // `a IS NOT b` into `a IS DISTINCT FROM b`.
 func rebindIs(m string) string {
-	sub := isValue.FindStringSubmatch(m)
+	sub := isValue().FindStringSubmatch(m)
 	if isWords[strings.ToUpper(sub[2])] {
 		return m
 	}
@@ -332,7 +350,7 @@ func rebindIs(m string) string {
 // globToRegex turns `GLOB 'pattern'` into `~ 'regex'`: the whole text
 // matched, * any run, ? one character, [...] as written.
 func globToRegex(m string) string {
-	pat := strings.ReplaceAll(glob.FindStringSubmatch(m)[1], "''", "'")
+	pat := strings.ReplaceAll(glob().FindStringSubmatch(m)[1], "''", "'")
 	var b strings.Builder
 	b.WriteString("^")
 	for i := 0; i < len(pat); i++ {
@@ -361,7 +379,7 @@ func globToRegex(m string) string {
 // which reads a NULL among the ids as NOT IN does) over its parameter, a
 // JSON array of ids.
 func idArray(m string) string {
-	sub := inIDList.FindStringSubmatch(m)
+	sub := inIDList().FindStringSubmatch(m)
 	op := "= ANY"
 	if sub[1] != "" {
 		op = "<> ALL"
@@ -371,6 +389,6 @@ func idArray(m string) string {
 
 // rebindBoolNumber turns a 0 or 1 condition into false or true.
 func rebindBoolNumber(m string) string {
-	sub := boolNumber.FindStringSubmatch(m)
+	sub := boolNumber().FindStringSubmatch(m)
 	return sub[1] + " " + map[string]string{"0": "false", "1": "true"}[sub[2]] + sub[3]
 }

@@ -349,3 +349,17 @@ func TestPostgresRefusesADatabaseSortingTextOtherwise(t *testing.T) {
 	}
 	db.Close()
 }
+
+// A writer's statements are planned with the table as it is at each run
+// (openPostgres): a plan cached while a first sync's table was small read
+// a whole index per page.
+func TestPostgresWriterPlansEachRun(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15)
+	var mode string
+	if err := w.db.sql.QueryRow("SHOW plan_cache_mode").Scan(&mode); err != nil || mode != "force_custom_plan" {
+		t.Fatalf("a writer's plan_cache_mode: %q (%v)", mode, err)
+	}
+}

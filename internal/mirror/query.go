@@ -124,6 +124,7 @@ func streamRows(ctx context.Context, rows *sql.Rows, out QueryRows) error {
 	if err := out.Columns(cols); err != nil {
 		return err
 	}
+	objects := newObjectWriter(cols)
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
@@ -133,7 +134,7 @@ func streamRows(ctx context.Context, rows *sql.Rows, out QueryRows) error {
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		if err := out.Row(jsonObject(cols, vals)); err != nil {
+		if err := out.Row(objects.object(vals)); err != nil {
 			return err
 		}
 	}
@@ -187,18 +188,40 @@ func (e *QuerySQLError) ExitCode() int { return exitcode.Usage }
 
 // jsonObject writes one result row as a JSON object.
 func jsonObject(cols []string, vals []any) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	return newObjectWriter(cols).object(vals)
+}
+
+// objectWriter writes the rows of one result as JSON objects: the column
+// names quoted once, and each object's buffer sized as the previous one
+// was. A buffer grown from empty copies itself three times for a
+// 300-byte row, into fresh memory: for a thousand rows, a few hundred
+// page faults of a short process.
+type objectWriter struct {
+	keys [][]byte // `"name":`
+	last int
+}
+
+func newObjectWriter(cols []string) *objectWriter {
+	w := &objectWriter{keys: make([][]byte, len(cols))}
 	for i, c := range cols {
+		k, _ := json.Marshal(c)
+		w.keys[i] = append(k, ':')
+	}
+	return w
+}
+
+func (w *objectWriter) object(vals []any) json.RawMessage {
+	b := bytes.NewBuffer(make([]byte, 0, w.last))
+	b.WriteByte('{')
+	for i, k := range w.keys {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(c)
 		b.Write(k)
-		b.WriteByte(':')
-		writeJSONValue(&b, vals[i])
+		writeJSONValue(b, vals[i])
 	}
 	b.WriteByte('}')
+	w.last = b.Len()
 	return b.Bytes()
 }
 

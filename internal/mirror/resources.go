@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/api/shop"
@@ -58,8 +59,8 @@ type resource struct {
 	// date row by row (run when a first pass ends: see bulk.go).
 	rebuild []string
 
-	orderCol int    // listCols' index of orderKey, -1 when none
-	sql      rowSQL // its statements, built once (rowsql.go)
+	orderCol int           // listCols' index of orderKey, -1 when none
+	sql      func() rowSQL // its statements, built once, on first use (rowsql.go)
 }
 
 // derivedColumn is a column computed from another column's value.
@@ -198,10 +199,13 @@ var rules = &resource{
 // resources are every mirrored list, in sync order.
 var resources = []*resource{submissions, offers, priorityRows, rules}
 
+// The statements are built when a pass first needs them, not when the
+// program starts: every run (--version, an offline answer) would pay for
+// them otherwise, a tenth of a megabyte of allocations.
 func init() {
 	for _, r := range resources {
 		r.orderCol = slices.Index(r.listCols, r.orderKey)
-		r.sql = buildRowSQL(r)
+		r.sql = sync.OnceValue(func() rowSQL { return buildRowSQL(r) })
 	}
 }
 

@@ -60,7 +60,7 @@ func TestRowSQLGolden(t *testing.T) {
 	var b strings.Builder
 	for _, g := range Groups {
 		for _, res := range resourcesOf(g) {
-			q := res.sql
+			q := res.sql()
 			fmt.Fprintf(&b, "-- %s\n", res.name)
 			for _, s := range []struct{ name, sql string }{{"seenSync", q.seenSync}, {"seenExport", q.seenExport},
 				{"insert", q.insert}, {"insertRows(2)", q.insertRows(2)}, {"rewrite", q.rewrite}, {"touch", q.touch}, {"detail", q.detail}} {

@@ -62,9 +62,9 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	if len(nums) == 0 {
 		return nil, nil
 	}
-	q := p.res.sql.seenSync
+	q := p.res.sql().seenSync
 	if p.purpose == purposeExport {
-		q = p.res.sql.seenExport
+		q = p.res.sql().seenExport
 	}
 	st, err := p.db.stmt(ctx, q)
 	if err != nil {

@@ -48,7 +48,7 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err != nil {
 		return false, err
 	}
-	qs := append([]string{p.res.sql.rewrite, p.res.sql.touch, saveStateSQL, watchedSQL}, p.insertStatements(rows)...)
+	qs := append([]string{p.res.sql().rewrite, p.res.sql().touch, saveStateSQL, watchedSQL}, p.insertStatements(rows)...)
 	if err := p.db.prepare(ctx, append(qs, p.statements...)...); err != nil {
 		return false, err
 	}
@@ -115,7 +115,7 @@ func (db *DB) pageContext(ctx context.Context) context.Context {
 // are inserted in that order too (the table keeps arrival order).
 func (p *pass) writeRows(ctx context.Context, tx *txStmts, rows []pageRow, kind shop.WalkKind, t *tally, now time.Time) error {
 	ts := stamp(now)
-	q := p.res.sql
+	q := p.res.sql()
 	places := make([][]any, len(rows))
 	var fresh [][]any // the new rows' insert arguments, in list order
 	for i := range rows {
@@ -163,7 +163,7 @@ func (p *pass) insertRows(ctx context.Context, tx *txStmts, rows []pageRow, fres
 		for _, a := range fresh[:n] {
 			args = append(args, a...)
 		}
-		if _, err := tx.ExecContext(ctx, p.res.sql.insertRows(n), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, p.res.sql().insertRows(n), args...); err != nil {
 			return fmt.Errorf("store %d new %s: %w", n, p.res.noun, err)
 		}
 		fresh = fresh[n:]
@@ -182,10 +182,10 @@ func (p *pass) insertStatements(rows []pageRow) []string {
 	}
 	var qs []string
 	if n >= maxInsertRows {
-		qs = append(qs, p.res.sql.insertRows(maxInsertRows))
+		qs = append(qs, p.res.sql().insertRows(maxInsertRows))
 	}
 	if n%maxInsertRows > 0 {
-		qs = append(qs, p.res.sql.insertRows(n%maxInsertRows))
+		qs = append(qs, p.res.sql().insertRows(n%maxInsertRows))
 	}
 	return qs
 }

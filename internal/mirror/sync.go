@@ -313,7 +313,7 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 	if err != nil {
 		return nil, err
 	}
-	if err := db.prepare(ctx, res.sql.detail); err != nil {
+	if err := db.prepare(ctx, res.sql().detail); err != nil {
 		return nil, err
 	}
 	tx, err := db.sql.BeginTx(ctx, nil)
@@ -328,7 +328,7 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 		}
 	}
 	args := concat(res.withDerived(res.detailCols, vals), []any{string(raw), stamp(db.Now()), n})
-	if _, err := (&txStmts{tx: tx, db: db}).ExecContext(ctx, res.sql.detail, args...); err != nil {
+	if _, err := (&txStmts{tx: tx, db: db}).ExecContext(ctx, res.sql().detail, args...); err != nil {
 		return nil, err
 	}
 	if res.afterDetail != nil {

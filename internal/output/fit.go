@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
@@ -32,7 +33,7 @@ func (s *fitState) Dropped() []int { return s.dropped }
 
 // zoned matches a time as HumanTime shows it: the minute, then its zone
 // ("UTC", "CET", "+04", "shop time").
-var zoned = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) (\S.{0,9})$`)
+var zoned = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) (\S.{0,9})$`) })
 
 // decide picks the columns and zones of a table of width at most width:
 // first the zone suffixes of time columns move into their headers, then
@@ -128,7 +129,7 @@ func commonZone(rows [][]string, col int) string {
 	best := ""
 	for _, row := range rows {
 		c := cellAt(row, col)
-		m := zoned.FindStringSubmatch(c)
+		m := zoned().FindStringSubmatch(c)
 		switch {
 		case m == nil && strings.ContainsAny(c, "0123456789"):
 			return ""

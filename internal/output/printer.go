@@ -437,6 +437,11 @@ func (p *Printer) shape(raw json.RawMessage, keys []string) (json.RawMessage, er
 // array joins the shaped items into the JSON array -o json prints.
 func (p *Printer) array(items []json.RawMessage, keys []string) (json.RawMessage, error) {
 	var b bytes.Buffer
+	if len(keys) == 0 {
+		// Sized once: a buffer grown by doubling copies the array about
+		// twice over, into fresh pages (thousands of items: MBs a run).
+		b.Grow(arraySize(items))
+	}
 	b.WriteByte('[')
 	for i, item := range items {
 		shaped, err := p.shape(item, keys)
@@ -455,6 +460,15 @@ func (p *Printer) array(items []json.RawMessage, keys []string) (json.RawMessage
 	}
 	b.WriteByte(']')
 	return b.Bytes(), nil
+}
+
+// arraySize is the length of the array of items, unshaped.
+func arraySize(items []json.RawMessage) int {
+	n := len(items) + 2
+	for _, item := range items {
+		n += len(item)
+	}
+	return n
 }
 
 func (p *Printer) ndjsonLine(out *bytes.Buffer, raw json.RawMessage, keys []string) error {

@@ -19,6 +19,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -40,10 +41,10 @@ type Target struct {
 func Is(raw string) bool {
 	raw = strings.TrimSpace(raw)
 	lower := strings.ToLower(raw)
-	return strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://") || keyValue.MatchString(raw)
+	return strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://") || keyValue().MatchString(raw)
 }
 
-var keyValue = regexp.MustCompile(`^[a-z_]+\s*=`)
+var keyValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_]+\s*=`) })
 
 // Check validates a mirror_url setting without connecting.
 func Check(raw string) error {
@@ -124,7 +125,7 @@ func passwordScrubber(pw, written string) *strings.Replacer {
 // writtenPassword is the password of a URL as written in it
 // (percent-encoded as the user chose), "" when it has none.
 func writtenPassword(raw string) string {
-	if m := passwordURL.FindStringSubmatch(raw); m != nil {
+	if m := passwordURL().FindStringSubmatch(raw); m != nil {
 		return m[2]
 	}
 	return ""
@@ -133,13 +134,13 @@ func writtenPassword(raw string) string {
 // RedactRaw hides the password of a URL or key=value string as written,
 // even when the rest of it does not parse.
 func RedactRaw(raw string) string {
-	raw = passwordURL.ReplaceAllString(raw, "${1}xxxxx@")
-	return passwordKV.ReplaceAllString(raw, "${1}xxxxx")
+	raw = passwordURL().ReplaceAllString(raw, "${1}xxxxx@")
+	return passwordKV().ReplaceAllString(raw, "${1}xxxxx")
 }
 
 var (
-	passwordURL = regexp.MustCompile(`(?i)(postgres(?:ql)?://[^:/@?#]*:)([^@/?#]*)@`)
-	passwordKV  = regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+	passwordURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(postgres(?:ql)?://[^:/@?#]*:)([^@/?#]*)@`) })
+	passwordKV  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`) })
 )
 
 // display is the target as a password-free URL with its TLS mode.
@@ -209,7 +210,7 @@ func clearTextPossible(cfg *pgx.ConnConfig) bool {
 	return false
 }
 
-var sslModeKV = regexp.MustCompile(`(?:^|\s)sslmode\s*=\s*'?([a-z-]*)`)
+var sslModeKV = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)sslmode\s*=\s*'?([a-z-]*)`) })
 
 // givenSSLMode is the sslmode raw or PGSSLMODE sets, "" when neither.
 func givenSSLMode(raw string) string {
@@ -220,7 +221,7 @@ func givenSSLMode(raw string) string {
 		if u.Query().Get("ssl") == "true" {
 			return "require"
 		}
-	} else if m := sslModeKV.FindStringSubmatch(raw); m != nil {
+	} else if m := sslModeKV().FindStringSubmatch(raw); m != nil {
 		return m[1]
 	}
 	return os.Getenv("PGSSLMODE")

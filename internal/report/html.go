@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/storectl/storectl/internal/output"
@@ -13,14 +14,18 @@ import (
 //go:embed page.html
 var pageSource string
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"percent":  percent,
-	"clean":    output.Sanitize,
-	"hours":    quantHours,
-	"grouped":  output.Grouped,
-	"trend":    trendText,
-	"velocity": func(v float64) string { return fmt.Sprintf("%.2f", v) },
-}).Parse(pageSource))
+// page is parsed on first use, not when the program starts: every run of
+// storectl (--version included) would pay its thousand allocations.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"percent":  percent,
+		"clean":    output.Sanitize,
+		"hours":    quantHours,
+		"grouped":  output.Grouped,
+		"trend":    trendText,
+		"velocity": func(v float64) string { return fmt.Sprintf("%.2f", v) },
+	}).Parse(pageSource))
+})
 
 // pageData is what the page template shows.
 type pageData struct {
@@ -62,7 +67,7 @@ func WriteHTML(w io.Writer, r *Report, m Meta) error {
 		prods = append(prods, barValue{label: productName(p), value: p.Pending, note: " " + trendText(p.Trend)})
 	}
 	d.Prods = hbars(chart{"products", "Products people wait for", "Pending requests per product, most first, with the trend of the last 7 days against the 28-day rate."}, prods)
-	return page.Execute(w, d)
+	return page().Execute(w, d)
 }
 
 func productName(p Product) string {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -64,12 +65,12 @@ func ParseTime(s string, loc *time.Location) (t time.Time, local bool, err error
 
 // dayMonth matches the dates a spreadsheet writes in a country's own order
 // (01/12/2026, 1.12.2026, 12-01-2026).
-var dayMonth = regexp.MustCompile(`^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$`)
+var dayMonth = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$`) })
 
 // ambiguity helps with a date in a day/month order: it names the
 // YYYY-MM-DD it must mean, or both when either order reads.
 func ambiguity(s string) string {
-	m := dayMonth.FindStringSubmatch(strings.TrimSpace(s))
+	m := dayMonth().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The three text keys a translation may set.
@@ -30,7 +31,7 @@ func TextKey(s string) (string, bool) {
 	return k, ok
 }
 
-var langPattern = regexp.MustCompile(`^(default|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$`)
+var langPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(default|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$`) })
 
 // ParseTranslation reads a --translation value, LANG.KEY=TEXT, such as
 // fr.above=Bientôt or default.comingSoonAddToCartText=Notify me. The
@@ -52,7 +53,7 @@ func (c *checker) translations() map[string]map[string]string {
 	var out map[string]map[string]string
 	for _, t := range c.in.Translations {
 		lang := strings.TrimSpace(t.Lang)
-		if !langPattern.MatchString(lang) {
+		if !langPattern().MatchString(lang) {
 			c.add("translations", fmt.Sprintf("The translation language %q is not \"default\" or a locale code such as fr or pt-BR.", lang))
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/storectl/storectl/internal/sandbox/catalog"
 )
@@ -243,15 +244,15 @@ func invalidMessage(f FormField) string {
 }
 
 var (
-	htmlTag    = regexp.MustCompile(`<[^>]*>`)
-	whitespace = regexp.MustCompile(`\s+`)
+	htmlTag    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]*>`) })
+	whitespace = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+`) })
 )
 
 // plainLabel is the field's label as text: tags stripped, entities decoded,
 // whitespace collapsed; the id when the label is empty.
 func plainLabel(f FormField) string {
-	label := html.UnescapeString(htmlTag.ReplaceAllString(f.Label, ""))
-	label = strings.TrimSpace(whitespace.ReplaceAllString(label, " "))
+	label := html.UnescapeString(htmlTag().ReplaceAllString(f.Label, ""))
+	label = strings.TrimSpace(whitespace().ReplaceAllString(label, " "))
 	if label == "" {
 		return f.ID
 	}

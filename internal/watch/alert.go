@@ -5,18 +5,21 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 )
 
-var alertPattern = regexp.MustCompile(`^pending\s*(>=|>)\s*(\d+)(?:\s+by\s+(variant|product))?$`)
+var alertPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^pending\s*(>=|>)\s*(\d+)(?:\s+by\s+(variant|product))?$`)
+})
 
 // ParseAlert reads an --alert: 'pending>=N', 'pending>N', each optionally
 // followed by 'by variant' (the default) or 'by product'.
 func ParseAlert(expr string) (mirror.Alert, error) {
 	text := strings.Join(strings.Fields(strings.ToLower(expr)), " ")
-	m := alertPattern.FindStringSubmatch(text)
+	m := alertPattern().FindStringSubmatch(text)
 	if m == nil {
 		return mirror.Alert{}, exitcode.UsageHint(fmt.Errorf("--alert %q is not an alert storectl knows", expr),
 			"write 'pending>=N' (per variant) or 'pending>=N by product', for example --alert 'pending>=20'")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -113,7 +114,7 @@ unless a limit field says otherwise).`,
 	return cmd
 }
 
-var methodName = regexp.MustCompile(`^[A-Za-z]+$`)
+var methodName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]+$`) })
 
 func run(ctx context.Context, opts *Options) error {
 	call, err := opts.prepare(ctx)

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/exitcode"
@@ -55,7 +56,7 @@ type field struct {
 // jsonNumber is the JSON number grammar: -F sends such a value as a number,
 // with its digits exactly as written (no float rounding); 007 or +1 are
 // not JSON numbers and stay strings.
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+var jsonNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`) })
 
 // readSource reads the file an @ value names; "-" is stdin.
 type readSource func(name string) ([]byte, error)
@@ -147,7 +148,7 @@ func typedValue(value string, read readSource) (text string, raw []byte, err err
 		return value, []byte(value), nil
 	case value == "null":
 		return "", []byte(value), nil
-	case jsonNumber.MatchString(value):
+	case jsonNumber().MatchString(value):
 		return value, []byte(value), nil
 	case !utf8.ValidString(value):
 		return "", nil, fmt.Errorf("the value is not valid UTF-8")

@@ -29,7 +29,7 @@ func (opts *Options) prepare(ctx context.Context) (call, error) {
 	if err != nil {
 		return call{}, err
 	}
-	if opts.methodSet && !methodName.MatchString(opts.Method) {
+	if opts.methodSet && !methodName().MatchString(opts.Method) {
 		return call{}, exitcode.Usagef("-X %q: a method is a word such as GET, POST, PUT, PATCH or DELETE", opts.Method)
 	}
 	method := opts.method(rt.api)
