@@ -76,8 +76,10 @@ func (s *Store) update(ctx context.Context, fn func([]byte) []byte) error {
 		if _, err = tx.Exec(ctx, `INSERT INTO storectl.pace (token_key, state) VALUES ($1, '{}') ON CONFLICT (token_key) DO NOTHING`, s.row); err != nil {
 			return err
 		}
+		// When another user created the row first, the INSERT waited for
+		// its commit and this reads the window it committed: never assume
+		// an empty one, or two machines starting at once both fill it.
 		err = tx.QueryRow(ctx, "SELECT state::text FROM storectl.pace WHERE token_key = $1 FOR UPDATE", s.row).Scan(&stored)
-		stored = nil // a new row holds no window
 	}
 	if err != nil {
 		return err
