@@ -88,6 +88,7 @@ func streamPGRows(ctx context.Context, rows pgx.Rows, out QueryRows) error {
 	if err := out.Columns(cols); err != nil {
 		return err
 	}
+	objects := newObjectWriter(cols)
 	for rows.Next() {
 		vals, err := rows.Values()
 		if err != nil {
@@ -96,7 +97,7 @@ func streamPGRows(ctx context.Context, rows pgx.Rows, out QueryRows) error {
 		for i := range vals {
 			vals[i] = jsonableValue(vals[i])
 		}
-		if err := out.Row(jsonObject(cols, vals)); err != nil {
+		if err := out.Row(objects.object(vals)); err != nil {
 			return err
 		}
 	}
@@ -106,7 +107,7 @@ func streamPGRows(ctx context.Context, rows pgx.Rows, out QueryRows) error {
 	return nil
 }
 
-// jsonableValue turns what pgx reads into what jsonObject writes:
+// jsonableValue turns what pgx reads into what objectWriter writes:
 // integers as int64, json and jsonb as their JSON, numeric and times as
 // text.
 func jsonableValue(v any) any {

@@ -186,11 +186,6 @@ func (e *QuerySQLError) Error() string { return "mirror query: " + e.Msg }
 // ExitCode makes SQL that does not run the user's to fix.
 func (e *QuerySQLError) ExitCode() int { return exitcode.Usage }
 
-// jsonObject writes one result row as a JSON object.
-func jsonObject(cols []string, vals []any) json.RawMessage {
-	return newObjectWriter(cols).object(vals)
-}
-
 // objectWriter writes the rows of one result as JSON objects: the column
 // names quoted once, and each object's buffer sized as the previous one
 // was. A buffer grown from empty copies itself three times for a
