@@ -29,9 +29,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# shellcheck source=scripts/bench-lib.sh
+source "$root/scripts/bench-lib.sh"
 bin=${STORECTL_BIN:-$work/storectl}
 if [[ -z ${STORECTL_BIN:-} ]]; then
-	(cd "$root" && go build -trimpath -o "$bin" ./cmd/storectl)
+	build_release "$bin"
 fi
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_STATE_HOME=$work/home/.local/state \
 	XDG_CACHE_HOME=$work/home/.cache DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-dbus TZ=UTC

@@ -26,7 +26,9 @@ cleanup() {
 trap cleanup EXIT
 
 bin=$work/storectl
-(cd "$root" && go build -o "$bin" ./cmd/storectl)
+# shellcheck source=scripts/bench-lib.sh
+source "$root/scripts/bench-lib.sh"
+build_release "$bin"
 
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_STATE_HOME=$work/home/.local/state \
 	XDG_CACHE_HOME=$work/home/.cache DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-dbus

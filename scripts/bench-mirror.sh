@@ -35,12 +35,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [[ -z ${BENCH_BINS:-} ]]; then
-	(cd "$root" && go build -trimpath -ldflags "-s -w" -o "$work/storectl" ./cmd/storectl)
-	BENCH_BINS="tree=$work/storectl"
-fi
 # shellcheck source=scripts/bench-lib.sh
 source "$root/scripts/bench-lib.sh"
+if [[ -z ${BENCH_BINS:-} ]]; then
+	build_release "$work/storectl"
+	BENCH_BINS="tree=$work/storectl"
+fi
 bench_isolate
 
 # fresh NAME points storectl at a new, empty state and mirror.

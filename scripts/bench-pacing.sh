@@ -22,6 +22,8 @@
 # from the working tree when no binary is given)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-lib.sh
+source scripts/bench-lib.sh
 export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 runs=${1:-5}
 shift || true
@@ -34,7 +36,7 @@ cleanup() {
 trap cleanup EXIT
 bins=("$@")
 if [ ${#bins[@]} -eq 0 ]; then
-  go build -trimpath -ldflags "-s -w" -o "$work/storectl" ./cmd/storectl
+  build_release "$work/storectl"
   bins=("$work/storectl")
 fi
 throttle=30/3s

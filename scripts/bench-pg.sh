@@ -32,9 +32,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# shellcheck source=scripts/bench-lib.sh
+source "$root/scripts/bench-lib.sh"
 bin=${BIN:-}
 if [[ -z $bin ]]; then
-	(cd "$root" && go build -trimpath -ldflags "-s -w" -o "$work/storectl" ./cmd/storectl)
+	build_release "$work/storectl"
 	bin=$work/storectl
 fi
 (cd "$root" && go build -o "$work/pgcluster" ./internal/pgtest/pgcluster)
@@ -43,8 +45,6 @@ psql=$(ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)
 [[ -x $psql ]] || psql=psql
 
 while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^STORECTL_' || true)
-# shellcheck source=scripts/bench-lib.sh
-source "$root/scripts/bench-lib.sh"
 bench_isolate
 
 serve() {

@@ -23,6 +23,8 @@
 # `report` (installed with apt-get when missing and allowed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-lib.sh
+source scripts/bench-lib.sh
 export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 what=${1:?usage: scripts/bench-report.sh report|refresh [STORECTL_BINARY]}
 work=$(mktemp -d "${TMPDIR:-/tmp}/storectl-bench-report.XXXXXX")
@@ -43,7 +45,7 @@ trap 'exit 130' INT TERM
 bin=${2:-}
 if [ -z "$bin" ]; then
   bin="$work/storectl"
-  go build -trimpath -ldflags "-s -w" -o "$bin" ./cmd/storectl
+  build_release "$bin"
 fi
 
 while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^STORECTL_' || true)

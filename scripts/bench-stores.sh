@@ -10,6 +10,8 @@
 # Environment: BENCH_SUBMISSIONS (default 1500: 100 pages a store).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-lib.sh
+source scripts/bench-lib.sh
 export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 work=$(mktemp -d "${TMPDIR:-/tmp}/storectl-bench-stores.XXXXXX")
 server=
@@ -21,7 +23,7 @@ trap cleanup EXIT
 bin=${1:-}
 if [ -z "$bin" ]; then
   bin="$work/storectl"
-  go build -trimpath -o "$bin" ./cmd/storectl
+  build_release "$bin"
 fi
 subs=${BENCH_SUBMISSIONS:-1500}
 throttle=30/3s

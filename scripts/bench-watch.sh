@@ -12,6 +12,8 @@
 # Usage: scripts/bench-watch.sh [STORECTL_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-lib.sh
+source scripts/bench-lib.sh
 export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 seconds=${BENCH_WATCH_SECONDS:-600}
 work=$(mktemp -d "${TMPDIR:-/tmp}/storectl-bench-watch.XXXXXX")
@@ -26,7 +28,7 @@ trap 'exit 130' INT TERM
 bin=${1:-}
 if [ -z "$bin" ]; then
   bin=$work/storectl
-  go build -trimpath -o "$bin" ./cmd/storectl
+  build_release "$bin"
 fi
 export HOME=$work/home XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/state XDG_DATA_HOME=$work/data XDG_CACHE_HOME=$work/cache
 export STORECTL_RATE_LIMIT=30/3s STORECTL_SHOP_TOKEN=shop_sandbox_demo NO_COLOR=1

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra/doc"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/helptopic"
 	"github.com/storectl/storectl/internal/cli/root"
 	"github.com/storectl/storectl/internal/iostreams"
 )
@@ -58,6 +59,7 @@ func Files(cmd *cobra.Command) (map[string][]byte, error) {
 		if err != nil {
 			return
 		}
+		helptopic.FillLong(c)
 		c.Long = preformat(c.Long)
 		base := strings.ReplaceAll(c.CommandPath(), " ", "_") + ".md"
 		var md bytes.Buffer

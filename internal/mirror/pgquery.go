@@ -35,7 +35,7 @@ var PGQueryTimeout = 60 * time.Second
 var pgReadingVerbs = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "TABLE": true, "EXPLAIN": true, "SHOW": true}
 
 func (db *DB) queryPG(ctx context.Context, query string, out QueryRows) error {
-	stmt, err := onePGReadingStatement(query)
+	stmt, err := oneReadingStatement(query, pgReadingVerbs)
 	if err != nil {
 		return err
 	}
@@ -58,25 +58,6 @@ func (db *DB) queryPG(ctx context.Context, query string, out QueryRows) error {
 	}
 	defer rows.Close()
 	return streamPGRows(ctx, rows, out)
-}
-
-// onePGReadingStatement applies the single-statement rule and the verb
-// check to PostgreSQL's verbs.
-func onePGReadingStatement(query string) (string, error) {
-	stmts := splitStatements(query)
-	switch {
-	case len(stmts) == 0:
-		return "", &QuerySQLError{Msg: "there is no statement to run"}
-	case len(stmts) > 1:
-		return "", &QueryRefusedError{Extra: stmts[1]}
-	}
-	if verb := leadingWord(stmts[0]); !pgReadingVerbs[verb] {
-		if verb == "" {
-			verb = "this statement"
-		}
-		return "", &QueryRefusedError{Verb: verb}
-	}
-	return stmts[0], nil
 }
 
 func streamPGRows(ctx context.Context, rows pgx.Rows, out QueryRows) error {

@@ -38,7 +38,7 @@ func (db *DB) Query(ctx context.Context, query string, out QueryRows) (err error
 	if db.pg != nil {
 		return db.pg.RedactError(db.queryPG(ctx, query, out))
 	}
-	stmt, err := oneReadingStatement(query)
+	stmt, err := oneReadingStatement(query, readingVerbs)
 	if err != nil {
 		return err
 	}
@@ -64,8 +64,8 @@ func (db *DB) Query(ctx context.Context, query string, out QueryRows) (err error
 }
 
 // oneReadingStatement is the query's one statement, refused when there is
-// another or when its verb does not read.
-func oneReadingStatement(query string) (string, error) {
+// another or when its verb is not one of the backend's verbs that read.
+func oneReadingStatement(query string, verbs map[string]bool) (string, error) {
 	stmts := splitStatements(query)
 	switch {
 	case len(stmts) == 0:
@@ -73,7 +73,7 @@ func oneReadingStatement(query string) (string, error) {
 	case len(stmts) > 1:
 		return "", &QueryRefusedError{Extra: stmts[1]}
 	}
-	if verb := leadingWord(stmts[0]); !readingVerbs[verb] {
+	if verb := leadingWord(stmts[0]); !verbs[verb] {
 		if verb == "" {
 			verb = "this statement"
 		}

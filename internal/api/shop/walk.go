@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/storectl/storectl/internal/api/flex"
-	"github.com/storectl/storectl/internal/ids"
 )
 
 // Walk reads a shop list, newest first, page after page, and gives every
@@ -395,26 +392,4 @@ func (w *Walk) catchUp(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// RowID reads a list row's id: in its canonical form when it is one of
-// the platform's ids (an integer or a string of digits, up to 2^63−1),
-// else as sent (beyond 64 bits, a decimal, letters), so that such a row is
-// still walked, once, and never stops a listing for good: callers tell
-// them apart with ids.Normalize and say so. A row without an id is an
-// error: nothing tells it from another.
-func RowID(raw json.RawMessage) (string, error) {
-	var row struct {
-		ID flex.ID `json:"id"`
-	}
-	if err := json.Unmarshal(raw, &row); err != nil {
-		return "", fmt.Errorf("a list row is not an object: %w", err)
-	}
-	if id, ok := ids.Normalize(string(row.ID)); ok {
-		return id, nil
-	}
-	if row.ID == "" {
-		return "", fmt.Errorf("a list row has no id")
-	}
-	return string(row.ID), nil
 }

@@ -79,9 +79,10 @@ func ExitCodesHelp() string {
 // NewEnvironmentCmd is `storectl help environment`: a help topic (no Run),
 // as `gh help environment`.
 func NewEnvironmentCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "environment",
 		Short: "Environment variables that change what storectl does",
-		Long:  EnvironmentHelp(),
 	}
+	markLong(cmd, longIsEnvironment)
+	return cmd
 }

@@ -83,11 +83,13 @@ Try it with no account:  storectl --sandbox bis list
 Connect a store:         storectl auth login --base-url https://… --catalog-url https://…/sfs/v1
 Environment variables:   storectl help environment
 
-` + helptopic.ExitCodesHelp(),
+`,
 		Version:       build.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	helptopic.WithExitCodes(cmd)
+	helptopic.LongAtHelp(cmd)
 	cmd.SetVersionTemplate(versionLine(build) + "\n")
 	cmd.SetFlagErrorFunc(cmdutil.UnknownFlag)
 	// Unknown commands are named with storectl's own guess (asUsageError),
