@@ -122,7 +122,7 @@ const watchedSQL = "SELECT count(*) FROM watch_lists WHERE resource = ?"
 // watched reports whether the list res is watched.
 func watched(ctx context.Context, tx execQuerier, res string) (bool, error) {
 	var n int
-	err := tx.QueryRowContext(ctx, watchedSQL, res).Scan(&n)
+	err := queryRow(ctx, tx, watchedSQL, res).Scan(&n)
 	return n > 0, err
 }
 
@@ -134,7 +134,7 @@ type deriver struct {
 
 func (db *DB) deriver(ctx context.Context, tx execQuerier) (*deriver, error) {
 	var base string
-	err := tx.QueryRowContext(ctx, "SELECT coalesce(max(value), '') FROM store WHERE key = 'base_url'").Scan(&base)
+	err := queryRow(ctx, tx, "SELECT coalesce(max(value), '') FROM store WHERE key = 'base_url'").Scan(&base)
 	return &deriver{store: storeKey(base), now: db.Now().UTC()}, err
 }
 

@@ -43,6 +43,10 @@ type pass struct {
 	given    int
 	oddGiven map[string]bool
 	known    map[int64]held
+	// watches counts the watches of the list, read on PostgreSQL with the
+	// page's lookup (watchesKnown) for the page's transaction (pgpage.go).
+	watches      int
+	watchesKnown bool
 	// hooks run in each page's transaction (an export records its order),
 	// statements are those they run for each row, prepared once.
 	hooks      []pageHook

@@ -149,20 +149,26 @@ func (c *rebindConn) QueryContext(ctx context.Context, query string, args []driv
 // would keep it), and a Go bool as SQLite stores it, 0 or 1: the mirror's
 // flag columns are integers on both backends.
 func (c *rebindConn) CheckNamedValue(v *driver.NamedValue) error {
-	switch x := v.Value.(type) {
-	case bool:
-		v.Value = "0"
-		if x {
-			v.Value = "1"
-		}
-	case int:
-		v.Value = strconv.Itoa(x)
-	case int64:
-		v.Value = strconv.FormatInt(x, 10)
-	case float64:
-		v.Value = strconv.FormatFloat(x, 'f', -1, 64)
-	}
+	v.Value = pgValue(v.Value)
 	return c.Conn.CheckNamedValue(v)
+}
+
+// pgValue is v as a PostgreSQL connection of the mirror sends it.
+func pgValue(v any) any {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return "1"
+		}
+		return "0"
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return v
 }
 
 // The rewrites, compiled when PostgreSQL is first used: a SQLite run (and

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/storectl/storectl/internal/ids"
 )
 
@@ -59,12 +61,24 @@ func (p *pass) Len() int { return p.given }
 // lookup reads what the mirror holds of the rows nums into p.known, and
 // returns those the pass gave already.
 func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err error) {
+	p.watchesKnown = false // the count read with a lookup is the next page's only
 	if len(nums) == 0 {
 		return nil, nil
 	}
 	q := p.res.sql().seenSync
 	if p.purpose == purposeExport {
 		q = p.res.sql().seenExport
+	}
+	if p.known == nil {
+		p.known = map[int64]held{}
+	}
+	// A row the mirror does not hold is known too, as new: storePage then
+	// asks no second time (every row of a first sync is new).
+	for _, n := range nums {
+		p.known[n] = held{}
+	}
+	if p.db.pg != nil {
+		return p.lookupPG(ctx, q, nums)
 	}
 	st, err := p.db.stmt(ctx, q)
 	if err != nil {
@@ -75,14 +89,56 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 		return nil, err
 	}
 	defer rows.Close()
-	if p.known == nil {
-		p.known = map[int64]held{}
+	return p.hold(rows)
+}
+
+// lookupPG is lookup on PostgreSQL, where the count of the list's watches
+// comes in the same round trip, for the page's transaction (pgpage.go).
+func (p *pass) lookupPG(ctx context.Context, q string, nums []int64) (seen []int64, err error) {
+	look, err := pgStatementOf(q, []any{idListArg(nums), p.id})
+	if err != nil {
+		return nil, err
 	}
-	// A row the mirror does not hold is known too, as new: storePage then
-	// asks no second time (every row of a first sync is new).
-	for _, n := range nums {
-		p.known[n] = held{}
+	watch, err := pgStatementOf(watchedSQL, []any{p.res.name})
+	if err != nil {
+		return nil, err
 	}
+	c, err := p.db.sql.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	err = c.Raw(func(dc any) error {
+		var b pgx.Batch
+		b.Queue(look.text, look.args...)
+		b.Queue(watch.text, watch.args...)
+		br := dc.(*rebindConn).Conn.Conn().SendBatch(ctx, &b)
+		defer br.Close()
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		seen, err = p.hold(rows)
+		rows.Close()
+		if err != nil {
+			return err
+		}
+		if err := br.QueryRow().Scan(&p.watches); err != nil {
+			return err
+		}
+		p.watchesKnown = true
+		return br.Close()
+	})
+	return seen, err
+}
+
+// hold keeps the rows of a lookup's answer in p.known, and returns those
+// the pass gave already.
+func (p *pass) hold(rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}) (seen []int64, err error) {
 	for rows.Next() {
 		var id int64
 		h := held{exists: true}

@@ -48,6 +48,9 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err != nil {
 		return false, err
 	}
+	if p.db.pg != nil {
+		return p.storePagePG(ctx, wp, rows)
+	}
 	qs := append([]string{p.res.sql().rewrite, p.res.sql().touch, saveStateSQL, watchedSQL}, p.insertStatements(rows)...)
 	if err := p.db.prepare(ctx, append(qs, p.statements...)...); err != nil {
 		return false, err
@@ -59,26 +62,8 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 		return false, err
 	}
 	defer tx.Rollback()
-	stmts := &txStmts{tx: tx, db: p.db}
-	t := p.tally
-	allKnown = len(wp.Page.Items) > 0
-	if err := p.writeRows(ctx, stmts, rows, wp.Kind, &t, p.db.Now()); err != nil {
-		return false, err
-	}
-	for _, r := range rows {
-		allKnown = allKnown && (r.odd || r.state == rowUnchanged)
-	}
-	for _, hook := range p.hooks {
-		if err := hook(ctx, stmts, rows); err != nil {
-			return false, err
-		}
-	}
-	// A watched list's changes become events of the outbox (outbox.go) in
-	// this transaction: the page and its events commit together.
-	if err := p.db.recordChanges(ctx, stmts, p.changes(rows)); err != nil {
-		return false, err
-	}
-	if err := p.saveState(ctx, stmts, wp.State, t); err != nil {
+	t, allKnown, err := p.writePage(ctx, &txStmts{tx: tx, db: p.db}, wp, rows)
+	if err != nil {
 		return false, err
 	}
 	if err := stop.Err(); err != nil {
@@ -89,6 +74,62 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	}
 	p.tally, p.walk = t, wp.State
 	return allKnown, nil
+}
+
+// storePagePG is storePage on PostgreSQL: the page's statements queued on
+// a connection of the pool and sent with BEGIN and COMMIT in one round
+// trip (pgpage.go).
+func (p *pass) storePagePG(ctx context.Context, wp *shop.WalkPage, rows []pageRow) (allKnown bool, err error) {
+	c, err := p.db.sql.Conn(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer c.Close()
+	var t tally
+	err = c.Raw(func(dc any) error {
+		page := &pgPage{conn: dc.(*rebindConn).Conn.Conn(), watches: p.watches, known: p.watchesKnown}
+		p.watchesKnown = false // read again with the next page's lookup
+		defer page.rollback(ctx)
+		var err error
+		if t, allKnown, err = p.writePage(ctx, &txStmts{db: p.db, pg: page}, wp, rows); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err // stopped while the page was stored: not committed
+		}
+		return page.commit(ctx)
+	})
+	if err != nil {
+		return false, err
+	}
+	p.tally, p.walk = t, wp.State
+	return allKnown, nil
+}
+
+// writePage writes a page's rows, runs the pass's hooks, records the
+// page's events and saves the pass's state in the page's transaction tx.
+// It returns the pass's tally with the page, and whether every row of the
+// page was already mirrored unchanged.
+func (p *pass) writePage(ctx context.Context, stmts *txStmts, wp *shop.WalkPage, rows []pageRow) (t tally, allKnown bool, err error) {
+	t = p.tally
+	allKnown = len(wp.Page.Items) > 0
+	if err := p.writeRows(ctx, stmts, rows, wp.Kind, &t, p.db.Now()); err != nil {
+		return t, false, err
+	}
+	for _, r := range rows {
+		allKnown = allKnown && (r.odd || r.state == rowUnchanged)
+	}
+	for _, hook := range p.hooks {
+		if err := hook(ctx, stmts, rows); err != nil {
+			return t, false, err
+		}
+	}
+	// A watched list's changes become events of the outbox (outbox.go) in
+	// this transaction: the page and its events commit together.
+	if err := p.db.recordChanges(ctx, stmts, p.changes(rows)); err != nil {
+		return t, false, err
+	}
+	return t, allKnown, p.saveState(ctx, stmts, wp.State, t)
 }
 
 // pageContext is the context of a page's statements: on SQLite, ctx
@@ -328,11 +369,14 @@ func (t *tally) count(state rowState, key string, ordered bool) {
 // mirror (DB.prepare, before the transaction began: the mirror has one
 // connection, which the transaction holds) as prepared, rather than once
 // per row or per transaction, each bound to the transaction once; others
-// as they come.
+// as they come. On PostgreSQL (pg set, tx nil) it queues them on the
+// page's connection, sent when the page commits; its queries go through
+// queryRow.
 type txStmts struct {
 	tx    *sql.Tx
 	db    *DB
 	bound map[string]*sql.Stmt
+	pg    *pgPage
 }
 
 // prepared is q prepared and bound to the transaction, nil when q was not
@@ -354,18 +398,29 @@ func (t *txStmts) prepared(ctx context.Context, q string) *sql.Stmt {
 
 // ExecContext runs q in the transaction.
 func (t *txStmts) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if t.pg != nil {
+		return t.pg.exec(q, args)
+	}
 	if st := t.prepared(ctx, q); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, q, args...)
 }
 
-// QueryRowContext runs q in the transaction.
+// QueryRowContext runs q in the transaction (SQLite's: see queryRow).
 func (t *txStmts) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
 	if st := t.prepared(ctx, q); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, q, args...)
+}
+
+// queryRow runs q in tx, a page's transaction on PostgreSQL too.
+func queryRow(ctx context.Context, tx execQuerier, q string, args ...any) rowScanner {
+	if t, ok := tx.(*txStmts); ok && t.pg != nil {
+		return t.pg.queryRow(ctx, q, args)
+	}
+	return tx.QueryRowContext(ctx, q, args...)
 }
 
 // prepare prepares the statements not prepared yet. Never in a

@@ -1,0 +1,162 @@
+package mirror
+
+import (
+	"context"
+	"encoding/binary"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// A page of a sync reaches PostgreSQL in two round trips (pgpage.go): the
+// lookup of its ids with the list's watch count, then its statements
+// between BEGIN and COMMIT. Counted on the wire: the messages that end a
+// round trip (Sync, Query) the mirror's connections send while twenty
+// pages in the middle of a first sync are fetched and stored.
+func TestPostgresPageInTwoRoundTrips(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15*40)
+	var trips roundTrips
+	w.pg.Config.DialFunc = trips.dial
+	w.reopen()
+	var at [2]int64
+	w.before = func(n int, r *http.Request) {
+		switch n {
+		case 11:
+			at[0] = trips.n.Load()
+		case 31:
+			at[1] = trips.n.Load()
+		}
+	}
+	w.sync(SyncOptions{}, "bis")
+	if at[1] == 0 {
+		t.Fatal("the sync did not reach its 31st request")
+	}
+	// Pages are fetched one ahead, so the window may hold a page's part
+	// more or less; the lease's heartbeat may add one.
+	if got, most := at[1]-at[0], int64(2*20+3); got > most {
+		t.Errorf("20 pages took %d round trips, want at most %d (two a page)", got, most)
+	}
+}
+
+// A page's statements use the plans PostgreSQL keeps (pageLocalPlans),
+// though the writer's connection plans its lookups anew: the INSERT of a
+// first sync's pages ran on a generic plan once it had run five times.
+func TestPostgresPageKeepsItsPlans(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15*10)
+	w.sync(SyncOptions{}, "bis")
+	var generic, custom int64
+	conn, err := w.db.sql.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	err = conn.QueryRowContext(context.Background(), `SELECT coalesce(sum(generic_plans), 0), coalesce(sum(custom_plans), 0)
+		FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO submissions %'`).Scan(&generic, &custom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if generic == 0 || custom > 5 {
+		t.Errorf("a first sync's INSERT ran %d times on a generic plan and %d on a custom one", generic, custom)
+	}
+}
+
+// A page whose statement fails mid-pipeline leaves nothing of it: the
+// server skips the rest of the page, COMMIT too, and the transaction is
+// rolled back, so the journal stays at the page before; the connection
+// goes on serving the next sync, which continues and keeps every row once.
+func TestPostgresPageFailingMidwayKeepsNothingOfIt(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15*6)
+	pgExec(t, w.pg, `CREATE FUNCTION public.third_page() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF (SELECT count(*) FROM storectl.submissions) >= 30 THEN RAISE EXCEPTION 'no third page'; END IF;
+	RETURN NULL;
+END $$`)
+	pgExec(t, w.pg, `CREATE TRIGGER third_page BEFORE INSERT ON storectl.submissions
+		FOR EACH STATEMENT EXECUTE FUNCTION public.third_page()`)
+	_, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, SyncOptions{})
+	if err == nil || !strings.Contains(err.Error(), "no third page") || !strings.Contains(err.Error(), "INSERT INTO submissions") {
+		t.Fatalf("the third page's failure: %v", err)
+	}
+	if n := w.count("SELECT count(*) FROM submissions"); n != 30 {
+		t.Errorf("%d rows kept, want the first two pages' 30", n)
+	}
+	if n := w.count("SELECT rows_new FROM sync_journal ORDER BY id DESC LIMIT 1"); n != 30 {
+		t.Errorf("the journal counts %d new rows, want 30: it must not move without its page", n)
+	}
+	pgExec(t, w.pg, "DROP TRIGGER third_page ON storectl.submissions")
+	w.sync(SyncOptions{}, "bis")
+	if n := w.count("SELECT count(DISTINCT id) FROM submissions WHERE gone_at IS NULL"); n != 90 {
+		t.Errorf("%d distinct rows after the sync went on, want 90", n)
+	}
+	if n := w.count("SELECT count(*) FROM submissions"); n != 90 {
+		t.Errorf("%d rows after the sync went on, want 90", n)
+	}
+}
+
+// roundTrips counts the round trips of the connections it dials.
+type roundTrips struct{ n atomic.Int64 }
+
+func (r *roundTrips) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &tripConn{Conn: c, trips: &r.n}, nil
+}
+
+// tripConn reads the client's side of PostgreSQL's protocol as it is
+// written, counting the messages after which the client waits for the
+// server: Sync (extended protocol) and Query (simple protocol).
+type tripConn struct {
+	net.Conn
+	trips   *atomic.Int64
+	pending []byte
+	started bool // past the startup message, which has no type byte
+}
+
+func (c *tripConn) Write(p []byte) (int, error) {
+	c.pending = append(c.pending, p...)
+	for c.next() {
+	}
+	return c.Conn.Write(p)
+}
+
+// next consumes one whole message of pending, if there is one.
+func (c *tripConn) next() bool {
+	if !c.started {
+		if len(c.pending) < 8 {
+			return false
+		}
+		n := int(binary.BigEndian.Uint32(c.pending))
+		if len(c.pending) < n {
+			return false
+		}
+		code := binary.BigEndian.Uint32(c.pending[4:])
+		c.started = code != 80877103 && code != 80877104 // not an SSL or GSS request
+		c.pending = c.pending[n:]
+		return true
+	}
+	if len(c.pending) < 5 {
+		return false
+	}
+	n := 1 + int(binary.BigEndian.Uint32(c.pending[1:]))
+	if len(c.pending) < n {
+		return false
+	}
+	if c.pending[0] == 'S' || c.pending[0] == 'Q' {
+		c.trips.Add(1)
+	}
+	c.pending = c.pending[n:]
+	return true
+}
