@@ -90,7 +90,12 @@ type DemandFilter struct {
 // variant_title, sku), pending, sent, newest, oldest.
 func (db *DB) Demand(ctx context.Context, f DemandFilter) (_ []json.RawMessage, err error) {
 	defer db.explain(&err)
-	rows, err := db.sql.QueryContext(ctx, demandQuery(f))
+	return db.objects(ctx, demandQuery(f))
+}
+
+// objects reads q's rows as JSON objects keyed by its column names.
+func (db *DB) objects(ctx context.Context, q string) ([]json.RawMessage, error) {
+	rows, err := db.sql.QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
