@@ -117,3 +117,20 @@ func TestPostgresStoreViews(t *testing.T) {
 		t.Fatalf("%d views (%v), want the 16 tables' and live_submissions", n, err)
 	}
 }
+
+// The triggers' test of a store's deferred tallies is PL/pgSQL (version
+// 15), whose statement a connection plans once: an SQL function that
+// PostgreSQL cannot inline is planned again within every statement that
+// calls it, and a page's INSERT called it for each row.
+func TestPostgresTalliesDeferredPlannedOnce(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15)
+	var lang string
+	err := w.db.sql.QueryRow(`SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+		WHERE p.oid = 'storectl.tallies_deferred(text)'::regprocedure`).Scan(&lang)
+	if err != nil || lang != "plpgsql" {
+		t.Fatalf("storectl.tallies_deferred is written in %q (%v), want plpgsql", lang, err)
+	}
+}

@@ -775,6 +775,9 @@ CREATE INDEX demand_tally_pending ON demand_tally (pending DESC, newest DESC);
 DROP INDEX IF EXISTS submissions_email;
 DELETE FROM bulk_deferred WHERE tbl = 'submissions' AND name = 'submissions_email';
 CREATE INDEX submissions_email ON submissions (customer_email COLLATE NOCASE, created_at, id);
+`, `
+-- Version 15 changes the PostgreSQL mirror only (pgVersion15: the test of
+-- a store's deferred tallies, called by its triggers, is planned once).
 `}
 
 // SchemaVersion is the schema this storectl writes.

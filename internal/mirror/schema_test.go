@@ -41,6 +41,7 @@ func TestMigrationsArePinned(t *testing.T) {
 		"3e158e3e5ad7615286d264f109f8ba37f28c241b417946d2f411cc2132e088e3",
 		"7cbf80584004f224dbcb5b61d5faef2dff6fcf8291d3ebd2689333e2cd68c8cd",
 		"402eea0afcb719b415a3e9ca6f12a9b91f861a047a6c06286864f4c9296c6463",
+		"2433533bf234d6d53f79cb58d34233b72003857f5d4da444f8181030b8868ee4",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
