@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/pgurl"
 )
 
@@ -103,21 +104,23 @@ func (db *DB) checkPG(ctx context.Context, target *pgurl.Target) error {
 
 // pgCheck reads what an open that neither migrates nor leases checks: the
 // schema's version, whether the role may use schema storectl_store (NULL
-// before version 11 made it) and whether the store is there. One query
+// before version 11 made it), whether the store is there, and the store
+// the connection's views show (storectl.store: what storectl sent when it
+// connected, unless a pooler set it instead). One query
 // in one round trip (the simple protocol): each statement of a fresh
 // server process is parsed against a cold catalog cache, and a reader's
 // whole run is a few statements.
 const pgCheck = `SELECT (SELECT value FROM storectl.meta WHERE key = 'schema_version'),
 	has_schema_privilege(to_regnamespace('storectl_store')::oid, 'USAGE'),
-	EXISTS (SELECT 1 FROM storectl.stores WHERE store = $1)`
+	EXISTS (SELECT 1 FROM storectl.stores WHERE store = $1), current_setting('storectl.store', true)`
 
 // checkSchemaAndStore refuses, as a reader, a schema of another version, a
 // role that may not use storectl_store, and a database without the store.
 func (db *DB) checkSchemaAndStore(ctx context.Context, conn *pgx.Conn, target *pgurl.Target) error {
-	var version *string
+	var version, scope *string
 	var usable *bool
 	var known bool
-	err := conn.QueryRow(ctx, pgCheck, pgx.QueryExecModeSimpleProtocol, db.store).Scan(&version, &usable, &known)
+	err := conn.QueryRow(ctx, pgCheck, pgx.QueryExecModeSimpleProtocol, db.store).Scan(&version, &usable, &known, &scope)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "42P01" { // undefined_table: no storectl.meta
 		return &NoMirrorError{Path: target.Display}
@@ -137,6 +140,9 @@ func (db *DB) checkSchemaAndStore(ctx context.Context, conn *pgx.Conn, target *p
 	}
 	if !known {
 		return &NoMirrorError{Path: fmt.Sprintf("%s holds no mirror of %s", target.Display, db.store)}
+	}
+	if scope == nil || *scope != db.store {
+		return &StoreScopeError{Target: target.Display, Want: db.store, Scope: scope}
 	}
 	return nil
 }
@@ -278,3 +284,22 @@ func explainPG(target *pgurl.Target, err error) error {
 	}
 	return err
 }
+
+// StoreScopeError: the connection's views show another store than the
+// profile's, as a connection pooler's entry set for another store would
+// (docs/team-mirror.md): its answers would be that store's rows.
+type StoreScopeError struct {
+	Target, Want string
+	Scope        *string // nil: no store at all
+}
+
+func (e *StoreScopeError) Error() string {
+	got := "no store"
+	if e.Scope != nil {
+		got = "the store " + *e.Scope
+	}
+	return fmt.Sprintf("the connection to %s shows %s, not %s: a connection pooler's entry must set the store its readers' profiles sync (docs/team-mirror.md)", e.Target, got, e.Want)
+}
+
+// ExitCode: the configuration is wrong; nothing was read.
+func (e *StoreScopeError) ExitCode() int { return exitcode.Usage }

@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"net"
 	"net/http"
 	"strings"
@@ -159,4 +160,57 @@ func (c *tripConn) next() bool {
 	}
 	c.pending = c.pending[n:]
 	return true
+}
+
+// A reader refuses a connection whose views show another store than its
+// profile's, as a connection pooler's entry set for another store would
+// (docs/team-mirror.md): its answers would be that store's rows. The
+// dialer here stands for the pooler, rewriting the store storectl sends.
+func TestPostgresReaderRefusesAConnectionScopedToAnotherStore(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15)
+	w.sync(SyncOptions{}, "bis")
+	tg := *w.pg
+	tg.Config = w.pg.Config.Copy()
+	tg.Config.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		return &scopeConn{Conn: c, store: "https://elsewhere.test"}, err
+	}
+	db, err := Open(context.Background(), w.path, Options{Mode: ReadOnly, Store: "https://sandbox.test", Postgres: &tg})
+	if err == nil {
+		db.Close()
+	}
+	var se *StoreScopeError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "elsewhere.test") {
+		t.Fatalf("a reader scoped to another store: %v", err)
+	}
+}
+
+// scopeConn sends the startup message with storectl.store set to store.
+type scopeConn struct {
+	net.Conn
+	store   string
+	started bool
+}
+
+func (c *scopeConn) Write(p []byte) (int, error) {
+	if c.started || len(p) < 8 {
+		return c.Conn.Write(p)
+	}
+	c.started = true
+	fields := strings.Split(string(p[8:]), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		if fields[i] == "storectl.store" {
+			fields[i+1] = c.store
+		}
+	}
+	body := append([]byte{}, p[4:8]...)
+	body = append(body, strings.Join(fields, "\x00")...)
+	msg := binary.BigEndian.AppendUint32(nil, uint32(4+len(body)))
+	if _, err := c.Conn.Write(append(msg, body...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
