@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/storectl/storectl/internal/jsonscan"
 )
 
 // Object is one JSON value with its raw bytes, for reading fields in table
@@ -34,7 +36,7 @@ func ParseObject(raw json.RawMessage) (Object, error) {
 	raw = bytes.TrimSpace(raw)
 	o := Object{raw: raw}
 	if raw[0] == '{' {
-		eachMember(raw, func(rawKey, value []byte) bool {
+		jsonscan.EachMember(raw, func(rawKey, value []byte) bool {
 			o.members = append(o.members, member{key: unquote(rawKey), rawKey: rawKey, value: value})
 			return true
 		})
@@ -149,7 +151,7 @@ func lookup(v []byte, path string) (json.RawMessage, bool) {
 }
 
 func memberValue(obj []byte, key string) (found json.RawMessage, ok bool) {
-	eachMember(obj, func(rawKey, value []byte) bool {
+	jsonscan.EachMember(obj, func(rawKey, value []byte) bool {
 		if keyEquals(rawKey, key) {
 			found, ok = value, true
 		}
@@ -167,21 +169,21 @@ func element(arr []byte, index string) (json.RawMessage, bool) {
 	if err != nil {
 		return nil, false
 	}
-	i := skipSpace(arr, 1)
+	i := jsonscan.SkipSpace(arr, 1)
 	if arr[i] == ']' {
 		return nil, false
 	}
 	for {
-		end := skipValue(arr, i)
+		end := jsonscan.SkipValue(arr, i)
 		if n == 0 {
 			return arr[i:end], true
 		}
 		n--
-		i = skipSpace(arr, end)
+		i = jsonscan.SkipSpace(arr, end)
 		if arr[i] == ']' {
 			return nil, false
 		}
-		i = skipSpace(arr, i+1) // past ','
+		i = jsonscan.SkipSpace(arr, i+1) // past ','
 	}
 }
 
@@ -199,95 +201,13 @@ func keyEquals(rawKey []byte, key string) bool {
 // object without leading space, as a part of a decoded document is: it is
 // not checked again. The key's bytes are only valid during the call.
 func EachMember(obj []byte, fn func(key []byte, value json.RawMessage) bool) {
-	eachMember(obj, func(rawKey, value []byte) bool {
+	jsonscan.EachMember(obj, func(rawKey, value []byte) bool {
 		key := rawKey[1 : len(rawKey)-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
 			key = []byte(unquote(rawKey))
 		}
 		return fn(key, value)
 	})
-}
-
-// eachMember calls fn with the raw key literal and raw value of each member
-// of a valid JSON object until fn returns false.
-func eachMember(obj []byte, fn func(rawKey, value []byte) bool) {
-	i := skipSpace(obj, 1)
-	if obj[i] == '}' {
-		return
-	}
-	for {
-		keyEnd := skipValue(obj, i)
-		rawKey := obj[i:keyEnd]
-		i = skipSpace(obj, keyEnd)
-		i = skipSpace(obj, i+1) // past ':'
-		end := skipValue(obj, i)
-		if !fn(rawKey, obj[i:end]) {
-			return
-		}
-		i = skipSpace(obj, end)
-		if obj[i] == '}' {
-			return
-		}
-		i = skipSpace(obj, i+1) // past ','
-	}
-}
-
-// skipValue returns the index just past the valid JSON value starting at i.
-func skipValue(v []byte, i int) int {
-	depth := 0
-	for ; i < len(v); i++ {
-		switch v[i] {
-		case '"':
-			i = skipString(v, i)
-		case '{', '[':
-			depth++
-			continue
-		case '}', ']':
-			depth--
-		default:
-			if depth == 0 {
-				// A scalar: runs to the next delimiter.
-				for i < len(v) && !endsScalar(v[i]) {
-					i++
-				}
-				return i
-			}
-			continue
-		}
-		if depth == 0 {
-			return i + 1
-		}
-	}
-	return i
-}
-
-func endsScalar(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\r', '\n':
-		return true
-	}
-	return false
-}
-
-// skipString returns the index of the closing quote of the string opening
-// at i.
-func skipString(v []byte, i int) int {
-	for i++; i < len(v); i++ {
-		switch v[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
-	}
-	return i
-}
-
-func skipSpace(v []byte, i int) int {
-	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\r' || v[i] == '\n') {
-		i++
-	}
-	return i
 }
 
 // unquote decodes a valid JSON string literal.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/ids"
+	"github.com/storectl/storectl/internal/jsonscan"
 )
 
 // RowID reads a list row's id: in its canonical form when it is one of
@@ -72,83 +73,20 @@ func canonicalRowID(id flex.ID) string {
 // member or more than one, or has a key json.Unmarshal would also take for
 // "id" (another case, escapes).
 func idMember(raw []byte) (value []byte, ok bool) {
-	i := skipJSONSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
+	obj := raw[jsonscan.SkipSpace(raw, 0):]
+	if len(obj) == 0 || obj[0] != '{' {
 		return nil, false
 	}
-	i = skipJSONSpace(raw, i+1)
-	for i < len(raw) && raw[i] == '"' {
-		keyEnd := skipJSONValue(raw, i)
-		key := raw[i+1 : max(i+1, keyEnd-1)]
-		i = skipJSONSpace(raw, keyEnd)
-		if i >= len(raw) || raw[i] != ':' {
-			return nil, false
-		}
-		i = skipJSONSpace(raw, i+1)
-		end := skipJSONValue(raw, i)
+	ok = true
+	jsonscan.EachMember(obj, func(rawKey, v []byte) bool {
+		key := rawKey[1 : len(rawKey)-1]
 		switch {
 		case string(key) == "id" && value == nil:
-			value = raw[i:end]
+			value = v
 		case bytes.EqualFold(key, []byte("id")) || bytes.IndexByte(key, '\\') >= 0:
-			return nil, false
+			ok = false
 		}
-		i = skipJSONSpace(raw, end)
-		if i < len(raw) && raw[i] == '}' {
-			return value, len(value) > 0
-		}
-		if i >= len(raw) || raw[i] != ',' {
-			return nil, false
-		}
-		i = skipJSONSpace(raw, i+1)
-	}
-	return nil, false
-}
-
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipJSONValue returns where the value starting at b[i] ends, or len(b).
-func skipJSONValue(b []byte, i int) int {
-	depth := 0
-	for ; i < len(b); i++ {
-		switch c := b[i]; c {
-		case '"':
-			i = skipJSONString(b, i)
-			if depth == 0 {
-				return i
-			}
-			i--
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i
-			}
-			if depth--; depth == 0 {
-				return i + 1
-			}
-		case ',', ' ', '\t', '\n', '\r', ':':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return len(b)
-}
-
-// skipJSONString returns the index just past the string starting at b[i].
-func skipJSONString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
+		return ok
+	})
+	return value, ok && len(value) > 0
 }
