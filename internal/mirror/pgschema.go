@@ -355,7 +355,7 @@ SELECT 1;
 -- already running, and an index more would cost every write of a mirror a
 -- team shares. The number means the same schema on both backends.
 SELECT 1;
-`, pgVersion15,
+`, pgVersion15, pgVersion16,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror

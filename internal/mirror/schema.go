@@ -778,6 +778,10 @@ CREATE INDEX submissions_email ON submissions (customer_email COLLATE NOCASE, cr
 `, `
 -- Version 15 changes the PostgreSQL mirror only (pgVersion15: the test of
 -- a store's deferred tallies, called by its triggers, is planned once).
+`, `
+-- Version 16 changes the PostgreSQL mirror only (pgVersion16: a store's
+-- first pass into a table no store has rows in yet builds its indexes
+-- when it ends, as SQLite's first pass already does).
 `}
 
 // SchemaVersion is the schema this storectl writes.
