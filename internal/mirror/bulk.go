@@ -22,7 +22,7 @@ import (
 // and nothing is deferred yet: a first pass. On PostgreSQL, whose tables
 // hold every store's rows, the store's tallies are deferred
 // (deferTallies), and the indexes only when no store has rows in the
-// table yet (storectl.defer_indexes, pgVersion16); the triggers stay.
+// table yet (storectl.defer_indexes, pgVersion17); the triggers stay.
 func (db *DB) deferIndexes(ctx context.Context, res *resource) error {
 	if db.pg != nil {
 		if err := db.deferTallies(ctx, res); err != nil {

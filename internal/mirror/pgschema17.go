@@ -1,6 +1,6 @@
 package mirror
 
-// pgVersion16 lets a store's first full pass build the secondary indexes
+// pgVersion17 lets a store's first full pass build the secondary indexes
 // of a table once, when it ends, as SQLite's does (bulk.go), when the
 // pass fills a table that holds no row of any store yet: keeping nine
 // indexes of submissions up to date row by row was some 37% of the
@@ -28,7 +28,7 @@ package mirror
 // A pass killed meanwhile keeps its indexes deferred until a pass of the
 // table ends (its take-over, or any store's next pass: every pass's end
 // calls restore_indexes).
-const pgVersion16 = `
+const pgVersion17 = `
 CREATE FUNCTION storectl.defer_indexes(tbl text) RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
