@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
@@ -103,6 +104,13 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
+	// The file first: a --file that cannot be written is refused before
+	// anything is sent (the source may ask for the first page at once).
+	sink, err := openSink(opts)
+	if err != nil {
+		return err
+	}
+	defer sink.abort()
 	progress := opts.Progress()
 	defer progress.Stop()
 	src, err := openExportSource(ctx, opts, s, progress)
@@ -114,11 +122,9 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	sink, err := openSink(opts, p, cols)
-	if err != nil {
+	if err := sink.start(p, cols); err != nil {
 		return err
 	}
-	defer sink.abort()
 	err = src.run(ctx, sink)
 	progress.Stop()
 	if err == nil {
@@ -153,12 +159,21 @@ func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settin
 	mode := mirror.WriteIfFree
 	if opts.Resume {
 		mode = mirror.Write // only the mirror can resume: wait for it
+	} else {
+		online.first = prefetchFirstPage(ctx, c)
 	}
 	db, err := opts.Mirror(ctx, mode)
 	if err == nil {
 		return &recordedExport{onlineExport: online, db: db, resume: opts.Resume}, nil
 	}
+	if online.first != nil && ctx.Err() != nil {
+		// Stopped while the mirror opened, the first page in flight: the
+		// walk meets the stop and says the export stopped before its
+		// first page, as when the stop comes a moment later.
+		return &walkExport{onlineExport: online}, nil
+	}
 	if opts.Resume || !mirrorCanBeSkipped(ctx, err) {
+		online.first.Drop()
 		return nil, err
 	}
 	if !s.Quiet {
@@ -166,6 +181,16 @@ func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settin
 			mirrorUnwritable(err))
 	}
 	return &walkExport{onlineExport: online}, nil
+}
+
+// prefetchFirstPage asks for the list's first page while the mirror opens
+// (creating one took some 70 ms of the 3.3 s a 40-page export takes at the
+// throttle scaled to 30 per 3 s): the first request, which starts the
+// throttle's window, leaves as soon as the command knows where to send it,
+// and the walk takes its answer in place of asking again. A resumed export
+// starts further on and asks for nothing ahead.
+func prefetchFirstPage(ctx context.Context, c *shop.Client) *shop.Prefetch {
+	return shop.StartPrefetch(ctx, c.ListSubmissions, 1)
 }
 
 // mirrorCanBeSkipped says whether an online export goes on without the
