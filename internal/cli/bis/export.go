@@ -156,19 +156,27 @@ func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settin
 	}
 	online := onlineExport{client: c, details: opts.Details, forms: opts.Forms, settings: s,
 		progress: mirrorshared.NewSyncReporter(opts.IO, progress, c.PaceLeft, s.Quiet), errOut: opts.IO.ErrOut}
+	return openOnlineSource(ctx, opts, s, online)
+}
+
+// openOnlineSource records the export into the mirror or, when the mirror
+// cannot be written, reads the store alone, saying that a resume will not
+// be possible: the mirror never blocks an online export.
+func openOnlineSource(ctx context.Context, opts *ExportOptions, s *config.Settings, online onlineExport) (exportSource, error) {
 	mode := mirror.WriteIfFree
+	openCtx := ctx
 	if opts.Resume {
 		mode = mirror.Write // only the mirror can resume: wait for it
 	} else {
-		online.first = prefetchFirstPage(ctx, c)
+		openCtx = prefetchWhileCreating(ctx, online.client, &online.first)
 	}
-	db, err := opts.Mirror(ctx, mode)
+	db, err := opts.Mirror(openCtx, mode)
 	if err == nil {
 		return &recordedExport{onlineExport: online, db: db, resume: opts.Resume}, nil
 	}
 	if online.first != nil && ctx.Err() != nil {
-		// Stopped while the mirror opened, the first page in flight: the
-		// walk meets the stop and says the export stopped before its
+		// Stopped while the mirror was created, the first page in flight:
+		// the walk meets the stop and says the export stopped before its
 		// first page, as when the stop comes a moment later.
 		return &walkExport{onlineExport: online}, nil
 	}
@@ -183,14 +191,18 @@ func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settin
 	return &walkExport{onlineExport: online}, nil
 }
 
-// prefetchFirstPage asks for the list's first page while the mirror opens
-// (creating one took some 70 ms of the 3.3 s a 40-page export takes at the
-// throttle scaled to 30 per 3 s): the first request, which starts the
-// throttle's window, leaves as soon as the command knows where to send it,
-// and the walk takes its answer in place of asking again. A resumed export
-// starts further on and asks for nothing ahead.
-func prefetchFirstPage(ctx context.Context, c *shop.Client) *shop.Prefetch {
-	return shop.StartPrefetch(ctx, c.ListSubmissions, 1)
+// prefetchWhileCreating returns ctx for the mirror's open, which asks for
+// the list's first page (into *first) when the open creates a new mirror:
+// creating one took some 70 ms of the 3.3 s a 40-page export takes at the
+// throttle scaled to 30 per 3 s, and the first request, which starts the
+// throttle's window, now leaves without waiting for it. The walk takes its
+// answer in place of asking again. An existing mirror opens in a few
+// milliseconds, and may hold another store, which is refused before
+// anything is sent (exit 2): then nothing is asked ahead.
+func prefetchWhileCreating(ctx context.Context, c *shop.Client, first **shop.Prefetch) context.Context {
+	return mirror.WithOpenTrace(ctx, &mirror.OpenTrace{Creating: func() {
+		*first = shop.StartPrefetch(ctx, c.ListSubmissions, 1)
+	}})
 }
 
 // mirrorCanBeSkipped says whether an online export goes on without the
