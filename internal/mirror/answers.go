@@ -22,10 +22,14 @@ type FindFilter struct {
 
 // Find returns the mirrored submissions (not gone) matching f, newest
 // first, as the list sent them.
-func (db *DB) Find(ctx context.Context, f FindFilter) (_ []json.RawMessage, err error) {
+func (db *DB) Find(ctx context.Context, f FindFilter) (rows []json.RawMessage, err error) {
 	defer db.explain(&err)
 	q, args := findQuery(f)
-	return db.jsonColumn(ctx, q, args...)
+	err = db.scatteredReads(ctx, func(conn querier) error {
+		rows, err = jsonColumn(ctx, conn, q, args...)
+		return err
+	})
+	return rows, err
 }
 
 func findQuery(f FindFilter) (string, []any) {
@@ -210,7 +214,16 @@ func (db *DB) EachSubmission(ctx context.Context, details bool, fn func(raw json
 }
 
 func (db *DB) jsonColumn(ctx context.Context, q string, args ...any) ([]json.RawMessage, error) {
-	rows, err := db.sql.QueryContext(ctx, q, args...)
+	return jsonColumn(ctx, db.sql, q, args...)
+}
+
+// querier is a pool or one connection of it.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+func jsonColumn(ctx context.Context, on querier, q string, args ...any) ([]json.RawMessage, error) {
+	rows, err := on.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -355,7 +355,14 @@ SELECT 1;
 -- already running, and an index more would cost every write of a mirror a
 -- team shares. The number means the same schema on both backends.
 SELECT 1;
-`, pgVersion15,
+`, pgVersion15, `
+-- Version 16 changes the SQLite mirror only (export_rows keyed by
+-- (pass_id, id) without a rowid: one B-tree a page's commit writes instead
+-- of three). PostgreSQL's export_rows, shared by every store's exports,
+-- keeps its key and index. The number means the same schema on both
+-- backends.
+SELECT 1;
+`, pgVersion17,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror

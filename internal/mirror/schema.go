@@ -778,6 +778,26 @@ CREATE INDEX submissions_email ON submissions (customer_email COLLATE NOCASE, cr
 `, `
 -- Version 15 changes the PostgreSQL mirror only (pgVersion15: the test of
 -- a store's deferred tallies, called by its triggers, is planned once).
+`, `
+-- Version 16 (issue 23): an online export's order in one B-tree instead of
+-- three. export_rows was a rowid table keyed (pass_id, seq) with an index
+-- (pass_id, id), and every page's commit wrote all three. Keyed (pass_id,
+-- id) without a rowid, whether the export gave a row is a lookup of its
+-- key, and a resume sorts the pass's rows by seq once. A row recorded twice
+-- (no export records one twice) keeps its first place.
+CREATE TABLE export_rows_v16 (
+	pass_id INTEGER NOT NULL REFERENCES sync_journal (id) ON DELETE CASCADE,
+	seq     INTEGER NOT NULL,
+	id      INTEGER NOT NULL,
+	PRIMARY KEY (pass_id, id)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO export_rows_v16 (pass_id, seq, id) SELECT pass_id, seq, id FROM export_rows ORDER BY pass_id, seq;
+DROP TABLE export_rows;
+ALTER TABLE export_rows_v16 RENAME TO export_rows;
+`, `
+-- Version 17 changes the PostgreSQL mirror only (pgVersion17: a store's
+-- first pass into a table no store has rows in yet builds its indexes
+-- when it ends, as SQLite's first pass already does).
 `}
 
 // SchemaVersion is the schema this storectl writes.

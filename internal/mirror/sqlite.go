@@ -10,6 +10,8 @@ package mirror
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -44,12 +46,55 @@ func connPragmas(readOnly bool) url.Values {
 		// writers change the file under a reader, and they never cut what a
 		// reader's snapshot may still read; where mapping fails SQLite
 		// reads as before.
-		q.Add("_pragma", "mmap_size(1073741824)")
+		q.Add("_pragma", "mmap_size("+readerMapSize+")")
 	} else {
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walCheckpointPages))
 	}
 	return q
+}
+
+// readerMapSize is how much of the file a reader maps: the first GiB.
+const readerMapSize = "1073741824"
+
+// scatteredReads runs fn, an answer that reads rows one by one from pages
+// scattered across the file (bis find: a customer's submissions arrive
+// months apart), on a read-only connection that reads those pages with
+// read(2) into a cache of 16 pages instead of mapping them. A process
+// touching a mapped page in a 2 MiB stretch of the file it had not
+// touched pays a fault and a new page table, both fresh memory, once per
+// row; pages read into a small cache reuse the same memory. Measured at
+// 1,000,000 submissions (whole process, release build): find --email (279
+// rows) 61 → 47 ms, find --variant-id (2,979) 172 → 89 ms. Answers that
+// read neighbouring pages (bis demand's tally, bis report's scan) keep
+// the map, which serves them better. The connection gets its settings
+// back after.
+func (db *DB) scatteredReads(ctx context.Context, fn func(querier) error) error {
+	if !db.readOnly || db.pg != nil {
+		return fn(db.sql)
+	}
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var cacheSize int
+	if err := conn.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&cacheSize); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA mmap_size = 0; PRAGMA cache_size = -128"); err != nil {
+		return err
+	}
+	err = fn(conn)
+	// The connection's own settings back, on a context not cancelled, else
+	// the pool would keep a connection without them; failing that, the
+	// connection is not put back in the pool.
+	reset := fmt.Sprintf("PRAGMA cache_size = %d; PRAGMA mmap_size = %s", cacheSize, readerMapSize)
+	if _, resetErr := conn.ExecContext(context.Background(), reset); resetErr != nil {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		return errors.Join(err, resetErr)
+	}
+	return err
 }
 
 func fileURL(path string, q url.Values) string {

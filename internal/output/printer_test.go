@@ -32,7 +32,7 @@ var submissionCols = []Column{
 	}},
 }
 
-func newPrinter(t *testing.T, opts Options) (*Printer, *bytes.Buffer, *bytes.Buffer) {
+func newPrinter(t testing.TB, opts Options) (*Printer, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
 	p, err := New(ios, opts)

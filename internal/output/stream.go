@@ -223,6 +223,7 @@ type csvStream struct {
 	cols    []Column
 	rows    csvRows
 	started bool
+	last    Object // the item written last, whose index the next reuses
 }
 
 // start fixes the columns (from the first item when the command gave none)
@@ -243,7 +244,8 @@ func (s *csvStream) Write(item json.RawMessage) error {
 	if err := s.next(); err != nil {
 		return err
 	}
-	o, err := ParseObject(item)
+	o, err := parseObjectAfter(item, s.last)
+	s.last = Object{}
 	if err != nil {
 		return fmt.Errorf("item %d: %w", s.n, err)
 	}
@@ -252,6 +254,7 @@ func (s *csvStream) Write(item json.RawMessage) error {
 			return err
 		}
 	}
+	s.last = o
 	return s.rows.row(s.cols, o)
 }
 

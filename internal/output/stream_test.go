@@ -202,3 +202,67 @@ func BenchmarkStream(b *testing.B) {
 		})
 	}
 }
+
+// A CSV stream reuses each item's index for the next (parseObjectAfter):
+// the rows are still each item's own, whatever order the items send their
+// keys in, escaped or not, and when the caller writes every item from one
+// buffer it overwrites (the index keeps no key by its bytes).
+func TestCSVStreamRowsAreEachItemsOwn(t *testing.T) {
+	items := []json.RawMessage{
+		json.RawMessage(`{"id":1,"customer_email":"a@example.com","status":0}`),
+		json.RawMessage(`{"id":2,"status":1,"customer_email":"b@example.com"}`),
+		json.RawMessage(`{"id":3,"cust\u006fmer_email":"c@example.com","status":0}`),
+		json.RawMessage(`{"id":4,"customer_emai":"d@example.com","status":1,"customer_email":"e@example.com"}`),
+		json.RawMessage(`{}`),
+		json.RawMessage(`{"status":1,"id":6}`),
+		json.RawMessage(`{"id":7,"customer_email":"g@example.com","status":0,"extra":[1,{"status":2}]}`),
+		json.RawMessage(`{"id":8,"customer_email":"h@example.com","status":0}`),
+		json.RawMessage(`{"id":9,"customer_email":"i@example.com","status":0}`),
+		json.RawMessage(`{"id":9,"status_XXXXXXX":"i@example.com","customer":0}`),
+	}
+	for _, opts := range []Options{{Format: CSV}, {Format: CSV, Fields: []string{"status", "customer_email", "id"}}} {
+		for _, cols := range [][]Column{nil, submissionCols} {
+			p, out, _ := newPrinter(t, opts)
+			if err := p.List(items, cols); err != nil {
+				t.Fatal(err)
+			}
+			var streamed bytes.Buffer
+			s, err := p.Stream(&streamed, cols)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 0, 256)
+			for _, item := range items {
+				buf = append(buf[:0], item...)
+				if err := s.Write(buf); err != nil {
+					t.Fatal(err)
+				}
+				copy(buf, strings.Repeat("#", len(buf))) // the caller's buffer, reused
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if streamed.String() != out.String() {
+				t.Errorf("%+v, %d columns: Stream wrote\n%s\nList wrote\n%s", opts, len(cols), streamed.String(), out.String())
+			}
+		}
+	}
+}
+
+// BenchmarkCSVStream writes list items as a CSV export does.
+//
+//	go test ./internal/output -run '^$' -bench CSVStream -benchmem
+func BenchmarkCSVStream(b *testing.B) {
+	items := manyItems(1000)
+	p, _, _ := newPrinter(b, Options{Format: CSV})
+	s, err := p.Stream(io.Discard, submissionCols)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if err := s.Write(items[i%len(items)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
