@@ -20,12 +20,16 @@ import (
 
 // deferIndexes drops the table's indexes and triggers when it is empty
 // and nothing is deferred yet: a first pass. On PostgreSQL, whose tables
-// hold every store's rows, nothing is dropped (another store's writes would
-// go unindexed and untallied meanwhile): only the store's tallies are
-// deferred (deferTallies).
+// hold every store's rows, the store's tallies are deferred
+// (deferTallies), and the indexes only when no store has rows in the
+// table yet (storectl.defer_indexes, pgVersion17); the triggers stay.
 func (db *DB) deferIndexes(ctx context.Context, res *resource) error {
 	if db.pg != nil {
-		return db.deferTallies(ctx, res)
+		if err := db.deferTallies(ctx, res); err != nil {
+			return err
+		}
+		_, err := db.sql.ExecContext(ctx, "SELECT storectl.defer_indexes(?)", res.name)
+		return err
 	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
@@ -66,7 +70,7 @@ func (db *DB) restoreIndexes(ctx context.Context, res *resource) error {
 		return err
 	}
 	defer tx.Rollback()
-	if err := restoreIndexes(ctx, tx, res); err != nil {
+	if err := restoreIndexes(ctx, tx, res, db.pg != nil); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -91,9 +95,15 @@ func (db *DB) deferTallies(ctx context.Context, res *resource) error {
 // restoreIndexes makes again, in tx, what deferIndexes dropped, if
 // anything: the indexes, then what the triggers keep, then the triggers.
 // A PostgreSQL store's deferred tallies are counted by its own statement
-// (deferTallies) instead of the resource's rebuild, which is SQLite's.
-func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource) error {
+// (deferTallies) instead of the resource's rebuild, which is SQLite's; its
+// indexes are made by storectl.restore_indexes, with the owner's rights,
+// at the end of every pass: also those another store's pass deferred and
+// did not finish.
+func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, pg bool) error {
 	indexes, triggers, recounts, err := deferred(ctx, tx, res.name)
+	if pg {
+		indexes = []string{"SELECT storectl.restore_indexes(" + quoteLiteral(res.name) + ")"}
+	}
 	if err != nil || len(indexes)+len(triggers)+len(recounts) == 0 {
 		return err
 	}

@@ -51,6 +51,9 @@ type pass struct {
 	// statements are those they run for each row, prepared once.
 	hooks      []pageHook
 	statements []string
+	// first is the list's page asked for before the pass began, which
+	// its walk takes in place of fetching that page (shop.Prefetch).
+	first *shop.Prefetch
 }
 
 // openPass finds the interrupted pass of res for purpose, if any.
@@ -161,7 +164,7 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 		n, _ := r.RowsAffected()
 		gone = int(n)
 	}
-	if err := restoreIndexes(ctx, tx, p.res); err != nil {
+	if err := restoreIndexes(ctx, tx, p.res, p.db.pg != nil); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sync_journal SET finished_at = ?, updated_at = ?, outcome = 'done', rows_gone = ?

@@ -16,6 +16,7 @@ func TestFindReadsScatteredRowsWithoutTheMap(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("looks for the mapped file in /proc/self/maps")
 	}
+	sqliteOnly(t, "a mirror file's map")
 	w := newWorld(t, 120)
 	w.sync(SyncOptions{}, "bis")
 	var email string

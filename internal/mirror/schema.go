@@ -794,6 +794,10 @@ CREATE TABLE export_rows_v16 (
 INSERT OR IGNORE INTO export_rows_v16 (pass_id, seq, id) SELECT pass_id, seq, id FROM export_rows ORDER BY pass_id, seq;
 DROP TABLE export_rows;
 ALTER TABLE export_rows_v16 RENAME TO export_rows;
+`, `
+-- Version 17 changes the PostgreSQL mirror only (pgVersion17: a store's
+-- first pass into a table no store has rows in yet builds its indexes
+-- when it ends, as SQLite's first pass already does).
 `}
 
 // SchemaVersion is the schema this storectl writes.

@@ -109,13 +109,9 @@ func OfflineMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) 
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	missing, err := db.NeedsSync(ctx, groups)
+	missing, age, err := db.Freshness(ctx, groups)
 	if err == nil && len(missing) > 0 {
 		err = mirrorNotSynced(missing)
-	}
-	var age time.Time
-	if err == nil {
-		age, err = db.Age(ctx, groups)
 	}
 	if err != nil {
 		db.Close()

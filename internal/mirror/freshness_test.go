@@ -1,0 +1,45 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+)
+
+// Freshness answers what NeedsSync and Age answer, in each state a mirror
+// goes through: never synced, a first pass interrupted, synced, refreshed.
+func TestFreshnessIsNeedsSyncAndAge(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, 40)
+	groups := []string{"bis"}
+	check := func(state string) {
+		t.Helper()
+		wantMissing, err := w.db.NeedsSync(ctx, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantAge, err := w.db.Age(ctx, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		missing, age, err := w.db.Freshness(ctx, groups)
+		if err != nil || !slices.Equal(missing, wantMissing) || !age.Equal(wantAge) {
+			t.Fatalf("%s: Freshness %v, %v, %v; want %v, %v", state, missing, age, err, wantMissing, wantAge)
+		}
+	}
+	check("never synced")
+	cctx, cancel := context.WithCancel(ctx)
+	if _, err := w.db.Sync(cctx, w.client, groups, SyncOptions{Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	check("a first pass interrupted")
+	w.reopen()
+	w.sync(SyncOptions{}, "bis")
+	check("synced")
+	w.sync(SyncOptions{}, "bis")
+	check("refreshed")
+	if missing, age, _ := w.db.Freshness(ctx, groups); len(missing) != 0 || age.IsZero() {
+		t.Fatalf("a synced mirror: missing %v, age %v", missing, age)
+	}
+}
