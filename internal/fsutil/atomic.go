@@ -151,6 +151,12 @@ func CreateOnce(path string, data []byte, perm os.FileMode) (bool, error) {
 	if _, err := resolveLink(path); err != nil {
 		return false, err
 	}
+	// There already (every call after the first): no temporary file and
+	// no fsync, which every storectl with a token paid at start for the
+	// pacing key.
+	if _, err := os.Stat(path); err == nil {
+		return false, nil
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), fmt.Sprintf(".%s.%d-*.tmp", filepath.Base(path), os.Getpid()))
 	if err != nil {
 		return false, fmt.Errorf("cannot write %s: %w", path, err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
 )
@@ -180,5 +181,36 @@ func TestCommitVolatile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
 		t.Errorf("temp files left: %v", entries)
+	}
+}
+
+// CreateOnce writes the file the first time, and after that leaves it and
+// its directory untouched: no temporary file beside it, no fsync (every
+// storectl with a token calls it at start for the pacing key).
+func TestCreateOnceLeavesAnExistingFileAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "key")
+	created, err := CreateOnce(path, []byte("first\n"), 0o600)
+	if err != nil || !created {
+		t.Fatalf("first call: created %v, err %v", created, err)
+	}
+	before, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond) // past the directory's timestamp granularity
+	created, err = CreateOnce(path, []byte("second\n"), 0o600)
+	if err != nil || created {
+		t.Fatalf("second call: created %v, err %v", created, err)
+	}
+	after, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "first\n" {
+		t.Fatalf("content %q, want the first call's", data)
+	}
+	if !after.ModTime().Equal(before.ModTime()) {
+		t.Fatal("the second call changed the directory (a temporary file was made and removed)")
 	}
 }

@@ -97,6 +97,28 @@ type Options struct {
 	Purpose  string
 }
 
+// OpenTrace hears what an Open does, carried by its context
+// (WithOpenTrace) as net/http/httptrace carries a ClientTrace: a command
+// starts work of its own the moment it is known that the open builds a new
+// mirror, which takes tens of milliseconds.
+type OpenTrace struct {
+	// Creating is called, on the opening goroutine, when a writable open
+	// finds no mirror and is about to create one.
+	Creating func()
+}
+
+type openTraceKey struct{}
+
+// WithOpenTrace returns ctx carrying t to the Open it is given to.
+func WithOpenTrace(ctx context.Context, t *OpenTrace) context.Context {
+	return context.WithValue(ctx, openTraceKey{}, t)
+}
+
+func openTraceOf(ctx context.Context) *OpenTrace {
+	t, _ := ctx.Value(openTraceKey{}).(*OpenTrace)
+	return t
+}
+
 // Open opens (a writable open creates) the mirror at path. A writable open
 // takes the mirror's lock for as long as it stays open: one writer at a
 // time; readers are never blocked (WAL). A file that cannot be a mirror is
@@ -161,6 +183,9 @@ func (db *DB) prepareToWrite(ctx context.Context, opts Options) error {
 	// Another storectl may have made it while this one waited.
 	missing, err := inspect(db.path)
 	if err == nil && missing {
+		if t := openTraceOf(ctx); t != nil && t.Creating != nil {
+			t.Creating()
+		}
 		err = create(ctx, db.path)
 	}
 	if err != nil {

@@ -23,6 +23,10 @@ type ExportOptions struct {
 	// then the walk goes on from its page.
 	Resume bool
 	Report Reporter
+	// First is the list's first page, asked for while the mirror opened:
+	// the walk takes it in place of fetching page 1 again (a resumed
+	// export, which starts further on, drops it).
+	First *shop.Prefetch
 	// Write receives each row's JSON, as sent, in list order.
 	Write func(raw json.RawMessage) error
 }
@@ -66,6 +70,7 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 		}
 	}
 	p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, recordExportRows)
+	p.first = opts.First
 	if out.Walk, err = ex.walk(ctx); err != nil {
 		return out, err
 	}

@@ -51,6 +51,9 @@ type pass struct {
 	// statements are those they run for each row, prepared once.
 	hooks      []pageHook
 	statements []string
+	// first is the list's page asked for before the pass began, which
+	// its walk takes in place of fetching that page (shop.Prefetch).
+	first *shop.Prefetch
 }
 
 // openPass finds the interrupted pass of res for purpose, if any.

@@ -184,7 +184,8 @@ func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage 
 	defer oneProcessor()()
 	report := orSilent(rep)
 	planned := p.walk.Started
-	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk, Ahead: p.fetchesAhead(c)}
+	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk, Ahead: p.fetchesAhead(c), Prefetched: p.first}
+	p.first = nil
 	w.Page = func(ctx context.Context, wp *shop.WalkPage) error {
 		allKnown, err := p.storePage(ctx, wp)
 		if err != nil {

@@ -47,6 +47,9 @@ type Walk struct {
 	// runs on another goroutine, at most one call at a time, and an
 	// interrupted walk may have read one page more than it gave.
 	Ahead bool
+	// Prefetched is the page asked for before the walk began (Prefetch),
+	// taken in place of fetching it when it is the walk's first.
+	Prefetched *Prefetch
 
 	next *ahead // the page being fetched ahead
 }
@@ -175,6 +178,9 @@ func (w *Walk) Run(ctx context.Context) (WalkResult, error) {
 		number int
 		ids    []string
 		total  int64
+	}
+	if w.Prefetched != nil {
+		w.next, w.Prefetched = w.Prefetched.a, nil
 	}
 	defer w.dropAhead()
 	for !st.Done {

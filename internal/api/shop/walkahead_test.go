@@ -121,3 +121,56 @@ func TestWalkAheadEndsWithTheWalk(t *testing.T) {
 		t.Fatalf("after the walk: %d fetches running, %d cancelled; want 0 and 1", running.Load(), cancelled.Load())
 	}
 }
+
+// A walk takes the page asked for before it began in place of fetching it,
+// and gives what a walk without it gives; one that starts on another page
+// drops it.
+func TestWalkTakesThePrefetchedPage(t *testing.T) {
+	l := newFakeList(47, 15)
+	first := StartPrefetch(context.Background(), l.fetch, 1)
+	var pages []int
+	w := &Walk{Fetch: l.fetch, Prefetched: first, Page: func(_ context.Context, p *WalkPage) error {
+		pages = append(pages, p.Number)
+		return nil
+	}}
+	res, err := w.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Drop() // a command's deferred Drop after the walk took it: nothing to do
+	if !slices.Equal(pages, []int{1, 2, 3, 4}) || res.Given != 47 || l.fetches != 4 {
+		t.Fatalf("pages %v, %d given, %d fetches; want pages 1-4, 47 given, 4 fetches", pages, res.Given, l.fetches)
+	}
+
+	l = newFakeList(47, 15)
+	var asked []int
+	elsewhere := StartPrefetch(context.Background(), l.fetch, 1)
+	w = &Walk{State: WalkState{Started: true, Furthest: 2, Frontier: 30, FrontierTotal: 47, PerPage: 15, FirstTotal: 47, LastTotal: 47, LastPage: 4},
+		Prefetched: elsewhere, Fetch: func(ctx context.Context, page int) (*Page, error) {
+			asked = append(asked, page)
+			return l.fetch(ctx, page)
+		}, Page: func(context.Context, *WalkPage) error { return nil }}
+	if _, err := w.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if asked[0] != 3 {
+		t.Fatalf("a walk resumed at page 3 asked for %v", asked)
+	}
+}
+
+// A prefetch dropped before any walk took it ends its request.
+func TestPrefetchDropEndsTheRequest(t *testing.T) {
+	var running atomic.Int32
+	p := StartPrefetch(context.Background(), func(ctx context.Context, _ int) (*Page, error) {
+		running.Add(1)
+		defer running.Add(-1)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}, 1)
+	p.Drop()
+	if running.Load() != 0 {
+		t.Fatal("the prefetch's request outlived Drop")
+	}
+	var none *Prefetch
+	none.Drop()
+}

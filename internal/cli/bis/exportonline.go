@@ -28,6 +28,9 @@ type onlineExport struct {
 	progress *mirrorshared.SyncReporter
 	errOut   io.Writer
 	loaded   *loadedForm
+	// first is the list's first page, asked for while the mirror opened;
+	// the walk takes it (nil on --resume).
+	first *shop.Prefetch
 }
 
 func (o *onlineExport) form(ctx context.Context) (*bisform.Form, error) {
@@ -85,7 +88,7 @@ func (r *recordedExport) form(ctx context.Context) (*bisform.Form, error) {
 
 func (r *recordedExport) run(ctx context.Context, sink *exportSink) error {
 	var err error
-	r.result, err = r.db.Export(ctx, r.client, mirror.ExportOptions{Details: r.details, Resume: r.resume, Report: r, Write: sink.Write})
+	r.result, err = r.db.Export(ctx, r.client, mirror.ExportOptions{Details: r.details, Resume: r.resume, Report: r, First: r.first, Write: sink.Write})
 	return mirrorshared.MirrorError(err)
 }
 
@@ -105,7 +108,10 @@ func (r *recordedExport) reached(written int) string {
 }
 func (r *recordedExport) resumable(err error) bool { return resumeHelps(r.result.Walk.WalkState, err) }
 func (r *recordedExport) incomplete() error        { return rowsWithoutDetail(r.result.NoDetail) }
-func (r *recordedExport) close()                   { r.db.Close() }
+func (r *recordedExport) close() {
+	r.first.Drop()
+	r.db.Close()
+}
 
 // walkExport reads the store alone, when the mirror cannot be written:
 // the same rows in the same order, every detail fetched, and no resume.
@@ -119,7 +125,7 @@ type walkExport struct {
 
 func (e *walkExport) run(ctx context.Context, sink *exportSink) error {
 	planned := false
-	w := &shop.Walk{Fetch: e.client.ListSubmissions, Page: func(ctx context.Context, wp *shop.WalkPage) error {
+	w := &shop.Walk{Fetch: e.client.ListSubmissions, Prefetched: e.first, Page: func(ctx context.Context, wp *shop.WalkPage) error {
 		if st := wp.State; !planned && st.LastPage > 0 {
 			planned = true
 			e.planDetails(st)
@@ -184,7 +190,7 @@ func (e *walkExport) report(w io.Writer) {
 func (e *walkExport) reached(written int) string { return walkReached(e.walk.WalkState, written) }
 func (e *walkExport) resumable(error) bool       { return false }
 func (e *walkExport) incomplete() error          { return rowsWithoutDetail(e.noDetail) }
-func (e *walkExport) close()                     {}
+func (e *walkExport) close()                     { e.first.Drop() }
 
 // refusedDetail is the server's refusal of one row's detail (404, success
 // false): that row has none, the others may.

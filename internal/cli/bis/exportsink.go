@@ -37,6 +37,7 @@ type exportSink struct {
 	ios     *iostreams.IOStreams
 	file    fsutil.Output // nil: stdout
 	where   string        // the file's name, or stdout
+	out     io.Writer     // the file, or stdout
 	rows    RowWriter
 	written int
 	jq      bool
@@ -45,23 +46,29 @@ type exportSink struct {
 	merged bool
 }
 
-func openSink(opts *ExportOptions, p *output.Printer, cols []output.Column) (*exportSink, error) {
-	s := &exportSink{ios: opts.IO, where: "stdout", jq: p.HasJQ(), merged: p.Collects()}
-	var w io.Writer = opts.IO.Out
+// openSink opens where the export goes: --file (created beside PATH, put
+// in place by commit) or stdout. The rows' writer comes with the columns
+// (start).
+func openSink(opts *ExportOptions) (*exportSink, error) {
+	s := &exportSink{ios: opts.IO, where: "stdout", out: opts.IO.Out}
 	if opts.File != "" {
 		f, err := createExportFile(opts.IO, opts.File)
 		if err != nil {
 			return nil, err
 		}
-		s.file, s.where, w = f, opts.File, f
+		s.file, s.where, s.out = f, opts.File, f
 	}
-	rows, err := newRowWriter(p, w, cols)
-	if err != nil {
-		s.abort()
-		return nil, err
-	}
-	s.rows = rows
 	return s, nil
+}
+
+// start makes the rows' writer of the printer's format, with cols.
+func (s *exportSink) start(p *output.Printer, cols []output.Column) error {
+	rows, err := newRowWriter(p, s.out, cols)
+	if err != nil {
+		return err
+	}
+	s.rows, s.jq, s.merged = rows, p.HasJQ(), p.Collects()
+	return nil
 }
 
 // Write writes one row; only a row written counts.
