@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // FindFilter selects submissions; every field set must match.
@@ -234,7 +235,18 @@ func jsonColumn(ctx context.Context, on querier, q string, args ...any) ([]json.
 		if err := rows.Scan(&s); err != nil {
 			return nil, err
 		}
-		out = append(out, json.RawMessage(s))
+		out = append(out, stringJSON(s))
 	}
 	return out, rows.Err()
+}
+
+// stringJSON is s's bytes as they are, not a copy: the driver gives each
+// row's value as a new string that nothing else keeps, and the items are
+// only read (printed, decoded), never written into (their capacity is
+// their length, so an append copies). The copy doubled the fresh memory
+// bis find touched, a page fault for each 4 KiB in a short process: find
+// --since at 1,000,000 submissions (4,975 rows, 2 MB) 2,417 → 2,000
+// faults.
+func stringJSON(s string) json.RawMessage {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }

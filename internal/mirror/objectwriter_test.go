@@ -95,13 +95,23 @@ func TestObjectWriterWritesWhatMarshalWould(t *testing.T) {
 	}
 	cols := []string{"id", "product_title", "<b>", "é\"x"}
 	w := newObjectWriter(cols)
+	var kept []json.RawMessage
+	var wanted []string
 	for i := range 5000 {
 		vals := make([]any, len(cols))
 		for j := range vals {
 			vals[j] = value()
 		}
-		if got, want := string(w.object(vals)), marshalObject(cols, vals); got != want {
+		got, want := w.object(vals), marshalObject(cols, vals)
+		if string(got) != want {
 			t.Fatalf("row %d %#v:\n got %s\nwant %s", i, vals, got, want)
+		}
+		kept, wanted = append(kept, got), append(wanted, want)
+	}
+	// Each object stays as it was written when the next ones are.
+	for i := range kept {
+		if string(kept[i]) != wanted[i] {
+			t.Fatalf("row %d changed after later rows:\n got %s\nwant %s", i, kept[i], wanted[i])
 		}
 	}
 }

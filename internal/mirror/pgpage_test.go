@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -66,6 +67,62 @@ func TestPostgresPageKeepsItsPlans(t *testing.T) {
 	}
 	if generic == 0 || custom > 5 {
 		t.Errorf("a first sync's INSERT ran %d times on a generic plan and %d on a custom one", generic, custom)
+	}
+}
+
+// A page's lookup, planned for any ids while a first pass fills an empty
+// table whose key is its only index (pgVersion17), finds each id through
+// the key, store and id, rather than reading every row of the store with
+// the ids as a filter.
+func TestPostgresLookupPlanSeeksEachID(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15)
+	ctx := context.Background()
+	conn, err := w.db.sql.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{"SELECT storectl.defer_indexes('submissions')", "SET plan_cache_mode = force_generic_plan"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub := resourcesOf("bis")[0]
+	for i, q := range []string{sub.sql().seenSync, sub.sql().seenExport} {
+		st, err := pgStatementOf(pgLookup(q, sub.name), []any{"[]", int64(0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("look%d", i)
+		if _, err := conn.ExecContext(ctx, "PREPARE "+name+" AS "+st.text); err != nil {
+			t.Fatal(err)
+		}
+		var plan strings.Builder
+		args := make([]string, len(st.args)) // the ids and the pass, in the rebound order
+		for j, a := range st.args {
+			args[j] = "1"
+			if a == "[]" {
+				args[j] = "'[1, 2, 3]'"
+			}
+		}
+		rows, err := conn.QueryContext(ctx, "EXPLAIN EXECUTE "+name+"("+strings.Join(args, ", ")+")")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan.WriteString(line + "\n")
+		}
+		rows.Close()
+		if !strings.Contains(plan.String(), "Index Cond: ((store = current_setting('storectl.store'::text, true)) AND (id = ") {
+			t.Errorf("%s\nplan:\n%s", st.text, plan.String())
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -95,7 +96,7 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 // lookupPG is lookup on PostgreSQL, where the count of the list's watches
 // comes in the same round trip, for the page's transaction (pgpage.go).
 func (p *pass) lookupPG(ctx context.Context, q string, nums []int64) (seen []int64, err error) {
-	look, err := pgStatementOf(q, []any{idListArg(nums), p.id})
+	look, err := pgStatementOf(pgLookup(q, p.res.name), []any{idListArg(nums), p.id})
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +131,21 @@ func (p *pass) lookupPG(ctx context.Context, q string, nums []int64) (seen []int
 		return br.Close()
 	})
 	return seen, err
+}
+
+// pgLookup turns a lookup of the ids in ?1 (rowsql.go) into one that
+// finds each wanted id on its own through the table's primary key (store,
+// id): LATERAL … LIMIT 1, rather than the table's rows whose id is among
+// the wanted, which PostgreSQL planned, whenever the table's statistics
+// said it was nearly empty (a first sync grows it from nothing; the ids
+// are a subquery's, unknown to the plan), as a scan of all the store's
+// rows with the ids as a filter: once a first pass into an empty table
+// left the key the table's only index (pgVersion17), that plan was the
+// one chosen, page after page, until autovacuum's statistics came.
+func pgLookup(q, table string) string {
+	return strings.Replace(q, "FROM "+table+" WHERE id IN "+idList("?1"),
+		"FROM (SELECT DISTINCT e::bigint AS want FROM jsonb_array_elements_text(CAST(?1 AS text)::jsonb) AS t(e)) wanted"+
+			" CROSS JOIN LATERAL (SELECT * FROM "+table+" WHERE id = wanted.want LIMIT 1) "+table, 1)
 }
 
 // hold keeps the rows of a lookup's answer in p.known, and returns those

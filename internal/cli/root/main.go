@@ -20,7 +20,7 @@ import (
 // Main runs storectl with the process's arguments and returns the exit code.
 func Main(build cmdutil.BuildInfo) int {
 	ios := iostreams.System()
-	cmd, f := New(ios, build)
+	cmd, f := NewFor(ios, build, os.Args[1:])
 
 	ctx, stop := handleSignals()
 	defer stop()

@@ -32,12 +32,23 @@ import (
 
 // New builds the whole command tree and the Factory behind it.
 func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo) (*cobra.Command, *cmdutil.Factory) {
-	return newTree(ios, build, nil)
+	return newTree(ios, build, nil, nil)
+}
+
+// NewFor builds the tree that runs args: when they run a command of one
+// noun (`bis demand …`), the root with that noun alone and its verbs; for
+// anything else (help, completion, a word that is no command, no noun at
+// all) the whole tree, so what they print is the same. Every other noun's
+// verbs, their flags and completions were a fifth of what a run of bis
+// demand allocated before its answer.
+func NewFor(ios *iostreams.IOStreams, build cmdutil.BuildInfo, args []string) (*cobra.Command, *cmdutil.Factory) {
+	return newTree(ios, build, nil, args)
 }
 
 // newTree builds the tree; with collect set, it is one store's run of a
-// read over several stores, its results handed to collect.
-func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, collect *output.Collector) (*cobra.Command, *cmdutil.Factory) {
+// read over several stores, its results handed to collect. With args set,
+// only the noun they run, if they run one (NewFor).
+func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, collect *output.Collector, args []string) (*cobra.Command, *cmdutil.Factory) {
 	cmd := newRootCommand(build)
 	flags := cmd.PersistentFlags()
 	addGlobalFlags(flags)
@@ -46,28 +57,65 @@ func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, collect *output.
 	if collect != nil {
 		manystores.CollectInto(f, collect)
 	}
-	cmd.AddCommand(
-		apicmd.New(f),
-		auth.New(f),
-		bis.New(f),
-		catalogcmd.New(f),
-		comingsoon.New(f),
-		configcmd.New(f),
-		mirrorcmd.New(f),
-		preorder.New(f),
-		profile.New(f),
-		sandboxcmd.New(f),
-		version.New(f),
-		watchcmd.New(f, os.Getenv),
-		helptopic.NewEnvironmentCmd(),
-	)
+	all := nouns(f)
+	if n, ok := invokedNoun(cmd, all, args); ok {
+		all = []noun{n}
+	}
+	for _, n := range all {
+		cmd.AddCommand(n.build())
+	}
 	manystores.Install(cmd, f, func(sub *iostreams.IOStreams, c *output.Collector) *cobra.Command {
-		tree, _ := newTree(sub, build, c)
+		tree, _ := newTree(sub, build, c, nil)
 		return tree
 	})
 	cmd.CompletionOptions.HiddenDefaultCmd = false
 	completion.Setup(cmd, f)
 	return cmd, f
+}
+
+// noun is a command below the root, named, built only when needed.
+type noun struct {
+	name  string
+	build func() *cobra.Command
+}
+
+func nouns(f *cmdutil.Factory) []noun {
+	return []noun{
+		{"api", func() *cobra.Command { return apicmd.New(f) }},
+		{"auth", func() *cobra.Command { return auth.New(f) }},
+		{"bis", func() *cobra.Command { return bis.New(f) }},
+		{"catalog", func() *cobra.Command { return catalogcmd.New(f) }},
+		{"comingsoon", func() *cobra.Command { return comingsoon.New(f) }},
+		{"config", func() *cobra.Command { return configcmd.New(f) }},
+		{"mirror", func() *cobra.Command { return mirrorcmd.New(f) }},
+		{"preorder", func() *cobra.Command { return preorder.New(f) }},
+		{"profile", func() *cobra.Command { return profile.New(f) }},
+		{"sandbox", func() *cobra.Command { return sandboxcmd.New(f) }},
+		{"version", func() *cobra.Command { return version.New(f) }},
+		{"watch", func() *cobra.Command { return watchcmd.New(f, os.Getenv) }},
+		{"environment", helptopic.NewEnvironmentCmd},
+	}
+}
+
+// invokedNoun is the noun args run, found as cobra finds it (its own
+// reading of the root's flags and their values) among stand-ins named as
+// the nouns; none for help, completion, or a word that is no noun.
+func invokedNoun(root *cobra.Command, all []noun, args []string) (noun, bool) {
+	if args == nil {
+		return noun{}, false
+	}
+	standIns := make(map[*cobra.Command]noun, len(all))
+	for _, n := range all {
+		c := &cobra.Command{Use: n.name, Run: func(*cobra.Command, []string) {}}
+		standIns[c] = n
+		root.AddCommand(c)
+	}
+	found, _, err := root.Find(args)
+	for c := range standIns {
+		root.RemoveCommand(c)
+	}
+	n, ok := standIns[found]
+	return n, ok && err == nil
 }
 
 // newRootCommand is the root command, before its flags and commands.
