@@ -70,7 +70,7 @@ func (db *DB) restoreIndexes(ctx context.Context, res *resource) error {
 		return err
 	}
 	defer tx.Rollback()
-	if err := restoreIndexes(ctx, tx, res, db.pg != nil); err != nil {
+	if err := restoreIndexes(ctx, tx, res, db); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -88,8 +88,14 @@ func (db *DB) deferTallies(ctx context.Context, res *resource) error {
 	_, err := db.sql.ExecContext(ctx, `INSERT INTO bulk_deferred (tbl, kind, name, sql)
 		SELECT ?1, 'recount', 'tallies', ?2 WHERE NOT EXISTS (SELECT 1 FROM `+res.name+`)
 		AND NOT EXISTS (SELECT 1 FROM bulk_deferred WHERE tbl = ?1)`,
-		res.name, "SELECT storectl.count_tallies("+quoteLiteral(db.store)+")")
+		res.name, countTallies(db.store))
 	return err
+}
+
+// countTallies is the statement that counts a PostgreSQL store's tallies
+// from its rows.
+func countTallies(store string) string {
+	return "SELECT storectl.count_tallies(" + quoteLiteral(store) + ")"
 }
 
 // restoreIndexes makes again, in tx, what deferIndexes dropped, if
@@ -99,10 +105,18 @@ func (db *DB) deferTallies(ctx context.Context, res *resource) error {
 // indexes are made by storectl.restore_indexes, with the owner's rights,
 // at the end of every pass: also those another store's pass deferred and
 // did not finish.
-func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, pg bool) error {
+//
+// On PostgreSQL no SQL read from bulk_deferred is run: every writer of a
+// team's mirror may write that table, and whoever ends a pass, the owner
+// perhaps, would run what another put there. The steps are the schema's
+// own functions; bulk_deferred only says which are due.
+func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB) error {
 	indexes, triggers, recounts, err := deferred(ctx, tx, res.name)
-	if pg {
-		indexes = []string{"SELECT storectl.restore_indexes(" + quoteLiteral(res.name) + ")"}
+	if db.pg != nil {
+		indexes, triggers = []string{"SELECT storectl.restore_indexes(" + quoteLiteral(res.name) + ")"}, nil
+		if len(recounts) > 0 {
+			recounts = []string{countTallies(db.store)}
+		}
 	}
 	if err != nil || len(indexes)+len(triggers)+len(recounts) == 0 {
 		return err

@@ -164,7 +164,7 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 		n, _ := r.RowsAffected()
 		gone = int(n)
 	}
-	if err := restoreIndexes(ctx, tx, p.res, p.db.pg != nil); err != nil {
+	if err := restoreIndexes(ctx, tx, p.res, p.db); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sync_journal SET finished_at = ?, updated_at = ?, outcome = 'done', rows_gone = ?

@@ -13,7 +13,8 @@ package mirror
 // who may write the table:
 //   - storectl.defer_indexes(tbl) drops the table's indexes that are
 //     neither unique nor its key, keeping their definitions in
-//     bulk_deferred (kind 'index', the caller's store), only when the table
+//     storectl_private.deferred_indexes and a mark in bulk_deferred (kind
+//     'index', the caller's store), only when the table
 //     is empty for every store: under a lock that waits a second at most
 //     for readers (then nothing is deferred) and keeps any other writer
 //     out until it commits. Rows another store writes meanwhile are stored
@@ -25,10 +26,23 @@ package mirror
 //     pass ends with its indexes or not at all. The caller deletes its own
 //     store's rows of bulk_deferred.
 //
+// The definitions a function of the owner runs are kept where only the
+// owner writes: storectl_private, a schema no role is granted (the
+// writer may write every table of storectl, bulk_deferred too, and the
+// owner's function would otherwise run whatever a writer put there).
+//
 // A pass killed meanwhile keeps its indexes deferred until a pass of the
 // table ends (its take-over, or any store's next pass: every pass's end
 // calls restore_indexes).
 const pgVersion17 = `
+CREATE SCHEMA storectl_private;
+CREATE TABLE storectl_private.deferred_indexes (
+	tbl  text NOT NULL,
+	name text NOT NULL,
+	def  text NOT NULL,
+	PRIMARY KEY (tbl, name)
+);
+
 CREATE FUNCTION storectl.defer_indexes(tbl text) RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -53,6 +67,8 @@ BEGIN
 	FOR ix IN SELECT c.relname, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
 		WHERE i.indrelid = rel AND NOT i.indisunique AND NOT i.indisprimary ORDER BY c.relname
 	LOOP
+		INSERT INTO storectl_private.deferred_indexes (tbl, name, def) VALUES (tbl, ix.relname, ix.def)
+			ON CONFLICT DO NOTHING;
 		INSERT INTO storectl.bulk_deferred (store, tbl, kind, name, sql) VALUES (s, tbl, 'index', ix.relname, ix.def)
 			ON CONFLICT DO NOTHING;
 		EXECUTE format('DROP INDEX storectl.%I', ix.relname);
@@ -68,9 +84,10 @@ BEGIN
 	IF rel IS NULL OR NOT has_table_privilege(session_user, rel, 'INSERT') THEN
 		RETURN;
 	END IF;
-	FOR def IN SELECT DISTINCT b.sql FROM storectl.bulk_deferred b WHERE b.tbl = restore_indexes.tbl AND b.kind = 'index' ORDER BY 1
+	FOR def IN SELECT d.def FROM storectl_private.deferred_indexes d WHERE d.tbl = restore_indexes.tbl ORDER BY d.name
 	LOOP
 		EXECUTE regexp_replace(def, '^CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS ');
 	END LOOP;
+	DELETE FROM storectl_private.deferred_indexes d WHERE d.tbl = restore_indexes.tbl;
 END $$;
 `

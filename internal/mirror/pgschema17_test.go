@@ -97,3 +97,55 @@ func TestPostgresWriterRoleDefersIndexesThroughTheOwner(t *testing.T) {
 		t.Fatalf("after the writer's pass ended:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A writer of docs/team-mirror.md may write every table of storectl,
+// bulk_deferred too; what it writes there is never run by whoever ends a
+// pass (here the owner): neither by the owner's restore_indexes nor by
+// storectl itself.
+func TestPostgresPassEndRunsNoSQLAWriterPutInBulkDeferred(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only (TestSuiteOnPostgres runs it)")
+	}
+	ctx := context.Background()
+	w := newWorld(t, 40)
+	w.sync(SyncOptions{}, "bis")
+	role := "writer_" + pgtest.RandomName()
+	pgExec(t, w.pg, "CREATE ROLE "+role+" LOGIN PASSWORD 'writer-pw'")
+	t.Cleanup(func() {
+		conn, err := pgx.ConnectConfig(ctx, w.pg.Config)
+		if err == nil {
+			_, _ = conn.Exec(ctx, "DROP TABLE IF EXISTS public.planted_index, public.planted_trigger, public.planted_recount")
+			_, _ = conn.Exec(ctx, "DROP OWNED BY "+role)
+			_, _ = conn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
+			conn.Close(ctx)
+		}
+	})
+	pgExec(t, w.pg, `GRANT USAGE ON SCHEMA storectl, storectl_store TO `+role+`;
+		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA storectl, storectl_store TO `+role)
+	cfg := w.pg.Config.Copy()
+	cfg.User, cfg.Password = role, "writer-pw"
+	writer, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close(ctx)
+	if _, err := writer.Exec(ctx, `INSERT INTO storectl.bulk_deferred (store, tbl, kind, name, sql) VALUES
+		($1, 'submissions', 'index', 'planted_index', 'CREATE TABLE public.planted_index ()'),
+		($1, 'submissions', 'trigger', 'planted_trigger', 'CREATE TABLE public.planted_trigger ()'),
+		($1, 'submissions', 'recount', 'planted_recount', 'CREATE TABLE public.planted_recount ()')`, w.db.store); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writer.Exec(ctx, "INSERT INTO storectl_private.deferred_indexes (tbl, name, def) VALUES ('submissions', 'x', 'CREATE TABLE public.planted_index ()')"); err == nil {
+		t.Fatal("the writer wrote the owner's index definitions")
+	}
+	w.sync(SyncOptions{}, "bis")
+	if n := w.count("SELECT count(*) FROM pg_class WHERE relname LIKE 'planted%'"); n != 0 {
+		t.Fatalf("the pass's end ran what a writer planted in bulk_deferred: %d tables made", n)
+	}
+	if n := w.count("SELECT count(*) FROM bulk_deferred"); n != 0 {
+		t.Fatalf("%d rows of bulk_deferred left after the pass ended", n)
+	}
+	if m := tallyMismatch(t, w.db.sql) + reportTallyMismatch(t, w.db.sql); m != "" {
+		t.Fatalf("the store's tallies after the pass:\n%s", m)
+	}
+}
