@@ -62,22 +62,8 @@ func TestPostgresWriterRoleDefersIndexesThroughTheOwner(t *testing.T) {
 	ctx := context.Background()
 	w := newWorld(t, 40)
 	want := schemaOf(t, w.db.sql, "submissions")
-	role := "writer_" + pgtest.RandomName()
-	pgExec(t, w.pg, "CREATE ROLE "+role+" LOGIN PASSWORD 'writer-pw'")
-	t.Cleanup(func() {
-		conn, err := pgx.ConnectConfig(ctx, w.pg.Config)
-		if err == nil {
-			_, _ = conn.Exec(ctx, "DROP OWNED BY "+role)
-			_, _ = conn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-			conn.Close(ctx)
-		}
-	})
-	pgExec(t, w.pg, `GRANT USAGE ON SCHEMA storectl, storectl_store TO `+role+`;
-		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA storectl, storectl_store TO `+role+`;
-		GRANT USAGE ON ALL SEQUENCES IN SCHEMA storectl TO `+role)
 	writer := *w.pg
-	writer.Config = w.pg.Config.Copy()
-	writer.Config.User, writer.Config.Password = role, "writer-pw"
+	writer.Config = docsWriter(t, w)
 	db, err := Open(ctx, w.path, Options{Mode: Write, Store: "https://writer.test", Postgres: &writer})
 	if err != nil {
 		t.Fatal(err)
@@ -109,22 +95,10 @@ func TestPostgresPassEndRunsNoSQLAWriterPutInBulkDeferred(t *testing.T) {
 	ctx := context.Background()
 	w := newWorld(t, 40)
 	w.sync(SyncOptions{}, "bis")
-	role := "writer_" + pgtest.RandomName()
-	pgExec(t, w.pg, "CREATE ROLE "+role+" LOGIN PASSWORD 'writer-pw'")
 	t.Cleanup(func() {
-		conn, err := pgx.ConnectConfig(ctx, w.pg.Config)
-		if err == nil {
-			_, _ = conn.Exec(ctx, "DROP TABLE IF EXISTS public.planted_index, public.planted_trigger, public.planted_recount")
-			_, _ = conn.Exec(ctx, "DROP OWNED BY "+role)
-			_, _ = conn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-			conn.Close(ctx)
-		}
+		pgExec(t, w.pg, "DROP TABLE IF EXISTS public.planted_index, public.planted_trigger, public.planted_recount")
 	})
-	pgExec(t, w.pg, `GRANT USAGE ON SCHEMA storectl, storectl_store TO `+role+`;
-		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA storectl, storectl_store TO `+role)
-	cfg := w.pg.Config.Copy()
-	cfg.User, cfg.Password = role, "writer-pw"
-	writer, err := pgx.ConnectConfig(ctx, cfg)
+	writer, err := pgx.ConnectConfig(ctx, docsWriter(t, w))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,4 +122,27 @@ func TestPostgresPassEndRunsNoSQLAWriterPutInBulkDeferred(t *testing.T) {
 	if m := tallyMismatch(t, w.db.sql) + reportTallyMismatch(t, w.db.sql); m != "" {
 		t.Fatalf("the store's tallies after the pass:\n%s", m)
 	}
+}
+
+// docsWriter is a new login role with the writer's grants of
+// docs/team-mirror.md (it owns nothing), dropped when the test ends, and
+// the configuration to connect as it.
+func docsWriter(t *testing.T, w *world) *pgx.ConnConfig {
+	role := "writer_" + pgtest.RandomName()
+	pgExec(t, w.pg, "CREATE ROLE "+role+" LOGIN PASSWORD 'writer-pw'")
+	t.Cleanup(func() {
+		ctx := context.Background()
+		conn, err := pgx.ConnectConfig(ctx, w.pg.Config)
+		if err == nil {
+			_, _ = conn.Exec(ctx, "DROP OWNED BY "+role)
+			_, _ = conn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
+			conn.Close(ctx)
+		}
+	})
+	pgExec(t, w.pg, `GRANT USAGE ON SCHEMA storectl, storectl_store TO `+role+`;
+		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA storectl, storectl_store TO `+role+`;
+		GRANT USAGE ON ALL SEQUENCES IN SCHEMA storectl TO `+role)
+	cfg := w.pg.Config.Copy()
+	cfg.User, cfg.Password = role, "writer-pw"
+	return cfg
 }
