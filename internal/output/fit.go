@@ -199,7 +199,7 @@ func fitShown(natural []int, width int, fits []colFit, show []int) []int {
 
 // cut shortens a cell to width, ending it with "…".
 func cut(c string, width int) string {
-	if twwidth.Width(c) <= width {
+	if textWidth(c) <= width {
 		return c
 	}
 	if width <= 1 {

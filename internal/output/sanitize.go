@@ -138,6 +138,17 @@ func skipControlString(s string, i int) int {
 
 // cellText prepares a string for one table cell: sanitised and on one line.
 func cellText(s string) string {
+	// Most cells are printable ASCII, which needs neither: one pass over
+	// the bytes instead of Sanitize's and a search for tab and newline.
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return flatCellText(s)
+		}
+	}
+	return s
+}
+
+func flatCellText(s string) string {
 	s = Sanitize(s)
 	if strings.ContainsAny(s, "\t\n") {
 		s = strings.Map(func(r rune) rune {
