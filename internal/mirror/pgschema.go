@@ -362,7 +362,7 @@ SELECT 1;
 -- keeps its key and index. The number means the same schema on both
 -- backends.
 SELECT 1;
-`, pgVersion17,
+`, pgVersion17, pgVersion18,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror

@@ -798,6 +798,10 @@ ALTER TABLE export_rows_v16 RENAME TO export_rows;
 -- Version 17 changes the PostgreSQL mirror only (pgVersion17: a store's
 -- first pass into a table no store has rows in yet builds its indexes
 -- when it ends, as SQLite's first pass already does).
+`, `
+-- Version 18 changes the PostgreSQL mirror only (pgVersion18: the
+-- recount that ends a first pass keeps its plans, and an INSERT's
+-- statement trigger asks once per store whether its tallies wait).
 `}
 
 // SchemaVersion is the schema this storectl writes.

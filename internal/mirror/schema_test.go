@@ -44,6 +44,7 @@ func TestMigrationsArePinned(t *testing.T) {
 		"2433533bf234d6d53f79cb58d34233b72003857f5d4da444f8181030b8868ee4",
 		"4ac35ae5b7b5ee0682a9dd58fadb93f8e37663279ef0e3d2a9f2972ccd51e3ce",
 		"c8073ca73660836a7bd889974ef53a97f4702450112ce56568c9196944d38a58",
+		"06400c5f04711329ae08d2343c37db18cd220a5aed9484ed0b3e32dad8c62410",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
