@@ -19,11 +19,12 @@ import (
 // engines, on connections that make PostgreSQL read it as SQLite would:
 //
 //   - a store's connection names its store in the setting storectl.store
-//     and reads schema storectl_store first (both given when it connects,
-//     no statement needed): there the mirror's tables (submissions,
-//     offers, …) are views of the store's rows of the shared tables in
-//     schema storectl (pgVersion11), so `SELECT … FROM submissions` reads
-//     this store's rows and an INSERT through the view writes them;
+//     and reads schema storectl_store first (both given when it connects;
+//     a reader's statements name them again, readerQuery): there the
+//     mirror's tables (submissions, offers, …) are views of the store's
+//     rows of the shared tables in schema storectl (pgVersion11), so
+//     `SELECT … FROM submissions` reads this store's rows and an INSERT
+//     through the view writes them;
 //   - the statement text is rebound (pgRebind): ? placeholders become $n,
 //     ON CONFLICT (…) names the store first as every table's key does,
 //     `col = ? COLLATE NOCASE` compares both with ASCII case folded, and LIKE
