@@ -1,6 +1,6 @@
 package mirror
 
-// pgVersion18 makes a store's first pass cheaper on the server in two
+// pgVersion19 makes a store's first pass cheaper on the server in two
 // places a profile of a first sync of 100,000 rows (pg_stat_statements,
 // every nested statement) named:
 //   - storectl.count_tallies, run once in the transaction that ends the
@@ -14,9 +14,9 @@ package mirror
 //     them): a page of a first pass asked 15 times for one store, 0.6 s
 //     of a first sync.
 //
-// What the trigger counts is unchanged (TestPostgresTalliesMatchARecount
-// and the answers' tests compare them with the rows).
-const pgVersion18 = `
+// What the trigger counts is unchanged: TestPostgresFirstPassDefersOnlyItsStoresTallies
+// compares another store's tallies with its rows after each kind of write.
+const pgVersion19 = `
 ALTER FUNCTION storectl.count_tallies(text) SET plan_cache_mode = auto;
 
 CREATE OR REPLACE FUNCTION storectl.submissions_joined() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -7,7 +7,7 @@ import (
 )
 
 // An INSERT's statement trigger asks whether a store's tallies wait for
-// its first pass once per store among the statement's rows (version 18),
+// its first pass once per store among the statement's rows (version 19),
 // whether they wait (a page of a first pass) or not (rows counted as they
 // come): counted in the transaction by the server (track_functions).
 func TestPostgresInsertAsksOncePerStoreWhetherItsTalliesWait(t *testing.T) {
@@ -57,7 +57,7 @@ func TestPostgresInsertAsksOncePerStoreWhetherItsTalliesWait(t *testing.T) {
 }
 
 // The recount that ends a first pass runs with the plans PostgreSQL keeps
-// (version 18), though the writer's connection plans each statement anew:
+// (version 19), though the writer's connection plans each statement anew:
 // the foreign key's check of each tally row it inserts was planned on its
 // own.
 func TestPostgresCountTalliesKeepsItsPlans(t *testing.T) {
