@@ -26,7 +26,7 @@ type FindFilter struct {
 func (db *DB) Find(ctx context.Context, f FindFilter) (rows []json.RawMessage, err error) {
 	defer db.explain(&err)
 	q, args := findQuery(f)
-	err = db.scatteredReads(ctx, func(conn querier) error {
+	err = db.unmappedReads(ctx, func(conn querier) error {
 		rows, err = jsonColumn(ctx, conn, q, args...)
 		return err
 	})
@@ -180,38 +180,41 @@ func (db *DB) Priority(ctx context.Context, f PriorityFilter) (rows, offerItems 
 // EachSubmission calls fn with every mirrored submission (not gone), in
 // the order the list gave them when last read (list_pos; rows no pass has
 // placed follow, newest first), as sent: the detail when details is set and
-// the mirror has a current one, else the list item. It reads row by row, so
-// memory stays flat however many there are. missing counts the rows
-// written without a detail.
+// the mirror has a current one, else the list item. It reads row by row,
+// without the map (unmappedReads), so memory stays flat however many there
+// are. missing counts the rows written without a detail.
 func (db *DB) EachSubmission(ctx context.Context, details bool, fn func(raw json.RawMessage) error) (rowsSeen, missing int, err error) {
 	defer db.explain(&err)
 	col := "list_json, NULL"
 	if details {
 		col = fmt.Sprintf("list_json, CASE WHEN detail_for IS %s THEN detail_json END", versionExpr)
 	}
-	rows, err := db.sql.QueryContext(ctx, "SELECT "+col+" FROM live_submissions ORDER BY list_pos DESC, created_at DESC, id DESC")
-	if err != nil {
-		return 0, 0, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var list string
-		var detail sql.NullString
-		if err := rows.Scan(&list, &detail); err != nil {
-			return rowsSeen, missing, err
+	err = db.unmappedReads(ctx, func(conn querier) error {
+		rows, err := conn.QueryContext(ctx, "SELECT "+col+" FROM live_submissions ORDER BY list_pos DESC, created_at DESC, id DESC")
+		if err != nil {
+			return err
 		}
-		raw := json.RawMessage(list)
-		if detail.Valid {
-			raw = json.RawMessage(detail.String)
-		} else if details {
-			missing++
+		defer rows.Close()
+		for rows.Next() {
+			var list string
+			var detail sql.NullString
+			if err := rows.Scan(&list, &detail); err != nil {
+				return err
+			}
+			raw := json.RawMessage(list)
+			if detail.Valid {
+				raw = json.RawMessage(detail.String)
+			} else if details {
+				missing++
+			}
+			rowsSeen++
+			if err := fn(raw); err != nil {
+				return err
+			}
 		}
-		rowsSeen++
-		if err := fn(raw); err != nil {
-			return rowsSeen, missing, err
-		}
-	}
-	return rowsSeen, missing, rows.Err()
+		return rows.Err()
+	})
+	return rowsSeen, missing, err
 }
 
 func (db *DB) jsonColumn(ctx context.Context, q string, args ...any) ([]json.RawMessage, error) {

@@ -41,6 +41,9 @@ type DB struct {
 	// pgTypes are PostgreSQL's numeric columns, which a value of another
 	// type must not reach (pgfit.go).
 	pgTypes map[string]map[string]string
+	// fresh is a PostgreSQL reader's freshness of each resource, read with
+	// its open's check, until Freshness uses it.
+	fresh map[string]freshness
 	// stmts are the statements prepared on the connection (stmt).
 	stmts map[string]*sql.Stmt
 	// Now is the clock; tests move it.

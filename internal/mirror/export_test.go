@@ -177,3 +177,31 @@ func TestEndedExportForgetsOnlyItsOrder(t *testing.T) {
 		}
 	}
 }
+
+// The rows of the pages just read go to WriteValid (the client checked
+// them when it decoded each page); the rows a resume reads back from the
+// mirror, which another program may have written, go to Write, which
+// checks them.
+func TestExportWritesOnlyPageRowsAsValid(t *testing.T) {
+	w := newWorld(t, 70)
+	ctx, cancel := context.WithCancel(context.Background())
+	w.before = func(n int, r *http.Request) {
+		if n == 3 {
+			cancel()
+		}
+	}
+	if _, err := w.db.Export(ctx, w.client, ExportOptions{Write: func(json.RawMessage) error { return nil }}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted export: %v", err)
+	}
+	w.before = nil
+	var checked, valid int
+	res, err := w.db.Export(context.Background(), w.client, ExportOptions{Resume: true,
+		Write:      func(json.RawMessage) error { checked++; return nil },
+		WriteValid: func(json.RawMessage) error { valid++; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Replayed == 0 || checked != res.Replayed || checked+valid != 70 {
+		t.Fatalf("%d rows to Write, %d to WriteValid; want the %d replayed to Write, all 70 written (%+v)", checked, valid, res.Replayed, res)
+	}
+}

@@ -14,7 +14,8 @@ const pagesBehind = 8
 
 // pageWriter writes committed pages' rows on a goroutine of its own, in
 // the order the pages were committed, so that formatting the output
-// overlaps storing the next page. It writes list items only: an export
+// overlaps storing the next page. It writes list items only, as the
+// pages brought them (ExportOptions.WriteValid): an export
 // with details reads the mirror and fetches for each row, on the walk's
 // goroutine. It never touches the database: what it has not written yet
 // is recorded in export_rows, which a resume replays, and the output file

@@ -27,6 +27,25 @@ func TestFreshnessIsNeedsSyncAndAge(t *testing.T) {
 		if err != nil || !slices.Equal(missing, wantMissing) || !age.Equal(wantAge) {
 			t.Fatalf("%s: Freshness %v, %v, %v; want %v, %v", state, missing, age, err, wantMissing, wantAge)
 		}
+		// A reader answers the same for every group, from what its open
+		// read (PostgreSQL: with its check), then from the mirror.
+		if wantMissing, err = w.db.NeedsSync(ctx, Groups); err != nil {
+			t.Fatal(err)
+		}
+		if wantAge, err = w.db.Age(ctx, Groups); err != nil {
+			t.Fatal(err)
+		}
+		reader, err := Open(ctx, w.path, w.options(ReadOnly, "https://sandbox.test"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reader.Close()
+		for range 2 {
+			missing, age, err := reader.Freshness(ctx, Groups)
+			if err != nil || !slices.Equal(missing, wantMissing) || !age.Equal(wantAge) {
+				t.Fatalf("%s: a reader's Freshness %v, %v, %v; want %v, %v", state, missing, age, err, wantMissing, wantAge)
+			}
+		}
 	}
 	check("never synced")
 	cctx, cancel := context.WithCancel(ctx)

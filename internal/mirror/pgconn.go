@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -18,11 +19,12 @@ import (
 // engines, on connections that make PostgreSQL read it as SQLite would:
 //
 //   - a store's connection names its store in the setting storectl.store
-//     and reads schema storectl_store first (both given when it connects,
-//     no statement needed): there the mirror's tables (submissions,
-//     offers, …) are views of the store's rows of the shared tables in
-//     schema storectl (pgVersion11), so `SELECT … FROM submissions` reads
-//     this store's rows and an INSERT through the view writes them;
+//     and reads schema storectl_store first (both given when it connects;
+//     a reader's statements name them again, readerQuery): there the
+//     mirror's tables (submissions, offers, …) are views of the store's
+//     rows of the shared tables in schema storectl (pgVersion11), so
+//     `SELECT … FROM submissions` reads this store's rows and an INSERT
+//     through the view writes them;
 //   - the statement text is rebound (pgRebind): ? placeholders become $n,
 //     ON CONFLICT (…) names the store first as every table's key does,
 //     `col = ? COLLATE NOCASE` compares both with ASCII case folded, and LIKE
@@ -45,13 +47,53 @@ import (
 // store's rows (2.4 ms a page at 5,000 rows, growing with the table,
 // against 0.03 ms through the primary key); planning anew costs tens of
 // microseconds.
-func openPostgres(cfg *pgx.ConnConfig, store string, writer bool) *sql.DB {
+//
+// A reader sends each statement in one round trip, unnamed, its parameters
+// typed by the server (QueryExecModeExec), instead of preparing it first
+// (two): its whole run is a few statements, each run once, on a fresh
+// connection, so a prepared statement is never run again.
+//
+// A reader also names its store, and reads schema storectl_store first, in
+// the transaction of each statement (readerQuery), so that a pooler which
+// hands each transaction another server connection and passes no startup
+// parameter (one pgbouncer entry for every store, transaction pooling)
+// still answers with its store's rows.
+func openPostgres(cfg *pgx.ConnConfig, store string, mode Mode) *sql.DB {
 	scoped := storeConfig(cfg, store)
-	if writer {
+	var opts []stdlib.OptionOpenDB
+	reader := ""
+	switch mode {
+	case ReadOnly:
+		scoped.DefaultQueryExecMode = pgx.QueryExecModeExec
+		reader = store
+		opts = pingIdle()
+	case Write, WriteIfFree:
 		scoped.RuntimeParams["synchronous_commit"] = "off"
 		scoped.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	}
-	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*scoped)})
+	return sql.OpenDB(rebindConnector{base: stdlib.GetConnector(*scoped, opts...), reader: reader})
+}
+
+// pingIdle pings a connection before its reuse when it has been idle for a
+// second, as pgx does, but counting from when it connected: pgx counts
+// from its last reuse, and a new connection has had none, so it pinged
+// each connection at its first reuse, a round trip of nothing between a
+// reader's check and its answer.
+func pingIdle() []stdlib.OptionOpenDB {
+	var connected sync.Map // *pgx.Conn → time.Time
+	return []stdlib.OptionOpenDB{
+		stdlib.OptionAfterConnect(func(_ context.Context, c *pgx.Conn) error {
+			connected.Store(c, time.Now())
+			return nil
+		}),
+		stdlib.OptionShouldPing(func(_ context.Context, p stdlib.ShouldPingParams) bool {
+			idle := p.IdleDuration
+			if at, ok := connected.LoadAndDelete(p.Conn); ok {
+				idle = min(idle, time.Since(at.(time.Time)))
+			}
+			return idle > time.Second
+		}),
+	}
 }
 
 // storeConfig is cfg scoped to store: its views first (when store is not
@@ -68,31 +110,42 @@ func storeConfig(cfg *pgx.ConnConfig, store string) *pgx.ConnConfig {
 // quoteLiteral quotes s as an SQL string literal.
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// rebindConnector hands out connections that rebind the mirror's SQL.
-type rebindConnector struct{ base driver.Connector }
+// rebindConnector hands out connections that rebind the mirror's SQL; a
+// reader's (reader: its store's key) scope each statement to the store.
+type rebindConnector struct {
+	base   driver.Connector
+	reader string
+}
 
 func (r rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	c, err := r.base.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &rebindConn{c.(*stdlib.Conn)}, nil
+	return &rebindConn{Conn: c.(*stdlib.Conn), reader: r.reader}, nil
 }
 
 func (r rebindConnector) Driver() driver.Driver { return r.base.Driver() }
 
 // rebindConn is pgx's connection with each statement's text rebound; every
-// other method is pgx's own.
-type rebindConn struct{ *stdlib.Conn }
+// other method is pgx's own. A reader's statements are readerQuery's.
+type rebindConn struct {
+	*stdlib.Conn
+	reader string
+}
 
 func (c *rebindConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
 // PrepareContext prepares the rebound statement, whose arguments are
-// ordered as its $n each time it runs (reboundStmt).
+// ordered as its $n each time it runs (reboundStmt). A reader prepares
+// nothing on the server: its statement runs as readerQuery each time.
 func (c *rebindConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	r := pgRebind(query)
+	if c.reader != "" {
+		return &readerStmt{c, r}, nil
+	}
 	st, err := c.Conn.PrepareContext(ctx, r.text)
 	if err != nil {
 		return nil, err
@@ -140,6 +193,9 @@ func (c *rebindConn) QueryContext(ctx context.Context, query string, args []driv
 	args, err := r.bind(args)
 	if err != nil {
 		return nil, err
+	}
+	if c.reader != "" {
+		return c.readerQuery(ctx, r.text, args)
 	}
 	return c.Conn.QueryContext(ctx, r.text, args)
 }
@@ -229,18 +285,34 @@ type rebound struct {
 func (r rebound) bind(args []driver.NamedValue) ([]driver.NamedValue, error) {
 	out := make([]driver.NamedValue, len(r.params))
 	for k, name := range r.params {
-		found := false
-		for _, a := range args {
-			if matchesParam(name, k+1, a) {
-				out[k], found = driver.NamedValue{Ordinal: k + 1, Value: a.Value}, true
-				break
-			}
-		}
-		if !found {
+		a, ok := argOf(name, k+1, args)
+		if !ok {
 			return nil, fmt.Errorf("mirror: no argument for parameter %d (%q) of the statement", k+1, name)
 		}
+		out[k] = driver.NamedValue{Ordinal: k + 1, Value: a.Value}
 	}
 	return out, nil
+}
+
+// argOf is the argument of parameter name, the statement's $k. A
+// positional one is looked for first where its position puts it (the
+// arguments come in order), and the others are searched: a page's insert
+// of 15 rows has 285 parameters, and searching every argument for each
+// was a fifth of storectl's CPU in a first sync on PostgreSQL.
+func argOf(name string, k int, args []driver.NamedValue) (driver.NamedValue, bool) {
+	at := k
+	if name != "" && name[0] == '?' {
+		at, _ = strconv.Atoi(name[1:])
+	}
+	if (name == "" || name[0] == '?') && at >= 1 && at <= len(args) && matchesParam(name, k, args[at-1]) {
+		return args[at-1], true
+	}
+	for _, a := range args {
+		if matchesParam(name, k, a) {
+			return a, true
+		}
+	}
+	return driver.NamedValue{}, false
 }
 
 // matchesParam says whether a is the argument of parameter name, the

@@ -35,7 +35,7 @@ func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, er
 	if asIs {
 		// One connection for the check and the answer: the pool's first,
 		// kept for the queries (a reader's whole run is a few of them).
-		db.sql = openPostgres(target.Config, store, false)
+		db.sql = openPostgres(target.Config, store, opts.Mode)
 		return db, db.checkPG(ctx, target)
 	}
 	if err := db.migratePG(ctx, target); err != nil {
@@ -45,7 +45,7 @@ func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, er
 		purpose: opts.Purpose, wait: opts.Mode == Write, waiting: opts.Waiting}); err != nil {
 		return db, err
 	}
-	db.sql = openPostgres(target.Config, store, true)
+	db.sql = openPostgres(target.Config, store, opts.Mode)
 	return db, db.claim(ctx, opts.Store, true)
 }
 
@@ -84,8 +84,10 @@ func storeSchemaRefused(target *pgurl.Target) error {
 
 // checkPG checks the schema of an open asIs through the pool: neither
 // newer nor older than this storectl's, and holding the store, as a SQLite
-// mirror's file must exist. Outbox opens, which write, read the numeric
-// columns too (pgfit); readers need not.
+// mirror's file must exist. A reader reads the store's freshness with the
+// check, in the same round trip (Freshness is what an offline answer asks
+// next). Outbox opens, which write, read the numeric columns instead
+// (pgfit).
 func (db *DB) checkPG(ctx context.Context, target *pgurl.Target) error {
 	c, err := db.sql.Conn(ctx)
 	if err != nil {
@@ -94,10 +96,22 @@ func (db *DB) checkPG(ctx context.Context, target *pgurl.Target) error {
 	defer c.Close()
 	return c.Raw(func(dc any) error {
 		conn := dc.(*rebindConn).Conn.Conn()
-		if err := db.checkSchemaAndStore(ctx, conn, target); err != nil || db.readOnly {
+		if !db.readOnly {
+			if err := db.checkSchemaAndStore(conn.QueryRow(ctx, pgCheck, pgx.QueryExecModeSimpleProtocol, db.store), target); err != nil {
+				return err
+			}
+			db.pgTypes, err = pgNumericColumns(ctx, conn)
 			return err
 		}
-		db.pgTypes, err = pgNumericColumns(ctx, conn)
+		var b pgx.Batch
+		b.Queue(pgCheck, db.store)
+		b.Queue(pgFreshnessSQL, db.store, Full, Incremental)
+		br := conn.SendBatch(ctx, &b)
+		defer br.Close()
+		if err := db.checkSchemaAndStore(br.QueryRow(), target); err != nil {
+			return err
+		}
+		db.fresh, err = readPGFreshness(br)
 		return err
 	})
 }
@@ -106,21 +120,22 @@ func (db *DB) checkPG(ctx context.Context, target *pgurl.Target) error {
 // schema's version, whether the role may use schema storectl_store (NULL
 // before version 11 made it), whether the store is there, and the store
 // the connection's views show (storectl.store: what storectl sent when it
-// connected, unless a pooler set it instead). One query
-// in one round trip (the simple protocol): each statement of a fresh
-// server process is parsed against a cold catalog cache, and a reader's
-// whole run is a few statements.
+// connected, unless a pooler set it instead). One query in one round trip
+// (the simple protocol, or unnamed in a reader's batch): each statement of
+// a fresh server process is parsed against a cold catalog cache, and a
+// reader's whole run is a few statements.
 const pgCheck = `SELECT (SELECT value FROM storectl.meta WHERE key = 'schema_version'),
 	has_schema_privilege(to_regnamespace('storectl_store')::oid, 'USAGE'),
 	EXISTS (SELECT 1 FROM storectl.stores WHERE store = $1), current_setting('storectl.store', true)`
 
 // checkSchemaAndStore refuses, as a reader, a schema of another version, a
-// role that may not use storectl_store, and a database without the store.
-func (db *DB) checkSchemaAndStore(ctx context.Context, conn *pgx.Conn, target *pgurl.Target) error {
+// role that may not use storectl_store, and a database without the store:
+// row is pgCheck's.
+func (db *DB) checkSchemaAndStore(row pgx.Row, target *pgurl.Target) error {
 	var version, scope *string
 	var usable *bool
 	var known bool
-	err := conn.QueryRow(ctx, pgCheck, pgx.QueryExecModeSimpleProtocol, db.store).Scan(&version, &usable, &known, &scope)
+	err := row.Scan(&version, &usable, &known, &scope)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "42P01" { // undefined_table: no storectl.meta
 		return &NoMirrorError{Path: target.Display}
@@ -141,8 +156,14 @@ func (db *DB) checkSchemaAndStore(ctx context.Context, conn *pgx.Conn, target *p
 	if !known {
 		return &NoMirrorError{Path: fmt.Sprintf("%s holds no mirror of %s", target.Display, db.store)}
 	}
+	// A reader names its store in each statement's transaction too
+	// (readerQuery): a connection whose session names no store, as through
+	// a pooler that passes no startup parameter, serves it. One that names
+	// another store is a pooler's entry set for that store: refused.
 	if scope == nil || *scope != db.store {
-		return &StoreScopeError{Target: target.Display, Want: db.store, Scope: scope}
+		if !db.readOnly || scope != nil && *scope != "" {
+			return &StoreScopeError{Target: target.Display, Want: db.store, Scope: scope}
+		}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -231,10 +232,8 @@ func TestPostgresReaderRefusesAConnectionScopedToAnotherStore(t *testing.T) {
 	w.sync(SyncOptions{}, "bis")
 	tg := *w.pg
 	tg.Config = w.pg.Config.Copy()
-	tg.Config.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-		return &scopeConn{Conn: c, store: "https://elsewhere.test"}, err
-	}
+	elsewhere := "https://elsewhere.test"
+	tg.Config.DialFunc = startupDial(map[string]*string{"storectl.store": &elsewhere})
 	db, err := Open(context.Background(), w.path, Options{Mode: ReadOnly, Store: "https://sandbox.test", Postgres: &tg})
 	if err == nil {
 		db.Close()
@@ -245,29 +244,46 @@ func TestPostgresReaderRefusesAConnectionScopedToAnotherStore(t *testing.T) {
 	}
 }
 
-// scopeConn sends the startup message with storectl.store set to store.
-type scopeConn struct {
+// startupConn sends the startup message with its parameters edited: each
+// of set's keys given its value, or dropped when it is nil.
+type startupConn struct {
 	net.Conn
-	store   string
+	set     map[string]*string
 	started bool
 }
 
-func (c *scopeConn) Write(p []byte) (int, error) {
+func (c *startupConn) Write(p []byte) (int, error) {
 	if c.started || len(p) < 8 {
 		return c.Conn.Write(p)
 	}
 	c.started = true
 	fields := strings.Split(string(p[8:]), "\x00")
-	for i := 0; i+1 < len(fields); i += 2 {
-		if fields[i] == "storectl.store" {
-			fields[i+1] = c.store
+	body := append([]byte{}, p[4:8]...)
+	add := func(k, v string) { body = append(append(append(append(body, k...), 0), v...), 0) }
+	for i := 0; i+1 < len(fields) && fields[i] != ""; i += 2 {
+		if v, ok := c.set[fields[i]]; !ok {
+			add(fields[i], fields[i+1])
+		} else if v != nil {
+			add(fields[i], *v)
 		}
 	}
-	body := append([]byte{}, p[4:8]...)
-	body = append(body, strings.Join(fields, "\x00")...)
+	for k, v := range c.set {
+		if v != nil && !slices.Contains(fields, k) {
+			add(k, *v)
+		}
+	}
+	body = append(body, 0)
 	msg := binary.BigEndian.AppendUint32(nil, uint32(4+len(body)))
 	if _, err := c.Conn.Write(append(msg, body...)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// startupDial dials with the startup message edited (startupConn).
+func startupDial(set map[string]*string) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		return &startupConn{Conn: c, set: set}, err
+	}
 }

@@ -49,10 +49,15 @@ func (db *DB) queryPG(ctx context.Context, query string, out QueryRows) error {
 		return err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", PGQueryTimeout.Milliseconds())); err != nil {
+	// The store and the schema too, as a reader's every statement names
+	// them (readerScope): a pooler may have passed no startup parameter.
+	if _, err := tx.Exec(ctx, readerScope+`, set_config('statement_timeout', $2, true)`, pgx.QueryExecModeExec,
+		db.store, strconv.FormatInt(PGQueryTimeout.Milliseconds(), 10)); err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, stmt)
+	// Unnamed: a statement prepared by name would stay on a pooler's
+	// server connection after this transaction.
+	rows, err := tx.Query(ctx, stmt, pgx.QueryExecModeDescribeExec)
 	if err != nil {
 		return pgQueryError(ctx, err)
 	}

@@ -362,7 +362,15 @@ SELECT 1;
 -- keeps its key and index. The number means the same schema on both
 -- backends.
 SELECT 1;
-`, pgVersion17,
+`, pgVersion17, `
+-- Version 18 changes the SQLite mirror only (export_rows without its
+-- foreign key to sync_journal, which with foreign_keys on cost SQLite a
+-- lookup per row recorded and a row-by-row DELETE when an export ended).
+-- PostgreSQL's export_rows, shared by every store's exports, keeps its key:
+-- it deletes an ended export's rows by pass, never the whole table. The
+-- number means the same schema on both backends.
+SELECT 1;
+`, pgVersion19,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror

@@ -44,6 +44,8 @@ func TestMigrationsArePinned(t *testing.T) {
 		"2433533bf234d6d53f79cb58d34233b72003857f5d4da444f8181030b8868ee4",
 		"4ac35ae5b7b5ee0682a9dd58fadb93f8e37663279ef0e3d2a9f2972ccd51e3ce",
 		"c8073ca73660836a7bd889974ef53a97f4702450112ce56568c9196944d38a58",
+		"4a143a6dc45e09a7039dcd67be4596eff6909a90106208ea2b8ccdf8d2201852",
+		"9c9f5699297d6271971bf990ab230fc845a70687857b2ae164986dd549003842",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))
@@ -449,5 +451,47 @@ func TestMigrationToVersion16KeepsAnExportsOrder(t *testing.T) {
 	if got := dump(t, db.sql, `SELECT name FROM pragma_index_list('export_rows') UNION ALL
 		SELECT name FROM pragma_index_info('sqlite_autoindex_export_rows_1')`); got != "sqlite_autoindex_export_rows_1\npass_id\nid\n" {
 		t.Fatalf("export_rows' keys after the migration:\n%s", got)
+	}
+}
+
+// Version 18 takes export_rows' foreign key away and keeps every export's
+// order; the DELETE without WHERE that ends an export then drops the
+// table's pages at once (the Clear opcode) instead of deleting each row
+// and checking the key for it.
+func TestMigrationToVersion18KeepsAnExportsOrderAndEndsItAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v17.db")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range migrations[:17] {
+		if _, err := old.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := old.Exec(`PRAGMA user_version = 17;
+		INSERT INTO sync_journal (id, resource, kind, purpose, started_at, updated_at)
+		VALUES (4, 'submissions', 'full', 'export', 'x', 'x'), (5, 'submissions', 'full', 'export', 'x', 'x');
+		INSERT INTO export_rows (pass_id, seq, id) VALUES (4, 1, 30), (4, 2, 10), (4, 3, 20), (5, 1, 10)`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	db, err := Open(context.Background(), path, Options{Mode: Write})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := dump(t, db.sql, "SELECT pass_id || ':' || id FROM export_rows ORDER BY pass_id, seq"); got != "4:30\n4:10\n4:20\n5:10\n" {
+		t.Fatalf("export_rows after the migration, in each export's order:\n%s", got)
+	}
+	if got := dump(t, db.sql, "SELECT count(*) FROM pragma_foreign_key_list('export_rows')"); got != "0\n" {
+		t.Fatalf("export_rows' foreign keys after the migration: %s", got)
+	}
+	var opcodes []string
+	for _, line := range strings.Split(strings.TrimSpace(dump(t, db.sql, "EXPLAIN DELETE FROM export_rows")), "\n") {
+		opcodes = append(opcodes, strings.Fields(line)[1])
+	}
+	if !slices.Contains(opcodes, "Clear") || slices.Contains(opcodes, "Delete") {
+		t.Fatalf("DELETE FROM export_rows deletes row by row instead of dropping the table's pages at once: %v", opcodes)
 	}
 }

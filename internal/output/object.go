@@ -43,6 +43,12 @@ func parseObjectAfter(raw json.RawMessage, prev Object) (Object, error) {
 		var v any
 		return Object{}, invalidJSON(json.Unmarshal(raw, &v))
 	}
+	return indexAfter(raw, prev), nil
+}
+
+// indexAfter is parseObjectAfter for raw known to be one valid JSON
+// value, escaped by jsonSafe: not checked again.
+func indexAfter(raw json.RawMessage, prev Object) Object {
 	raw = bytes.TrimSpace(raw)
 	o := Object{raw: raw}
 	if raw[0] == '{' {
@@ -55,7 +61,7 @@ func parseObjectAfter(raw json.RawMessage, prev Object) (Object, error) {
 			o.members = nil // as ParseObject leaves an empty object
 		}
 	}
-	return o, nil
+	return o
 }
 
 // keyAfter is rawKey unquoted: prev's key at place i when it is the same

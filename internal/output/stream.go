@@ -22,6 +22,14 @@ type Stream interface {
 	Close() error
 }
 
+// ValidWriter is a Stream that can take an item known to be one valid
+// JSON value (an element of a list the client decoded whole, which
+// checked it) without checking it again: the CSV stream, where the check
+// was a fifth of the CPU of writing an export's rows.
+type ValidWriter interface {
+	WriteValid(item json.RawMessage) error
+}
+
 // tableBlock is how many rows a streamed table buffers to size its columns.
 // A list that fits in one block prints exactly as List would; after that,
 // columns only ever widen, so a later, longer cell shifts the columns from
@@ -240,11 +248,22 @@ func (s *csvStream) start(first []Object) error {
 	return s.rows.header(s.cols)
 }
 
-func (s *csvStream) Write(item json.RawMessage) error {
+func (s *csvStream) Write(item json.RawMessage) error { return s.write(item, false) }
+
+// WriteValid is Write for an item known to be valid JSON (ValidWriter).
+func (s *csvStream) WriteValid(item json.RawMessage) error { return s.write(item, true) }
+
+func (s *csvStream) write(item json.RawMessage, valid bool) error {
 	if err := s.next(); err != nil {
 		return err
 	}
-	o, err := parseObjectAfter(item, s.last)
+	var o Object
+	var err error
+	if valid {
+		o = indexAfter(jsonSafe(item), s.last)
+	} else {
+		o, err = parseObjectAfter(item, s.last)
+	}
 	s.last = Object{}
 	if err != nil {
 		return fmt.Errorf("item %d: %w", s.n, err)

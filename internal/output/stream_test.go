@@ -266,3 +266,44 @@ func BenchmarkCSVStream(b *testing.B) {
 		}
 	}
 }
+
+// A CSV stream given items known to be valid JSON (WriteValid) writes what
+// Write writes: the same cells, strings with invalid UTF-8 escaped alike.
+func TestCSVStreamWriteValidWritesAsWrite(t *testing.T) {
+	items := []json.RawMessage{
+		json.RawMessage(`{"id":1,"customer_email":"a@example.com","status":0}`),
+		json.RawMessage(" {\"id\":2,\"customer_email\":\"b\xffc@example.com\",\"status\":1}\n"),
+		json.RawMessage(`{"id":3,"cust\u006fmer_email":"c@example.com","extra":[1,{"status":2}]}`),
+		json.RawMessage(`{}`),
+	}
+	for _, cols := range [][]Column{nil, submissionCols} {
+		var outs [2]bytes.Buffer
+		for i := range outs {
+			p, _, _ := newPrinter(t, Options{Format: CSV})
+			s, err := p.Stream(&outs[i], cols)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, ok := s.(ValidWriter)
+			if !ok {
+				t.Fatal("the CSV stream takes no valid items")
+			}
+			for _, item := range items {
+				if i == 0 {
+					err = s.Write(item)
+				} else {
+					err = v.WriteValid(item)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if outs[0].String() != outs[1].String() {
+			t.Errorf("%d columns: Write wrote\n%s\nWriteValid wrote\n%s", len(cols), outs[0].String(), outs[1].String())
+		}
+	}
+}

@@ -88,7 +88,8 @@ func (r *recordedExport) form(ctx context.Context) (*bisform.Form, error) {
 
 func (r *recordedExport) run(ctx context.Context, sink *exportSink) error {
 	var err error
-	r.result, err = r.db.Export(ctx, r.client, mirror.ExportOptions{Details: r.details, Resume: r.resume, Report: r, First: r.first, Write: sink.Write})
+	r.result, err = r.db.Export(ctx, r.client, mirror.ExportOptions{Details: r.details, Resume: r.resume, Report: r, First: r.first,
+		Write: sink.Write, WriteValid: sink.WriteValid})
 	return mirrorshared.MirrorError(err)
 }
 

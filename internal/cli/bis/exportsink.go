@@ -80,6 +80,21 @@ func (s *exportSink) Write(raw json.RawMessage) error {
 	return nil
 }
 
+// WriteValid writes one row known to be valid JSON (an item of a page the
+// client decoded whole), not checked again where the format can skip it
+// (output.ValidWriter).
+func (s *exportSink) WriteValid(raw json.RawMessage) error {
+	v, ok := s.rows.(output.ValidWriter)
+	if !ok {
+		return s.Write(raw)
+	}
+	if err := v.WriteValid(raw); err != nil {
+		return err
+	}
+	s.written++
+	return nil
+}
+
 // commit ends the output and puts the file in place.
 func (s *exportSink) commit() error {
 	if err := s.rows.Close(); err != nil {

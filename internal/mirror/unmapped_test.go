@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"reflect"
 	"runtime"
@@ -10,7 +11,7 @@ import (
 )
 
 // bis find reads its rows with read(2) into a small cache, not through the
-// map every other read of a read-only mirror uses (scatteredReads), and
+// map every other read of a read-only mirror uses (unmappedReads), and
 // leaves the connection as it found it.
 func TestFindReadsScatteredRowsWithoutTheMap(t *testing.T) {
 	if runtime.GOOS != "linux" {
@@ -67,4 +68,35 @@ func fileMapped(t *testing.T, path string) bool {
 		}
 	}
 	return false
+}
+
+// bis export --offline streams every row without the map: mapped pages
+// would stay resident until the process ends, so its memory would grow
+// with the store.
+func TestEachSubmissionStreamsWithoutTheMap(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("looks for the mapped file in /proc/self/maps")
+	}
+	sqliteOnly(t, "a mirror file's map")
+	w := newWorld(t, 120)
+	w.sync(SyncOptions{}, "bis")
+	ctx := context.Background()
+	r := w.readOnly()
+	if _, err := r.Demand(ctx, DemandFilter{ByVariant: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !fileMapped(t, w.path) {
+		t.Fatal("a read-only mirror's reads do not map the file: this test sees nothing")
+	}
+	seen, mapped := 0, false
+	if _, _, err := r.EachSubmission(ctx, false, func(json.RawMessage) error {
+		seen++
+		mapped = mapped || fileMapped(t, w.path)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if seen != 120 || mapped {
+		t.Fatalf("%d rows (want 120), read through the map: %v", seen, mapped)
+	}
 }
