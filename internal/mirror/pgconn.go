@@ -285,18 +285,34 @@ type rebound struct {
 func (r rebound) bind(args []driver.NamedValue) ([]driver.NamedValue, error) {
 	out := make([]driver.NamedValue, len(r.params))
 	for k, name := range r.params {
-		found := false
-		for _, a := range args {
-			if matchesParam(name, k+1, a) {
-				out[k], found = driver.NamedValue{Ordinal: k + 1, Value: a.Value}, true
-				break
-			}
-		}
-		if !found {
+		a, ok := argOf(name, k+1, args)
+		if !ok {
 			return nil, fmt.Errorf("mirror: no argument for parameter %d (%q) of the statement", k+1, name)
 		}
+		out[k] = driver.NamedValue{Ordinal: k + 1, Value: a.Value}
 	}
 	return out, nil
+}
+
+// argOf is the argument of parameter name, the statement's $k. A
+// positional one is looked for first where its position puts it (the
+// arguments come in order), and the others are searched: a page's insert
+// of 15 rows has 285 parameters, and searching every argument for each
+// was a fifth of storectl's CPU in a first sync on PostgreSQL.
+func argOf(name string, k int, args []driver.NamedValue) (driver.NamedValue, bool) {
+	at := k
+	if name != "" && name[0] == '?' {
+		at, _ = strconv.Atoi(name[1:])
+	}
+	if (name == "" || name[0] == '?') && at >= 1 && at <= len(args) && matchesParam(name, k, args[at-1]) {
+		return args[at-1], true
+	}
+	for _, a := range args {
+		if matchesParam(name, k, a) {
+			return a, true
+		}
+	}
+	return driver.NamedValue{}, false
 }
 
 // matchesParam says whether a is the argument of parameter name, the

@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"os"
 	"os/exec"
@@ -92,6 +93,37 @@ func TestPgRebind(t *testing.T) {
 		if got := pgRebind(in).text; got != want {
 			t.Errorf("pgRebind(%q)\n got %q\nwant %q", in, got, want)
 		}
+	}
+}
+
+// A statement's positional arguments are bound where their positions put
+// them (argOf): a page's insert binds 285, and searching every argument
+// for each parameter was a fifth of storectl's CPU in a first sync on
+// PostgreSQL. 50,000 parameters bind in milliseconds so, in seconds
+// searched.
+func TestBindFindsPositionalArgumentsInPlace(t *testing.T) {
+	const n = 50000
+	r := pgRebind("INSERT INTO t VALUES (" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ", ?1)")
+	args := make([]driver.NamedValue, n)
+	for i := range args {
+		args[i] = driver.NamedValue{Ordinal: i + 1, Value: i}
+	}
+	start := time.Now()
+	out, err := r.bind(args)
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != n+1 || out[n].Value != 0 {
+		t.Fatalf("%d arguments bound, the last %v: want %d, the last the first's", len(out), out[len(out)-1].Value, n+1)
+	}
+	for i, a := range out[:n] {
+		if a.Value != i || a.Ordinal != i+1 {
+			t.Fatalf("$%d bound to %v (ordinal %d), want %d", i+1, a.Value, a.Ordinal, i)
+		}
+	}
+	if took > 500*time.Millisecond {
+		t.Errorf("binding %d arguments took %v: searched for each?", n, took)
 	}
 }
 

@@ -370,7 +370,7 @@ SELECT 1;
 -- it deletes an ended export's rows by pass, never the whole table. The
 -- number means the same schema on both backends.
 SELECT 1;
-`,
+`, pgVersion19,
 }
 
 // PostgresSchemaVersion is the schema version the PostgreSQL mirror

@@ -814,6 +814,10 @@ CREATE TABLE export_rows_v18 (
 INSERT INTO export_rows_v18 (pass_id, seq, id) SELECT pass_id, seq, id FROM export_rows;
 DROP TABLE export_rows;
 ALTER TABLE export_rows_v18 RENAME TO export_rows;
+`, `
+-- Version 19 changes the PostgreSQL mirror only (pgVersion19: the
+-- recount that ends a first pass keeps its plans, and an INSERT's
+-- statement trigger asks once per store whether its tallies wait).
 `}
 
 // SchemaVersion is the schema this storectl writes.

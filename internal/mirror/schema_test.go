@@ -45,6 +45,7 @@ func TestMigrationsArePinned(t *testing.T) {
 		"4ac35ae5b7b5ee0682a9dd58fadb93f8e37663279ef0e3d2a9f2972ccd51e3ce",
 		"c8073ca73660836a7bd889974ef53a97f4702450112ce56568c9196944d38a58",
 		"4a143a6dc45e09a7039dcd67be4596eff6909a90106208ea2b8ccdf8d2201852",
+		"9c9f5699297d6271971bf990ab230fc845a70687857b2ae164986dd549003842",
 	}
 	for i, m := range migrations {
 		sum := sha256.Sum256([]byte(m))

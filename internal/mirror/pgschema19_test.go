@@ -1,0 +1,94 @@
+package mirror
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// An INSERT's statement trigger asks whether a store's tallies wait for
+// its first pass once per store among the statement's rows (version 19),
+// whether they wait (a page of a first pass) or not (rows counted as they
+// come): counted in the transaction by the server (track_functions).
+func TestPostgresInsertAsksOncePerStoreWhetherItsTalliesWait(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	ctx := context.Background()
+	w := newWorld(t, 15)
+	w.sync(SyncOptions{}, "bis")
+	for _, deferred := range []bool{false, true} {
+		tx, err := w.db.sql.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The counts a transaction shows may hold an earlier one's, not
+		// yet reported: the INSERT's are the difference.
+		var before, after int
+		calls := func(n *int) {
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(calls), 0) FROM pg_stat_xact_user_functions
+				WHERE schemaname = 'storectl' AND funcname = 'tallies_deferred'`).Scan(n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		qs := []string{"SET LOCAL track_functions = 'pl'"}
+		if deferred {
+			qs = append(qs, "INSERT INTO bulk_deferred (tbl, kind, name, sql) VALUES ('submissions', 'recount', 'tallies', '')")
+		}
+		for _, q := range qs {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		calls(&before)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO submissions (id, product_id, variant_id, status, created_at, sku, list_json,
+			list_fetched_at, first_seen_at, last_seen_at) SELECT id + 1000, product_id, variant_id, status, created_at, sku, list_json,
+			'x', 'x', 'x' FROM submissions`); err != nil {
+			t.Fatal(err)
+		}
+		calls(&after)
+		if err := tx.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		if calls := after - before; calls != 1 {
+			t.Errorf("an INSERT of 15 rows of one store (tallies deferred: %v) asked %d times whether they wait, want 1", deferred, calls)
+		}
+	}
+}
+
+// The recount that ends a first pass runs with the plans PostgreSQL keeps
+// (version 19), though the writer's connection plans each statement anew:
+// the foreign key's check of each tally row it inserts was planned on its
+// own.
+func TestPostgresCountTalliesKeepsItsPlans(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15)
+	var conf string
+	err := w.db.sql.QueryRow(`SELECT coalesce(array_to_string(proconfig, ' '), '') FROM pg_proc
+		WHERE oid = 'storectl.count_tallies(text)'::regprocedure`).Scan(&conf)
+	if err != nil || !strings.Contains(conf, "plan_cache_mode=auto") {
+		t.Fatalf("storectl.count_tallies runs with settings %q (%v), want plan_cache_mode=auto", conf, err)
+	}
+}
+
+// The ANALYZE that ends a first pass reads a sample of 3,000 rows
+// (firstPassStatistics), not the server's 30,000: its histograms have at
+// most 11 bounds where the server's default target gives up to 101.
+func TestPostgresFirstPassAnalyzesASample(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15*20)
+	w.sync(SyncOptions{}, "bis")
+	var bounds int
+	err := w.db.sql.QueryRow(`SELECT coalesce(max(array_length(histogram_bounds::text::text[], 1)), 0) FROM pg_stats
+		WHERE schemaname = 'storectl' AND tablename = 'submissions'`).Scan(&bounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bounds == 0 || bounds > 11 {
+		t.Fatalf("the first pass left histograms of up to %d bounds, want 1 to 11", bounds)
+	}
+}
