@@ -70,7 +70,7 @@ func (db *DB) restoreIndexes(ctx context.Context, res *resource) error {
 		return err
 	}
 	defer tx.Rollback()
-	if err := restoreIndexes(ctx, tx, res, db, nil); err != nil {
+	if err := restoreIndexes(ctx, tx, res, db); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -99,9 +99,7 @@ func countTallies(store string) string {
 }
 
 // restoreIndexes makes again, in tx, what deferIndexes dropped, if
-// anything: the indexes, then what the triggers keep (a's rows, counted
-// meanwhile on another connection, where a counted them), then the
-// triggers.
+// anything: the indexes, then what the triggers keep, then the triggers.
 // A PostgreSQL store's deferred tallies are counted by its own statement
 // (deferTallies) instead of the resource's rebuild, which is SQLite's; its
 // indexes are made by storectl.restore_indexes, with the owner's rights,
@@ -112,7 +110,7 @@ func countTallies(store string) string {
 // team's mirror may write that table, and whoever ends a pass, the owner
 // perhaps, would run what another put there. The steps are the schema's
 // own functions; bulk_deferred only says which are due.
-func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB, a *aside) error {
+func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB) error {
 	indexes, triggers, recounts, err := deferred(ctx, tx, res.name)
 	if db.pg != nil {
 		indexes, triggers = []string{"SELECT storectl.restore_indexes(" + quoteLiteral(res.name) + ")"}, nil
@@ -134,9 +132,6 @@ func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB, a *a
 	}
 	for _, step := range [][]string{indexes, rebuild, triggers} {
 		for _, q := range step {
-			if a.fills(ctx, tx, q) {
-				continue
-			}
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("build %s's indexes again: %w", res.name, err)
 			}

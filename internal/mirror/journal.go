@@ -143,19 +143,10 @@ func (p *pass) saveState(ctx context.Context, tx execQuerier, st shop.WalkState,
 // order they begin; seen_by is the last that met a row).
 const unmetSince = "gone_at IS NULL AND (seen_by IS NULL OR seen_by < ?)"
 
-// metSince selects the live rows pass ? or a later one met: those a full
-// pass leaves live when it ends (the others are unmetSince).
-const metSince = "+gone_at IS NULL AND seen_by >= ?"
-
 // finish closes the pass; a full pass marks the rows it did not find as
 // gone (rows this pass or a later one met are alive), and a first one
 // builds the indexes it deferred.
 func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) {
-	var a *aside // a tally counted meanwhile, once the write lock is held (aside.go)
-	if markGone {
-		a = p.db.startAside(ctx, p.res)
-	}
-	defer a.close(ctx) // after the transaction ends
 	tx, err := p.db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -172,9 +163,8 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 		}
 		n, _ := r.RowsAffected()
 		gone = int(n)
-		a.count(ctx, metSince, p.id)
 	}
-	if err := restoreIndexes(ctx, tx, p.res, p.db, a); err != nil {
+	if err := restoreIndexes(ctx, tx, p.res, p.db); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sync_journal SET finished_at = ?, updated_at = ?, outcome = 'done', rows_gone = ?

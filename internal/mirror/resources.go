@@ -58,9 +58,6 @@ type resource struct {
 	// rebuild fills, from the table's rows, what its triggers keep up to
 	// date row by row (run when a first pass ends: see bulk.go).
 	rebuild []string
-	// aside is the statement of rebuild a second connection may count
-	// while the indexes are built (aside.go).
-	aside *asideFill
 
 	orderCol int           // listCols' index of orderKey, -1 when none
 	sql      func() rowSQL // its statements, built once, on first use (rowsql.go)
@@ -107,7 +104,6 @@ var submissions = &resource{
 	withDetails: func(ctx context.Context, db *DB, c *shop.Client, full bool) error { return db.syncForm(ctx, c, full) },
 	rebuild: []string{"DELETE FROM demand_tally", fillDemandTally, "DELETE FROM demand_sku", fillDemandSKU,
 		"DELETE FROM report_tally", fillReportTally},
-	aside: &asideFill{fill: fillReportTally, table: "report_tally", cols: reportTallyCols, rows: reportTallyRows},
 }
 
 // fillDemandTally counts demand_tally afresh from the rows (the same as
@@ -130,16 +126,8 @@ WHERE +gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_
 
 // fillReportTally counts report_tally afresh from the rows (as schema
 // version 9 does once), read as fillDemandTally reads them.
-var fillReportTally = "INSERT INTO report_tally (" + reportTallyCols + ")\n" + reportTallyRows("+gone_at IS NULL")
-
-// reportTallyCols are report_tally's columns, in the order reportTallyRows
-// selects them.
-const reportTallyCols = "product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest"
-
-// reportTallyRows selects report_tally's rows, counted from the
-// submissions that live, an SQL condition, says are not gone.
-func reportTallyRows(live string) string {
-	return `SELECT product_id, variant_id, sku, l, status, q, count(*), sum(d), sum(o), sum(c), sum(u), min(created_at)
+const fillReportTally = `INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest)
+SELECT product_id, variant_id, sku, l, status, q, count(*), sum(d), sum(o), sum(c), sum(u), min(created_at)
 FROM (SELECT product_id, variant_id, sku, status, created_at,
 		CASE WHEN created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
 			THEN substr(created_at, 1, 14) || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15)
@@ -149,9 +137,8 @@ FROM (SELECT product_id, variant_id, sku, status, created_at,
 		detail_fetched_at IS NOT NULL AND opened IS NOT NULL AND opened NOT IN (0, '0', '') AS o,
 		detail_fetched_at IS NOT NULL AND clicked IS NOT NULL AND clicked NOT IN (0, '0', '') AS c,
 		detail_fetched_at IS NOT NULL AND unsubscribe IS 1 AS u
-	FROM submissions WHERE ` + live + `) AS k
+	FROM submissions WHERE +gone_at IS NULL) AS k
 GROUP BY product_id, variant_id, sku, l, status, q`
-}
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",
 	"countdown_before_preorder_end", "apply_to", "preorder_condition_inventory", "fulfillment_status",
