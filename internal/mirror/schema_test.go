@@ -423,20 +423,32 @@ func TestMigrationToVersion8KeepsTheRows(t *testing.T) {
 // rowid), so that --resume after an upgrade writes the same rows in the
 // same order.
 func TestMigrationToVersion16KeepsAnExportsOrder(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v15.db")
+	db := migratedWithExports(t, 15)
+	if got := dump(t, db.sql, `SELECT name FROM pragma_index_list('export_rows') UNION ALL
+		SELECT name FROM pragma_index_info('sqlite_autoindex_export_rows_1')`); got != "sqlite_autoindex_export_rows_1\npass_id\nid\n" {
+		t.Fatalf("export_rows' keys after the migration:\n%s", got)
+	}
+}
+
+// migratedWithExports opens, at the newest version, a mirror made at
+// version from with two exports under way, after checking that each kept
+// its order through the migrations.
+func migratedWithExports(t *testing.T, from int) *DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "old.db")
 	old, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range migrations[:15] {
+	for _, m := range migrations[:from] {
 		if _, err := old.Exec(m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := old.Exec(`PRAGMA user_version = 15;
+	if _, err := old.Exec(fmt.Sprintf(`PRAGMA user_version = %d;
 		INSERT INTO sync_journal (id, resource, kind, purpose, started_at, updated_at)
 		VALUES (4, 'submissions', 'full', 'export', 'x', 'x'), (5, 'submissions', 'full', 'export', 'x', 'x');
-		INSERT INTO export_rows (pass_id, seq, id) VALUES (4, 1, 30), (4, 2, 10), (4, 3, 20), (5, 1, 10)`); err != nil {
+		INSERT INTO export_rows (pass_id, seq, id) VALUES (4, 1, 30), (4, 2, 10), (4, 3, 20), (5, 1, 10)`, from)); err != nil {
 		t.Fatal(err)
 	}
 	old.Close()
@@ -444,14 +456,11 @@ func TestMigrationToVersion16KeepsAnExportsOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
 	if got := dump(t, db.sql, "SELECT pass_id || ':' || id FROM export_rows ORDER BY pass_id, seq"); got != "4:30\n4:10\n4:20\n5:10\n" {
 		t.Fatalf("export_rows after the migration, in each export's order:\n%s", got)
 	}
-	if got := dump(t, db.sql, `SELECT name FROM pragma_index_list('export_rows') UNION ALL
-		SELECT name FROM pragma_index_info('sqlite_autoindex_export_rows_1')`); got != "sqlite_autoindex_export_rows_1\npass_id\nid\n" {
-		t.Fatalf("export_rows' keys after the migration:\n%s", got)
-	}
+	return db
 }
 
 // Version 18 takes export_rows' foreign key away and keeps every export's
@@ -459,31 +468,7 @@ func TestMigrationToVersion16KeepsAnExportsOrder(t *testing.T) {
 // table's pages at once (the Clear opcode) instead of deleting each row
 // and checking the key for it.
 func TestMigrationToVersion18KeepsAnExportsOrderAndEndsItAtOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v17.db")
-	old, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range migrations[:17] {
-		if _, err := old.Exec(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := old.Exec(`PRAGMA user_version = 17;
-		INSERT INTO sync_journal (id, resource, kind, purpose, started_at, updated_at)
-		VALUES (4, 'submissions', 'full', 'export', 'x', 'x'), (5, 'submissions', 'full', 'export', 'x', 'x');
-		INSERT INTO export_rows (pass_id, seq, id) VALUES (4, 1, 30), (4, 2, 10), (4, 3, 20), (5, 1, 10)`); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	db, err := Open(context.Background(), path, Options{Mode: Write})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if got := dump(t, db.sql, "SELECT pass_id || ':' || id FROM export_rows ORDER BY pass_id, seq"); got != "4:30\n4:10\n4:20\n5:10\n" {
-		t.Fatalf("export_rows after the migration, in each export's order:\n%s", got)
-	}
+	db := migratedWithExports(t, 17)
 	if got := dump(t, db.sql, "SELECT count(*) FROM pragma_foreign_key_list('export_rows')"); got != "0\n" {
 		t.Fatalf("export_rows' foreign keys after the migration: %s", got)
 	}
