@@ -121,6 +121,13 @@ func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB) erro
 	if err != nil || len(indexes)+len(triggers)+len(recounts) == 0 {
 		return err
 	}
+	if db.pg == nil {
+		undo, err := sortInParallel(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer undo()
+	}
 	rebuild := res.rebuild
 	if len(recounts) > 0 {
 		// The table's statistics too: a table just filled has none until
@@ -139,6 +146,25 @@ func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB) erro
 	}
 	_, err = tx.ExecContext(ctx, "DELETE FROM bulk_deferred WHERE tbl = ?", res.name)
 	return err
+}
+
+// sortThreads is how many helper threads SQLite's sorter may use while a
+// first pass's end builds the indexes and counts the tallies (each a sort
+// of every row): the server a pass read is idle by then, so the sort has
+// the machine's CPUs. On two CPUs, building the nine indexes of 100,000
+// submissions took 1.15 s with none, 1.06 s with one, 1.04 s with two and
+// 1.11 s with four (medians of 5, modernc's SQLite, whose threads are
+// goroutines).
+const sortThreads = 2
+
+// sortInParallel lets the connection's sorts use sortThreads helpers, and
+// returns what sets it back to none (SQLite's default): other statements
+// are small, and their sorts gain nothing from a thread.
+func sortInParallel(ctx context.Context, tx *sql.Tx) (undo func(), err error) {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA threads = %d", sortThreads)); err != nil {
+		return nil, err
+	}
+	return func() { _, _ = tx.ExecContext(context.Background(), "PRAGMA threads = 0") }, nil
 }
 
 // firstPassStatistics is the sample the ANALYZE that ends a first pass

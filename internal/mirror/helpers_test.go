@@ -15,6 +15,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/pgurl"
+	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -25,6 +26,7 @@ type world struct {
 	store  sandbox.Store
 	log    *logBuffer
 	client *shop.Client
+	rt     http.RoundTripper // the sandbox's
 	path   string
 	// pg is the PostgreSQL database holding the mirror when the suite runs
 	// on PostgreSQL (nil: the SQLite file at path).
@@ -52,9 +54,22 @@ func newWorldAt(t testing.TB, submissions int, now func() time.Time) *world {
 	t.Helper()
 	w := &world{t: t, store: sandbox.NewMemoryStore(sandbox.DemoStateWithSubmissions(submissions)), log: &logBuffer{}, now: now}
 	srv := sandbox.New(sandbox.Options{Store: w.store, Log: w.log, Now: now})
-	rt := sandbox.Transport(srv)
+	w.rt = sandbox.Transport(srv)
+	w.client = w.newClient(ratelimit.Limit{})
+	w.path = filepath.Join(t.TempDir(), "default.db")
+	if onPostgres {
+		w.pg = pgMigratedTarget(t)
+	}
+	w.open()
+	return w
+}
+
+// newClient is a client of the world's sandbox, pacing its requests to
+// limit (none when zero).
+func (w *world) newClient(limit ratelimit.Limit) *shop.Client {
+	w.t.Helper()
 	h, err := httpx.New(httpx.Config{BaseURL: "https://sandbox.test", Token: sandbox.ShopToken, UserAgent: "test",
-		Timeout: 10 * time.Second, Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		Timeout: 10 * time.Second, Limit: limit, Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
 			w.mu.Lock()
 			w.served++
 			n, before := w.served, w.before
@@ -62,22 +77,16 @@ func newWorldAt(t testing.TB, submissions int, now func() time.Time) *world {
 			if before != nil {
 				before(n, r)
 			}
-			resp, err := rt.RoundTrip(r)
+			resp, err := w.rt.RoundTrip(r)
 			if err == nil && w.after != nil {
 				resp = rewriteBody(resp, w.after)
 			}
 			return resp, err
 		})})
 	if err != nil {
-		t.Fatal(err)
+		w.t.Fatal(err)
 	}
-	w.client = shop.New(h)
-	w.path = filepath.Join(t.TempDir(), "default.db")
-	if onPostgres {
-		w.pg = pgMigratedTarget(t)
-	}
-	w.open()
-	return w
+	return shop.New(h)
 }
 
 func (w *world) open() {

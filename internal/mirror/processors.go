@@ -6,17 +6,22 @@ import (
 	"sync"
 )
 
-// A pass's goroutines take turns more than they run at once: the walk
-// stores a page while the next one is fetched (mostly a wait on the
-// network) and an export's writer formats the rows committed. On a
-// machine of two CPUs, where the other one is all that is left for the
-// server, the shell and everything else, Go's second processor mostly
-// spun and woke threads at each handing over: a first sync of 100,000
-// rows from the sandbox on the same machine took some 15% less CPU and
-// 10–15% less time with one (docs/benchmarks.md). So while one pass walks
-// a list, and only one (several stores synced at once keep every
-// processor), the process runs Go on one processor, unless GOMAXPROCS
-// says otherwise or the machine has more than two CPUs.
+// A paced pass (the real API's throttle: 30 requests a minute) spends
+// nearly all its time waiting for the pace, and its goroutines take turns
+// more than they run at once: the walk stores a page while the next waits
+// for its slot, and an export's writer formats the rows committed. On a
+// machine of two CPUs Go's second processor mostly spun and woke threads
+// at each handing over: some 15% more CPU for the same time. So while one
+// paced pass walks a list, and only one (several stores synced at once
+// keep every processor), the process runs Go on one processor, unless
+// GOMAXPROCS says otherwise or the machine has more than two CPUs.
+//
+// An unpaced pass (a sandbox, a pacing turned off) waits on nothing but
+// its own work, and there the second processor pays: the next page is
+// fetched and checked, and an export's rows formatted, while a page is
+// stored. A first sync of 100,000 rows from the sandbox on the same
+// machine of two CPUs took 2% less time on two processors, an online
+// export 9% less (docs/benchmarks.md), so an unpaced pass keeps them.
 
 // passProcessorCPUs is the most CPUs a machine may have for a pass to
 // walk on one processor.
@@ -25,38 +30,37 @@ const passProcessorCPUs = 2
 // numCPU is runtime.NumCPU (a variable for the tests).
 var numCPU = runtime.NumCPU
 
-// walking counts the passes walking in this process, and keeps the count
-// of processors before the first of them.
+// walking counts the passes walking in this process, and the paced ones
+// among them, and keeps the count of processors before the limit.
 var walking struct {
 	sync.Mutex
-	passes  int
-	before  int
-	limited bool
+	passes, paced int
+	before        int
+	limited       bool
 }
 
-// oneProcessor sets GOMAXPROCS to 1 for a pass about to walk when it is
-// the only one, or back to what it was when another joins, and returns
-// what ends the pass's part.
-func oneProcessor() (done func()) {
+// oneProcessor sets GOMAXPROCS to 1 while a paced pass walks alone, and
+// back to what it was when another pass joins; it returns what ends the
+// pass's part.
+func oneProcessor(paced bool) (done func()) {
 	if os.Getenv("GOMAXPROCS") != "" || numCPU() > passProcessorCPUs {
 		return func() {}
 	}
-	walking.Lock()
-	defer walking.Unlock()
-	walking.passes++
-	switch {
-	case walking.passes == 1:
-		walking.before, walking.limited = runtime.GOMAXPROCS(1), true
-	case walking.limited:
-		runtime.GOMAXPROCS(walking.before)
-		walking.limited = false
-	}
-	return func() {
+	count := func(n int) {
 		walking.Lock()
 		defer walking.Unlock()
-		if walking.passes--; walking.passes == 0 && walking.limited {
+		walking.passes += n
+		if paced {
+			walking.paced += n
+		}
+		switch alone := walking.passes == 1 && walking.paced == 1; {
+		case alone && !walking.limited:
+			walking.before, walking.limited = runtime.GOMAXPROCS(1), true
+		case !alone && walking.limited:
 			runtime.GOMAXPROCS(walking.before)
 			walking.limited = false
 		}
 	}
+	count(1)
+	return func() { count(-1) }
 }

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"runtime"
 	"testing"
+
+	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/ratelimit"
 )
 
 // withCPUs makes the machine look like one of n CPUs, with GOMAXPROCS 2
@@ -18,9 +21,20 @@ func withCPUs(t *testing.T, n int) {
 	})
 }
 
-func TestPassWalksOnOneProcessor(t *testing.T) {
+// pacedClient is a client of w's sandbox whose pace never holds a test
+// back.
+func pacedClient(w *world) *shop.Client {
+	limit, err := ratelimit.Parse("100000/1s")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return w.newClient(limit)
+}
+
+func TestPacedPassWalksOnOneProcessor(t *testing.T) {
 	withCPUs(t, 2)
 	w := newWorld(t, 60)
+	w.client = pacedClient(w)
 	var during []int
 	w.before = func(int, *http.Request) { during = append(during, runtime.GOMAXPROCS(0)) }
 	w.sync(SyncOptions{}, "bis")
@@ -37,37 +51,57 @@ func TestPassWalksOnOneProcessor(t *testing.T) {
 	}
 }
 
-func TestOneProcessorOnlyForOnePassOnASmallMachine(t *testing.T) {
+func TestUnpacedPassKeepsEveryProcessor(t *testing.T) {
 	withCPUs(t, 2)
-	first := oneProcessor()
-	if n := runtime.GOMAXPROCS(0); n != 1 {
-		t.Fatalf("one pass: GOMAXPROCS %d, want 1", n)
+	w := newWorld(t, 60)
+	var during []int
+	w.before = func(int, *http.Request) { during = append(during, runtime.GOMAXPROCS(0)) }
+	w.sync(SyncOptions{}, "bis")
+	if len(during) == 0 {
+		t.Fatal("no request")
 	}
-	second := oneProcessor() // another store synced at once
-	if n := runtime.GOMAXPROCS(0); n != 2 {
-		t.Fatalf("two passes: GOMAXPROCS %d, want 2", n)
+	for _, n := range during {
+		if n != 2 {
+			t.Fatalf("GOMAXPROCS during the pass's requests: %v, want 2", during)
+		}
 	}
+}
+
+func TestOneProcessorOnlyForOnePacedPassOnASmallMachine(t *testing.T) {
+	withCPUs(t, 2)
+	want := func(what string, n int) {
+		t.Helper()
+		if got := runtime.GOMAXPROCS(0); got != n {
+			t.Fatalf("%s: GOMAXPROCS %d, want %d", what, got, n)
+		}
+	}
+	first := oneProcessor(true)
+	want("one paced pass", 1)
+	second := oneProcessor(true) // another store synced at once
+	want("two paced passes", 2)
 	first()
+	want("the second alone", 1)
 	second()
-	if n := runtime.GOMAXPROCS(0); n != 2 {
-		t.Fatalf("after both: GOMAXPROCS %d, want 2", n)
-	}
-	oneProcessor()()
-	if n := runtime.GOMAXPROCS(0); n != 2 {
-		t.Fatalf("after a third: GOMAXPROCS %d, want 2", n)
-	}
+	want("after both", 2)
+	oneProcessor(true)()
+	want("after a third", 2)
+
+	unpaced := oneProcessor(false)
+	want("an unpaced pass", 2)
+	paced := oneProcessor(true)
+	want("a paced pass beside an unpaced one", 2)
+	unpaced()
+	want("the paced pass alone", 1)
+	paced()
+	want("after both", 2)
 
 	numCPU = func() int { return 4 }
-	done := oneProcessor()
-	if n := runtime.GOMAXPROCS(0); n != 2 {
-		t.Fatalf("on 4 CPUs: GOMAXPROCS %d, want 2", n)
-	}
+	done := oneProcessor(true)
+	want("on 4 CPUs", 2)
 	done()
 	numCPU = func() int { return 2 }
 	t.Setenv("GOMAXPROCS", "2")
-	done = oneProcessor()
-	if n := runtime.GOMAXPROCS(0); n != 2 {
-		t.Fatalf("with GOMAXPROCS=2 set: GOMAXPROCS %d, want 2", n)
-	}
+	done = oneProcessor(true)
+	want("with GOMAXPROCS=2 set", 2)
 	done()
 }

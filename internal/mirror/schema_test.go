@@ -334,6 +334,11 @@ func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" || w.count("SELECT count(*) FROM demand_tally") == 0 {
 		t.Fatalf("tally after the first pass:\n%s", m)
 	}
+	if !onPostgres {
+		if n := w.count("PRAGMA threads"); n != 0 {
+			t.Fatalf("the writer's sorts keep %d helper threads after the first pass, want none", n)
+		}
+	}
 	ids := w.newestSubmissionIDs(5)
 	w.sendRestock(ids[:3]...)
 	removeSubmissions(t, w.store, []string{fmt.Sprint(ids[4])})
