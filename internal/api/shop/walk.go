@@ -42,16 +42,16 @@ type Walk struct {
 	// error stops the walk; ErrStopWalk ends it early without the final
 	// check (an incremental sync that reached rows it knows).
 	Page func(ctx context.Context, p *WalkPage) error
-	// Ahead fetches the next page while Page works on one, when the walk
+	// Ahead fetches the next pages while Page works on one, when the walk
 	// going forward knows which page comes next (walkahead.go). Fetch then
 	// runs on another goroutine, at most one call at a time, and an
-	// interrupted walk may have read one page more than it gave.
+	// interrupted walk may have read aheadPages pages more than it gave.
 	Ahead bool
 	// Prefetched is the page asked for before the walk began (Prefetch),
 	// taken in place of fetching it when it is the walk's first.
 	Prefetched *Prefetch
 
-	next *ahead // the page being fetched ahead
+	next []*ahead // the pages being fetched ahead, in order
 }
 
 // Seen is the set of ids a walk has given, asked once a page. A list read
@@ -180,7 +180,7 @@ func (w *Walk) Run(ctx context.Context) (WalkResult, error) {
 		total  int64
 	}
 	if w.Prefetched != nil {
-		w.next, w.Prefetched = w.Prefetched.a, nil
+		w.next, w.Prefetched = []*ahead{w.Prefetched.a}, nil
 	}
 	defer w.dropAhead()
 	for !st.Done {

@@ -2,8 +2,8 @@ package shop
 
 import "context"
 
-// ahead is the next page, fetched while the page before it is given (Walk.
-// Ahead): the list's next request overlaps the caller's work on the page.
+// ahead is a page fetched while the pages before it are given (Walk.
+// Ahead): the list's requests overlap the caller's work on the pages.
 type ahead struct {
 	number int
 	done   chan struct{}
@@ -12,16 +12,56 @@ type ahead struct {
 	cancel context.CancelFunc
 }
 
-// fetchAhead starts fetching page number in the background.
+// aheadPages is how many pages a walk fetching ahead keeps asked for
+// beyond the one it gives. With one, each request waited for the caller
+// to finish the page before it: a first sync of 100,000 rows from a
+// sandbox on the same machine spent 2 s of its 5.8 s walk waiting for
+// pages, while storing them took 3.3 s. With two, the requests follow
+// one another as a list's do, and the walk waits only for the slower of
+// the two.
+const aheadPages = 2
+
+// fetchAhead makes sure the pages from number on are being fetched, up to
+// aheadPages of them and none past the list's last page but the first:
+// one after another (Fetch runs at most one call at a time), each once
+// the one before it is read. Pages asked for on another guess are dropped
+// first: the list moved.
 func (w *Walk) fetchAhead(ctx context.Context, number int) {
-	w.next = startAhead(ctx, w.Fetch, number)
+	if len(w.next) > 0 && w.next[0].number != number {
+		w.dropAhead()
+	}
+	for len(w.next) < aheadPages {
+		n := number + len(w.next)
+		var after *ahead
+		if len(w.next) > 0 {
+			if last := w.State.LastPage; last > 0 && n > last {
+				return
+			}
+			after = w.next[len(w.next)-1]
+		}
+		w.next = append(w.next, startAhead(ctx, w.Fetch, n, after))
+	}
 }
 
-func startAhead(ctx context.Context, fetch func(ctx context.Context, page int) (*Page, error), number int) *ahead {
+// startAhead fetches page number in the background, once after (if any)
+// is read; not at all if after failed.
+func startAhead(ctx context.Context, fetch func(ctx context.Context, page int) (*Page, error), number int, after *ahead) *ahead {
 	actx, cancel := context.WithCancel(ctx)
 	a := &ahead{number: number, done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(a.done)
+		if after != nil {
+			select {
+			case <-after.done:
+			case <-actx.Done():
+				a.err = actx.Err()
+				return
+			}
+			if after.err != nil {
+				a.err = after.err
+				return
+			}
+		}
 		a.page, a.err = fetch(actx, number)
 	}()
 	return a
@@ -39,7 +79,7 @@ type Prefetch struct{ a *ahead }
 // StartPrefetch starts fetching page number with fetch (the walk's Fetch)
 // in the background.
 func StartPrefetch(ctx context.Context, fetch func(ctx context.Context, page int) (*Page, error), number int) *Prefetch {
-	return &Prefetch{a: startAhead(ctx, fetch, number)}
+	return &Prefetch{a: startAhead(ctx, fetch, number, nil)}
 }
 
 // Drop stops the fetch and waits for it to end, so that no request
@@ -51,28 +91,31 @@ func (p *Prefetch) Drop() {
 	}
 }
 
-// fetch is page number: the one fetched ahead when it is that page, else
-// fetched now (a page fetched ahead that is not the one wanted is dropped).
+// fetch is page number: the first page fetched ahead when it is that
+// page, else fetched now (the pages fetched ahead on another guess are
+// dropped).
 func (w *Walk) fetch(ctx context.Context, number int) (*Page, error) {
-	if a := w.next; a != nil {
-		w.next = nil
-		if a.number == number {
-			<-a.done
-			a.cancel()
-			return a.page, a.err
-		}
-		a.drop()
+	if len(w.next) > 0 && w.next[0].number == number {
+		a := w.next[0]
+		w.next = w.next[1:]
+		<-a.done
+		a.cancel()
+		return a.page, a.err
 	}
+	w.dropAhead()
 	return w.Fetch(ctx, number)
 }
 
-// dropAhead stops the fetch ahead, if any, and waits for it to end, so
-// that no request outlives the walk.
+// dropAhead stops the fetches ahead, if any, and waits for them to end,
+// so that no request outlives the walk.
 func (w *Walk) dropAhead() {
-	if w.next != nil {
-		w.next.drop()
-		w.next = nil
+	for _, a := range w.next {
+		a.cancel()
 	}
+	for _, a := range w.next {
+		<-a.done
+	}
+	w.next = nil
 }
 
 func (a *ahead) drop() {
