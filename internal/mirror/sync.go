@@ -234,12 +234,12 @@ func collectLess() (restore func()) {
 	return func() { debug.SetGCPercent(before) }
 }
 
-// fetchesAhead says whether the pass fetches the next page while it stores
-// one: on a full pass (an incremental one stops at the first page it
-// knows) when requests are not paced. Unpaced, the client's work is what a
-// pass waits for, and the overlap hides the requests behind the stores;
-// paced, each store already runs while the pace holds the next request,
-// and a pass killed mid-page reads again only the page in flight.
+// fetchesAhead says whether the pass fetches the next pages while it
+// stores one: on a full pass (an incremental one stops at the first page
+// it knows) when requests are not paced. Unpaced, the client's work is
+// what a pass waits for, and the overlap hides the requests behind the
+// stores; paced, each store already runs while the pace holds the next
+// request, and a pass killed mid-page reads again only the page in flight.
 func (p *pass) fetchesAhead(c *shop.Client) bool {
 	return p.kind == Full && !c.Paced()
 }
