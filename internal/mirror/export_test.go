@@ -178,6 +178,21 @@ func TestEndedExportForgetsOnlyItsOrder(t *testing.T) {
 	}
 }
 
+// cancelAtStep cancels once phase reached done: a page committed, since
+// which request the walk is at depends on how far it fetched ahead.
+type cancelAtStep struct {
+	notices
+	phase  string
+	done   int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAtStep) Step(_, phase string, done, _ int) {
+	if phase == c.phase && done >= c.done {
+		c.cancel()
+	}
+}
+
 // The rows of the pages just read go to WriteValid (the client checked
 // them when it decoded each page); the rows a resume reads back from the
 // mirror, which another program may have written, go to Write, which
@@ -185,15 +200,10 @@ func TestEndedExportForgetsOnlyItsOrder(t *testing.T) {
 func TestExportWritesOnlyPageRowsAsValid(t *testing.T) {
 	w := newWorld(t, 70)
 	ctx, cancel := context.WithCancel(context.Background())
-	w.before = func(n int, r *http.Request) {
-		if n == 3 {
-			cancel()
-		}
-	}
-	if _, err := w.db.Export(ctx, w.client, ExportOptions{Write: func(json.RawMessage) error { return nil }}); !errors.Is(err, context.Canceled) {
+	stop := &cancelAtStep{phase: "export", done: 15, cancel: cancel}
+	if _, err := w.db.Export(ctx, w.client, ExportOptions{Report: stop, Write: func(json.RawMessage) error { return nil }}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted export: %v", err)
 	}
-	w.before = nil
 	var checked, valid int
 	res, err := w.db.Export(context.Background(), w.client, ExportOptions{Resume: true,
 		Write:      func(json.RawMessage) error { checked++; return nil },
