@@ -147,6 +147,11 @@ const unmetSince = "gone_at IS NULL AND (seen_by IS NULL OR seen_by < ?)"
 // gone (rows this pass or a later one met are alive), and a first one
 // builds the indexes it deferred.
 func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) {
+	aside, err := p.db.buildIndexesAside(ctx, p.res)
+	if err != nil {
+		return 0, err
+	}
+	defer aside.wait() // no build outlives the pass
 	tx, err := p.db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -154,17 +159,11 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 	defer tx.Rollback()
 	now := stamp(p.db.Now())
 	if markGone {
-		if err := p.recordGone(ctx, tx); err != nil {
+		if gone, err = p.markGone(ctx, tx, now, aside); err != nil {
 			return 0, err
 		}
-		r, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET gone_at = ? WHERE %s", p.res.name, unmetSince), now, p.id)
-		if err != nil {
-			return 0, err
-		}
-		n, _ := r.RowsAffected()
-		gone = int(n)
 	}
-	if err := restoreIndexes(ctx, tx, p.res, p.db); err != nil {
+	if err := restoreIndexes(ctx, tx, p.res, p.db, aside); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sync_journal SET finished_at = ?, updated_at = ?, outcome = 'done', rows_gone = ?
@@ -181,6 +180,33 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 	}
 	p.db.checkpoint(ctx)
 	return gone, nil
+}
+
+// markGone marks the rows the pass did not meet as gone, and records
+// them for the watchers. While the indexes are built aside, a table with
+// no such row is left alone: an UPDATE, even of no row, takes a lock that
+// CREATE INDEX waits for, or waits for it, and the pass's end would wait
+// for a build that waits for the pass's end. A table with such rows waits
+// for the build first.
+func (p *pass) markGone(ctx context.Context, tx *sql.Tx, now string, aside *indexBuild) (int, error) {
+	if aside != nil {
+		var unmet bool
+		if err := tx.QueryRowContext(ctx, fmt.Sprintf("SELECT EXISTS (SELECT 1 FROM %s WHERE %s)", p.res.name, unmetSince), p.id).Scan(&unmet); err != nil || !unmet {
+			return 0, err
+		}
+		if err := aside.wait(); err != nil {
+			return 0, fmt.Errorf("build %s's indexes again: %w", p.res.name, err)
+		}
+	}
+	if err := p.recordGone(ctx, tx); err != nil {
+		return 0, err
+	}
+	r, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET gone_at = ? WHERE %s", p.res.name, unmetSince), now, p.id)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := r.RowsAffected()
+	return int(n), nil
 }
 
 // forgetExportRows deletes the order of an export that ended. When no

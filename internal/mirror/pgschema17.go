@@ -22,9 +22,10 @@ package mirror
 //     same rows), only more slowly;
 //   - storectl.restore_indexes(tbl) makes again every index of the table
 //     any store deferred (IF NOT EXISTS: one made by another's pass is
-//     kept), in the caller's transaction: the one that ends the pass, so a
-//     pass ends with its indexes or not at all. The caller deletes its own
-//     store's rows of bulk_deferred.
+//     kept), in the caller's transaction: the one that ends a pass, or,
+//     for the pass that deferred them, one of its own beside it
+//     (buildIndexesAside), which the pass's end waits for. The caller
+//     deletes its own store's rows of bulk_deferred.
 //
 // The definitions a function of the owner runs are kept where only the
 // owner writes: storectl_private, a schema no role is granted (the

@@ -352,6 +352,38 @@ func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 	}
 }
 
+// A first pass interrupted, then a new full pass (an export) that no
+// longer finds two of its rows: that pass's end marks them gone and builds
+// the deferred indexes (on PostgreSQL, on another connection, which the
+// UPDATE waits for) and the tallies count only the rows still there.
+func TestPassEndMarksGoneWhileTheDeferredIndexesAreBuilt(t *testing.T) {
+	w := newWorld(t, 100)
+	want := schemaOf(t, w.db.sql, "submissions")
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	w.reopen()
+	var gone []string
+	for _, id := range w.newestSubmissionIDs(2) {
+		gone = append(gone, fmt.Sprint(id))
+	}
+	removeSubmissions(t, w.store, gone)
+	_, res, err := w.export(ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Gone != 2 || w.count("SELECT count(*) FROM submissions WHERE gone_at IS NOT NULL") != 2 {
+		t.Fatalf("%d rows marked gone, want the 2 removed (%+v)", res.Gone, res)
+	}
+	if got := schemaOf(t, w.db.sql, "submissions"); got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
+		t.Fatalf("after the pass:\n%s\nwant:\n%s", got, want)
+	}
+	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" {
+		t.Fatalf("tally after the pass:\n%s", m)
+	}
+}
+
 // schemaOf lists the SQL of table's indexes and triggers that a first
 // pass defers: on PostgreSQL, the indexes neither unique nor the key
 // (pgVersion17; its triggers stay).

@@ -181,7 +181,7 @@ func (db *DB) choosePass(ctx context.Context, res *resource, opts SyncOptions) (
 // mirror already has unchanged.
 func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage func(ctx context.Context) error) (shop.WalkResult, error) {
 	defer collectLess()()
-	defer oneProcessor(c.Paced())()
+	defer oneProcessor(c.Paced() || p.db.pg != nil)()
 	report := orSilent(rep)
 	planned := p.walk.Started
 	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk, Ahead: p.fetchesAhead(c), Prefetched: p.first}
