@@ -319,10 +319,7 @@ func TestTallyFillsReadACoveringIndex(t *testing.T) {
 func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 	w := newWorld(t, 100)
 	want := schemaOf(t, w.db.sql, "submissions")
-	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err %v", err)
-	}
+	w.interruptFirstSync()
 	if got := schemaOf(t, w.db.sql, "submissions"); w.count("SELECT count(*) FROM bulk_deferred") == 0 || got != "" {
 		t.Fatalf("an interrupted first pass keeps its indexes deferred; found %q", got)
 	}
@@ -359,10 +356,7 @@ func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 func TestPassEndMarksGoneWhileTheDeferredIndexesAreBuilt(t *testing.T) {
 	w := newWorld(t, 100)
 	want := schemaOf(t, w.db.sql, "submissions")
-	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err %v", err)
-	}
+	w.interruptFirstSync()
 	w.reopen()
 	var gone []string
 	for _, id := range w.newestSubmissionIDs(2) {
@@ -381,6 +375,16 @@ func TestPassEndMarksGoneWhileTheDeferredIndexesAreBuilt(t *testing.T) {
 	}
 	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" {
 		t.Fatalf("tally after the pass:\n%s", m)
+	}
+}
+
+// interruptFirstSync stops the world's first sync while it stores a page
+// (cancelInPage), its indexes deferred.
+func (w *world) interruptFirstSync() {
+	w.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
+		w.t.Fatalf("err %v", err)
 	}
 }
 

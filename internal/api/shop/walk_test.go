@@ -170,41 +170,52 @@ func TestWalkRemovalsPullRowsUp(t *testing.T) {
 	}
 }
 
-// Rows arrive at the top and leave anywhere between every two requests:
-// every row present from the first request to the last is given once.
-func TestWalkChurn(t *testing.T) {
-	for seed := range uint64(500) {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		l := newFakeList(40+rng.IntN(80), 15)
-		start := slices.Clone(l.ids)
-		left := map[int]bool{}
-		l.change = func(l *fakeList, fetch int) {
-			if fetch == 1 {
-				return
-			}
-			burst := 4
-			if seed%3 == 0 {
-				burst = 25 // more than a page at once
-			}
-			l.arrive(rng.IntN(burst))
-			for range rng.IntN(burst / 2) {
-				if len(l.ids) > 0 {
-					i := rng.IntN(len(l.ids))
-					left[l.ids[i]] = true
-					l.leave(i)
-				}
+// churningList is a list, for a seed, where rows arrive at the top and
+// leave anywhere between every two requests; check says whether the rows
+// given are each row present throughout, once.
+func churningList(t *testing.T, seed uint64) (l *fakeList, check func(given []string)) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	l = newFakeList(40+rng.IntN(80), 15)
+	start := slices.Clone(l.ids)
+	left := map[int]bool{}
+	l.change = func(l *fakeList, fetch int) {
+		if fetch == 1 {
+			return
+		}
+		burst := 4
+		if seed%3 == 0 {
+			burst = 25 // more than a page at once
+		}
+		l.arrive(rng.IntN(burst))
+		for range rng.IntN(burst / 2) {
+			if len(l.ids) > 0 {
+				i := rng.IntN(len(l.ids))
+				left[l.ids[i]] = true
+				l.leave(i)
 			}
 		}
-		given, _, err := walkAll(t, l)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
+	}
+	return l, func(given []string) {
+		t.Helper()
 		set := assertOnce(t, given)
 		for _, id := range start {
 			if !left[id] && !set[strconv.Itoa(id)] {
 				t.Fatalf("seed %d: id %d, present throughout, was not given", seed, id)
 			}
 		}
+	}
+}
+
+// Rows arrive at the top and leave anywhere between every two requests:
+// every row present from the first request to the last is given once.
+func TestWalkChurn(t *testing.T) {
+	for seed := range uint64(500) {
+		l, check := churningList(t, seed)
+		given, _, err := walkAll(t, l)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		check(given)
 	}
 }
 

@@ -3,9 +3,7 @@ package shop
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"slices"
-	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,37 +54,12 @@ func TestWalkAheadReadsWhatAWalkReads(t *testing.T) {
 // promise), asking for at most a few pages more than it reads.
 func TestWalkAheadChurn(t *testing.T) {
 	for seed := range uint64(500) {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		l := newFakeList(40+rng.IntN(80), 15)
-		start := slices.Clone(l.ids)
-		left := map[int]bool{}
-		l.change = func(l *fakeList, fetch int) {
-			if fetch == 1 {
-				return
-			}
-			burst := 4
-			if seed%3 == 0 {
-				burst = 25 // more than a page at once
-			}
-			l.arrive(rng.IntN(burst))
-			for range rng.IntN(burst / 2) {
-				if len(l.ids) > 0 {
-					i := rng.IntN(len(l.ids))
-					left[l.ids[i]] = true
-					l.leave(i)
-				}
-			}
-		}
+		l, check := churningList(t, seed)
 		_, given, res, err := walkPages(t, l, true)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		set := assertOnce(t, given)
-		for _, id := range start {
-			if !left[id] && !set[strconv.Itoa(id)] {
-				t.Fatalf("seed %d: id %d, present throughout, was not given", seed, id)
-			}
-		}
+		check(given)
 		if l.fetches > 2*res.Requests+aheadPages {
 			t.Fatalf("seed %d: %d fetches for %d pages read", seed, l.fetches, res.Requests)
 		}
