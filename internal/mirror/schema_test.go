@@ -378,6 +378,31 @@ func TestPassEndMarksGoneWhileTheDeferredIndexesAreBuilt(t *testing.T) {
 	}
 }
 
+// On PostgreSQL, a first pass whose build of the deferred indexes on a
+// second connection fails (a role's connection limit) builds them in its
+// own last transaction, and ends.
+func TestFirstPassEndsWhenTheBuildAsideFails(t *testing.T) {
+	if !onPostgres {
+		t.Skip("SQLite builds the indexes in the pass's transaction only")
+	}
+	w := newWorld(t, 40)
+	want := schemaOf(t, w.db.sql, "submissions")
+	tried := 0
+	before := buildAside
+	buildAside = func(context.Context, *DB, *resource) error {
+		tried++
+		return errors.New("too many connections for role")
+	}
+	t.Cleanup(func() { buildAside = before })
+	w.sync(SyncOptions{}, "bis")
+	if got := schemaOf(t, w.db.sql, "submissions"); tried != 1 || got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
+		t.Fatalf("%d builds aside tried; after the pass:\n%s\nwant:\n%s", tried, got, want)
+	}
+	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" {
+		t.Fatalf("tally after the pass:\n%s", m)
+	}
+}
+
 // interruptFirstSync stops the world's first sync while it stores a page
 // (cancelInPage), its indexes deferred.
 func (w *world) interruptFirstSync() {
