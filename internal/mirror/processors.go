@@ -22,9 +22,9 @@ import (
 // of 2, since the second mostly took CPU from the server).
 //
 // An unpaced pass into SQLite (a sandbox, a pacing turned off) waits on
-// nothing but its own work, and there the second processor pays: the next page is
-// fetched and checked, and an export's rows formatted, while a page is
-// stored. A first sync of 100,000 rows from the sandbox on the same
+// nothing but its own work, and there the second processor pays: the next
+// page is fetched and checked, and an export's rows formatted, while a
+// page is stored. A first sync of 100,000 rows from the sandbox on the same
 // machine of two CPUs took 2% less time on two processors, an online
 // export 9% less (docs/benchmarks.md), so an unpaced pass keeps them.
 
@@ -36,7 +36,8 @@ const passProcessorCPUs = 2
 var numCPU = runtime.NumCPU
 
 // walking counts the passes walking in this process, and those among
-// them that wait (oneProcessor), and keeps the count of processors before the limit.
+// them that wait (oneProcessor), and keeps the count of processors before
+// the limit.
 var walking struct {
 	sync.Mutex
 	passes, waiting int
@@ -45,9 +46,8 @@ var walking struct {
 }
 
 // oneProcessor sets GOMAXPROCS to 1 while a pass that waits (paced, or
-// into PostgreSQL) walks alone, and
-// back to what it was when another pass joins; it returns what ends the
-// pass's part.
+// into PostgreSQL) walks alone, and back to what it was when another pass
+// joins; it returns what ends the pass's part.
 func oneProcessor(waits bool) (done func()) {
 	if os.Getenv("GOMAXPROCS") != "" || numCPU() > passProcessorCPUs {
 		return func() {}
