@@ -147,11 +147,13 @@ const unmetSince = "gone_at IS NULL AND (seen_by IS NULL OR seen_by < ?)"
 // gone (rows this pass or a later one met are alive), and a first one
 // builds the indexes it deferred.
 func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) {
-	aside, err := p.db.buildIndexesAside(ctx, p.res)
-	if err != nil {
-		return 0, err
+	var aside *indexBuild
+	if p.kind == Full { // only a full pass defers indexes (deferIndexes)
+		if aside, err = p.db.buildIndexesAside(ctx, p.res); err != nil {
+			return 0, err
+		}
+		defer aside.wait() // no build outlives the pass
 	}
-	defer aside.wait() // no build outlives the pass
 	tx, err := p.db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
