@@ -25,7 +25,7 @@ type GetOptions struct {
 }
 
 func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
-	opts := &GetOptions{ShopDeps: f.ShopDeps(), Loc: time.Local, Now: time.Now}
+	opts := &GetOptions{ShopDeps: f.ShopDeps(), Loc: time.Local, Now: cmdutil.Clock}
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show one coming-soon rule with its translations",

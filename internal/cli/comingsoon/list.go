@@ -20,14 +20,16 @@ type ListOptions struct {
 }
 
 func newList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
-	opts := &ListOptions{ShopDeps: f.ShopDeps(), Loc: time.Local, Now: time.Now}
+	opts := &ListOptions{ShopDeps: f.ShopDeps(), Loc: time.Local, Now: cmdutil.Clock}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List coming-soon rules, newest first",
 		Long: `List coming-soon rules, newest first, with what each applies to and when it
-runs (times in your local zone); STATUS is the rule's state now: active,
-upcoming (before its start), ended (past its end date) or inactive. -o json prints the rules as the server sent
-them; "comingsoon get ID" adds the translations.`,
+runs (times in your local zone). STATUS is the rule's state now: active,
+upcoming (before its start), ended (past its end date, whatever its status)
+or inactive; CSV and workbooks keep the status as sent, with the state beside
+it. -o json prints the rules as the server sent them; "comingsoon get ID"
+adds the translations.`,
 		Example: `  storectl comingsoon list
   storectl comingsoon list --all -o json --jq '.[].id'`,
 		Args: cmdutil.NoArgs,
