@@ -29,6 +29,9 @@ type builder struct {
 	// clickBeforeSend counts clicks whose time reads earlier than the
 	// e-mail's: a sign the shop's zone is not what it is read as.
 	clickBeforeSend int
+	// detailedSends counts the sent submissions of any date, within the
+	// filter, that have their detail: the periods' sends come from them.
+	detailedSends int
 	// pending are the range's pending submissions per quarter (nil when
 	// none are).
 	pending *pendingQuarters
