@@ -286,3 +286,24 @@ func TestHTMLChartsReadableAndRatesCounted(t *testing.T) {
 		t.Error("the footer names no command, or a repository path")
 	}
 }
+
+// --since is at or after, to the fraction of a second: a submission made
+// at 04:06:58.000000 is in a report since then, not in one since half a
+// second later (issue 37: the bound was cut to the second).
+func TestSinceIsAtOrAfter(t *testing.T) {
+	db := demoMirror(t, 320)
+	sub := sandbox.DemoState().Submissions[len(sandbox.DemoState().Submissions)-1]
+	for _, c := range []struct {
+		since time.Time
+		want  int
+	}{{sub.CreatedAt, 1}, {sub.CreatedAt.Add(500 * time.Millisecond), 0}, {sub.CreatedAt.Add(-time.Microsecond), 1}} {
+		r, err := Build(context.Background(), db, Options{Now: demoNow, Loc: time.UTC, ProductID: sub.ProductID, VariantID: sub.VariantID,
+			Since: c.since, Until: sub.CreatedAt.Add(time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Summary.Signups != c.want {
+			t.Errorf("since %s: %d signups, want %d (created %s)", c.since.Format(time.RFC3339Nano), r.Summary.Signups, c.want, sub.CreatedAt.Format(time.RFC3339Nano))
+		}
+	}
+}
