@@ -24,7 +24,11 @@ var rules = []rule{
 	{"sandbox", "api", false}, {"api", "cli", false}, {"httpx", "api", false}, {"httpx", "cli", false},
 	{"output", "api", false}, {"config", "api", false}, {"bisform", "httpx", true},
 	{"cli/<noun>", "cli/factory", false}, {"cli/<noun>", "httpx", true},
-	{"mirror", "cli", false}, {"mirror", "httpx", true}, {"mirror", "config", false},
+	{"mirror", "cli", false}, {"mirror!", "httpx", true}, {"mirror", "config", false},
+	// A PostgreSQL mirror also keeps every token's pacing window
+	// (postgres/pgpace, an httpx.PaceStore); the backends themselves make
+	// no request.
+	{"mirror/backend", "httpx", false}, {"mirror/sqlite", "httpx", false}, {"mirror/postgres!", "httpx", false},
 	// The many-stores mechanism is one package the verbs mark their reads
 	// with; it runs them through the tree root hands it, never reaching a
 	// verb, the factory or a client itself. Output merges data and knows no
@@ -34,6 +38,17 @@ var rules = []rule{
 	// The watch engine drives the mirror and delivers events; it knows no
 	// command, and reaches the store only through the mirror's sync.
 	{"watch", "cli", false}, {"watch", "config", false}, {"watch", "httpx", true},
+	// The mirror's backends sit below its engine ("mirror!": the engine's
+	// package alone) and know none of its features; the engine knows no
+	// backend (it opens what it is handed), and the features reach the
+	// database through the engine only. TestDriversOnlyInBackends pins
+	// which packages may speak to a database.
+	{"mirror/sqlite", "mirror!", false}, {"mirror/postgres", "mirror!", false}, {"mirror/backend", "mirror!", false},
+	{"mirror/sqlite", "watch", false}, {"mirror/sqlite", "report", false}, {"mirror/postgres", "watch", false}, {"mirror/postgres", "report", false},
+	{"mirror/backend", "mirror/sqlite", false}, {"mirror/backend", "mirror/postgres", false},
+	{"mirror/sqlite", "mirror/postgres", false}, {"mirror/postgres", "mirror/sqlite", false},
+	{"mirror!", "mirror/sqlite", false}, {"mirror!", "mirror/postgres", false},
+	{"watch", "mirror/sqlite", false}, {"watch", "mirror/postgres", false}, {"report", "mirror/sqlite", false}, {"report", "mirror/postgres", false},
 }
 
 // notNouns are the packages under internal/cli that hold no verbs.
@@ -55,6 +70,9 @@ func TestLayering(t *testing.T) {
 	const module = "github.com/storectl/storectl/internal/"
 	under := func(pkg, dir string) bool {
 		p, ok := strings.CutPrefix(pkg, module)
+		if exact, ok2 := strings.CutSuffix(dir, "!"); ok2 {
+			return ok && p == exact
+		}
 		if dir == "cli/<noun>" {
 			return ok && strings.Count(p, "/") == 1 && strings.HasPrefix(p, "cli/") && !slices.Contains(notNouns, p)
 		}
@@ -113,7 +131,11 @@ func TestNoProcessTuningOrEnvironmentBelowMain(t *testing.T) {
 				t.Errorf("%s calls %s: the process's tuning is cmd/storectl's", path, strings.TrimSuffix(call, "("))
 			}
 		}
-		if strings.HasPrefix(filepath.ToSlash(path), "internal/mirror/") {
+		// Below the mirror, only libpq's own PG* variables are read, by
+		// pgurl (as psql reads them) when config parses mirror_url, and the
+		// test server's, by pgtest.
+		if slash := filepath.ToSlash(path); strings.HasPrefix(slash, "internal/mirror/") &&
+			!strings.HasPrefix(slash, "internal/mirror/postgres/pgurl/") && !strings.HasPrefix(slash, "internal/mirror/postgres/pgtest/") {
 			for _, call := range env {
 				if bytes.Contains(src, []byte(call)) {
 					t.Errorf("%s calls %s: the mirror takes its settings from config, through its Options", path, strings.TrimSuffix(call, "("))
@@ -124,5 +146,43 @@ func TestNoProcessTuningOrEnvironmentBelowMain(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Only the backends' packages (internal/mirror/sqlite, internal/mirror/
+// postgres, and below) import a database driver, their tests included:
+// the engine, the features, the commands and their tests reach a
+// database through a backend (its test support: postgres/pgtest).
+func TestDriversOnlyInBackends(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,TestImports,XTestImports", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	drivers := []string{"modernc.org/sqlite", "github.com/jackc/pgx"}
+	backends := []string{"github.com/storectl/storectl/internal/mirror/sqlite", "github.com/storectl/storectl/internal/mirror/postgres"}
+	within := func(pkg string, roots []string) bool {
+		return slices.ContainsFunc(roots, func(r string) bool { return pkg == r || strings.HasPrefix(pkg, r+"/") })
+	}
+	found := 0
+	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+		var pkg struct {
+			ImportPath                         string
+			Imports, TestImports, XTestImports []string
+		}
+		if err := dec.Decode(&pkg); err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range slices.Concat(pkg.Imports, pkg.TestImports, pkg.XTestImports) {
+			if !within(imp, drivers) {
+				continue
+			}
+			found++
+			if !within(pkg.ImportPath, backends) {
+				t.Errorf("%s imports %s: only the mirror's backends speak to a database", pkg.ImportPath, imp)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no package imports a driver: update the test")
 	}
 }

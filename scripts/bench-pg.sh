@@ -39,7 +39,7 @@ if [[ -z $bin ]]; then
 	build_release "$work/storectl"
 	bin=$work/storectl
 fi
-(cd "$root" && go build -o "$work/pgcluster" ./internal/pgtest/pgcluster)
+(cd "$root" && go build -o "$work/pgcluster" ./internal/mirror/postgres/pgtest/pgcluster)
 pg_server=$("$work/pgcluster" -durable start "$work/pg")
 psql=$(ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)
 [[ -x $psql ]] || psql=psql

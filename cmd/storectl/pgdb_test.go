@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/storectl/storectl/internal/pgtest"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
 )
 
 // pgCondition is [pg]: a PostgreSQL server for the team mirror's scripts

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/pgurl"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/typo"
 )

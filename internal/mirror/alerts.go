@@ -5,8 +5,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"strconv"
+
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // Alert is a demand threshold (`watch --alert 'pending>=20 by product'`):
@@ -42,37 +43,38 @@ func (db *DB) Alerts(ctx context.Context, alerts []Alert) (_ int, err error) {
 	if len(alerts) == 0 {
 		return 0, nil
 	}
-	tx, err := db.sql.BeginTx(ctx, nil)
+	sqlTx, err := db.sql().BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
-	defer tx.Rollback()
+	defer sqlTx.Rollback()
+	tx := backend.SQLTx{Tx: sqlTx}
 	d, err := db.deriver(ctx, tx)
 	if err != nil {
 		return 0, err
 	}
 	var events []Event
 	for _, a := range alerts {
-		fired, err := d.evaluate(ctx, tx, a)
+		fired, err := db.evaluate(ctx, d, tx, a)
 		if err != nil {
 			return 0, err
 		}
 		events = append(events, fired...)
 	}
-	if err := insertEvents(ctx, tx, events); err != nil {
+	if err := db.insertEvents(ctx, tx, events); err != nil {
 		return 0, err
 	}
-	return len(events), tx.Commit()
+	return len(events), sqlTx.Commit()
 }
 
 // evaluate compares one alert's counts with what it saw last, keeps what
 // it sees now, and returns the crossings' events.
-func (d *deriver) evaluate(ctx context.Context, tx *sql.Tx, a Alert) ([]Event, error) {
-	counts, err := pendingDemand(ctx, tx, a.ByProduct)
+func (db *DB) evaluate(ctx context.Context, d *deriver, tx Tx, a Alert) ([]Event, error) {
+	counts, err := db.pendingDemand(ctx, tx, a.ByProduct)
 	if err != nil {
 		return nil, err
 	}
-	states, baseline, err := alertStates(ctx, tx, a.Name)
+	states, baseline, err := db.alertStates(ctx, tx, a.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -88,13 +90,13 @@ func (d *deriver) evaluate(ctx context.Context, tx *sql.Tx, a Alert) ([]Event, e
 			st.crossings++
 			out = append(out, d.crossing(a, c, st.crossings))
 		}
-		if err := saveAlertState(ctx, tx, a.Name, c.key, above, st.crossings); err != nil {
+		if err := db.saveAlertState(ctx, tx, a.Name, c.key, above, st.crossings); err != nil {
 			return nil, err
 		}
 	}
 	for key, st := range states { // no pending left: below, re-armed
 		if st.above {
-			if err := saveAlertState(ctx, tx, a.Name, key, false, st.crossings); err != nil {
+			if err := db.saveAlertState(ctx, tx, a.Name, key, false, st.crossings); err != nil {
 				return nil, err
 			}
 		}
@@ -102,7 +104,7 @@ func (d *deriver) evaluate(ctx context.Context, tx *sql.Tx, a Alert) ([]Event, e
 	if !baseline {
 		return out, nil
 	}
-	return out, saveAlertState(ctx, tx, a.Name, "", false, 0)
+	return out, db.saveAlertState(ctx, tx, a.Name, "", false, 0)
 }
 
 // crossing is the event of an alert's nth crossing for a key.
@@ -134,19 +136,8 @@ func nullable[T any](v sql.Null[T]) any {
 
 // pendingDemand counts the live pending submissions per variant (or
 // product), with the titles of the newest.
-func pendingDemand(ctx context.Context, tx *sql.Tx, byProduct bool) ([]demand, error) {
-	group := "variant_id"
-	if byProduct {
-		group = "product_id"
-	}
-	// The titles are the newest submission's: the first row of each group
-	// newest first (a row without a date last, as SQLite orders NULL).
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf(`SELECT k, product_id, variant_id, product_title, variant_title, newest, n FROM (
-		SELECT %[1]s AS k, product_id, variant_id, product_title, variant_title,
-			max(created_at) OVER g AS newest, count(*) OVER g AS n,
-			row_number() OVER (g ORDER BY created_at IS NULL, created_at DESC, id DESC) AS r
-		FROM submissions WHERE gone_at IS NULL AND status = 0 AND %[1]s IS NOT NULL WINDOW g AS (PARTITION BY %[1]s)) d
-		WHERE r = 1 ORDER BY k`, group))
+func (db *DB) pendingDemand(ctx context.Context, tx Tx, byProduct bool) ([]demand, error) {
+	rows, err := tx.QueryContext(ctx, db.watchSQL().PendingDemand(byProduct))
 	if err != nil {
 		return nil, err
 	}
@@ -167,8 +158,8 @@ func pendingDemand(ctx context.Context, tx *sql.Tx, byProduct bool) ([]demand, e
 
 // alertStates is what the alert saw last, per key; baseline says it never
 // ran.
-func alertStates(ctx context.Context, tx *sql.Tx, alert string) (map[string]alertState, bool, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT key, above, crossings FROM watch_alerts WHERE alert = ?", alert)
+func (db *DB) alertStates(ctx context.Context, tx Tx, alert string) (map[string]alertState, bool, error) {
+	rows, err := tx.QueryContext(ctx, db.watchSQL().AlertStates, alert)
 	if err != nil {
 		return nil, false, err
 	}
@@ -190,8 +181,7 @@ func alertStates(ctx context.Context, tx *sql.Tx, alert string) (map[string]aler
 	return states, baseline, rows.Err()
 }
 
-func saveAlertState(ctx context.Context, tx *sql.Tx, alert, key string, above bool, crossings int) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO watch_alerts (alert, key, above, crossings) VALUES (?, ?, ?, ?)
-		ON CONFLICT (alert, key) DO UPDATE SET above = excluded.above, crossings = excluded.crossings`, alert, key, above, crossings)
+func (db *DB) saveAlertState(ctx context.Context, tx Tx, alert, key string, above bool, crossings int) error {
+	_, err := tx.ExecContext(ctx, db.watchSQL().SaveAlert, alert, key, above, crossings)
 	return err
 }

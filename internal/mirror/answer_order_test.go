@@ -19,9 +19,9 @@ func TestAnswersReadInTheirOrder(t *testing.T) {
 	w.sync(SyncOptions{}, "bis")
 	queries := map[string]string{}
 	for _, f := range []DemandFilter{{ByVariant: true}, {ByVariant: true, Status: "pending"}, {ByVariant: true, Top: 5}} {
-		queries[fmt.Sprintf("demand %+v", f)] = demandQuery(f)
+		queries[fmt.Sprintf("demand %+v", f)] = w.db.q.Demand(f)
 	}
-	email, args := findQuery(FindFilter{Email: "zoe@example.com"})
+	email, args := w.db.q.Find(FindFilter{Email: "zoe@example.com"})
 	queries["find --email"] = email
 	for name, q := range queries {
 		var a []any
@@ -47,13 +47,13 @@ func TestDemandInIndexOrderIsTheSortersOrder(t *testing.T) {
 		if r.IntN(10) == 0 {
 			newest = nil
 		}
-		if _, err := w.db.sql.Exec(`INSERT INTO demand_tally (product_id, variant_id, live, pending, sent, newest, oldest)
-			VALUES (?, ?, 1, ?, ?, ?, ?)`, 1+r.IntN(20), i, r.IntN(4), r.IntN(3), newest, newest); err != nil {
+		if _, err := w.db.sql().Exec(`INSERT INTO demand_tally (product_id, variant_id, live, pending, sent, newest, oldest)
+			VALUES ($1, $2, 1, $3, $4, $5, $6)`, 1+r.IntN(20), i, r.IntN(4), r.IntN(3), newest, newest); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, f := range []DemandFilter{{ByVariant: true}, {ByVariant: true, Status: "pending"}, {ByVariant: true, Top: 7}} {
-		q := demandQuery(f)
+		q := w.db.q.Demand(f)
 		sorted := strings.Replace(q, "ORDER BY pending", "ORDER BY +pending", 1) // + keeps the index out: the sorter
 		if !slices.ContainsFunc(queryPlan(t, w.db, sorted), func(s string) bool { return strings.Contains(s, "TEMP B-TREE") }) {
 			t.Fatalf("%s: the reference query does not sort", sorted)

@@ -4,91 +4,28 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fmt"
-	"strings"
-	"time"
 	"unsafe"
+
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // FindFilter selects submissions; every field set must match.
-type FindFilter struct {
-	Email     string // case-insensitive; * matches any run of characters
-	Phone     string // compared on its digits; a number without its country code matches too
-	ProductID string
-	VariantID string
-	SKU       string // case-insensitive
-	Status    *int   // 0 pending, 1 sent
-	Since     time.Time
-}
+type FindFilter = backend.FindFilter
 
 // Find returns the mirrored submissions (not gone) matching f, newest
 // first, as the list sent them.
 func (db *DB) Find(ctx context.Context, f FindFilter) (rows []json.RawMessage, err error) {
 	defer db.explain(&err)
-	q, args := findQuery(f)
-	err = db.unmappedReads(ctx, func(conn querier) error {
+	q, args := db.q.Find(f)
+	err = db.conn.UnmappedReads(ctx, func(conn backend.Querier) error {
 		rows, err = jsonColumn(ctx, conn, q, args...)
 		return err
 	})
 	return rows, err
 }
 
-func findQuery(f FindFilter) (string, []any) {
-	var where []string
-	var args []any
-	add := func(cond string, arg ...any) {
-		where = append(where, cond)
-		args = append(args, arg...)
-	}
-	// A pattern cannot seek an index, but scanning the index (a few MB)
-	// for the ids beats scanning the table (a hundred on a big store).
-	if f.Email != "" {
-		if strings.Contains(f.Email, "*") {
-			add(`id IN (SELECT id FROM submissions WHERE customer_email LIKE ? ESCAPE '\')`, likePattern(f.Email))
-		} else {
-			add("customer_email = ? COLLATE NOCASE", f.Email)
-		}
-	}
-	// The digits end the number's: its reversed digits begin with theirs.
-	if d := reverse(Digits(f.Phone)); d != "" {
-		add("phone_reversed >= ? AND phone_reversed < ?", d, d+":") // ':' follows '9'
-	}
-	if f.ProductID != "" {
-		add("product_id = ?", f.ProductID)
-	}
-	if f.VariantID != "" {
-		add("variant_id = ?", f.VariantID)
-	}
-	if f.SKU != "" {
-		add("sku = ? COLLATE NOCASE", f.SKU)
-	}
-	if f.Status != nil {
-		add("status = ?", *f.Status)
-	}
-	if !f.Since.IsZero() {
-		// At or after, to the microsecond the API's created_at has.
-		add("created_at >= ?", f.Since.UTC().Format("2006-01-02T15:04:05.000000"))
-	}
-	q := "SELECT list_json FROM live_submissions"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY created_at DESC, id DESC"
-	return q, args
-}
-
-// likePattern turns a * pattern into LIKE's, escaping LIKE's own wildcards.
-func likePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`, `*`, `%`)
-	return r.Replace(s)
-}
-
 // DemandFilter shapes the demand table.
-type DemandFilter struct {
-	ByVariant bool
-	Status    string // "", "pending" or "sent": only groups with such requests, ordered by them
-	Top       int    // 0: all
-}
+type DemandFilter = backend.DemandFilter
 
 // Demand counts who waits for what: per product (or variant), pending and
 // sent requests and the newest and oldest, most pending first. Each item
@@ -96,12 +33,12 @@ type DemandFilter struct {
 // variant_title, sku), pending, sent, newest, oldest.
 func (db *DB) Demand(ctx context.Context, f DemandFilter) (_ []json.RawMessage, err error) {
 	defer db.explain(&err)
-	return db.objects(ctx, demandQuery(f))
+	return db.objects(ctx, db.q.Demand(f))
 }
 
 // objects reads q's rows as JSON objects keyed by its column names.
 func (db *DB) objects(ctx context.Context, q string) ([]json.RawMessage, error) {
-	rows, err := db.sql.QueryContext(ctx, q)
+	rows, err := db.sql().QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -126,29 +63,6 @@ func (db *DB) objects(ctx context.Context, q string) ([]json.RawMessage, error) 
 	return out, rows.Err()
 }
 
-// demandQuery reads the views demand_by_product or demand_by_variant
-// of the schema, which read demand_tally: kept exact, row by row, by
-// the transactions that write the submissions, so that the answer costs a
-// row per product or variant, not one per submission.
-func demandQuery(f DemandFilter) string {
-	view := "demand_by_product"
-	if f.ByVariant {
-		view = "demand_by_variant"
-	}
-	where, order := "", "pending DESC, newest DESC"
-	switch f.Status {
-	case "pending":
-		where = " WHERE pending > 0"
-	case "sent":
-		where, order = " WHERE sent > 0", "sent DESC, newest DESC"
-	}
-	q := "SELECT * FROM " + view + where + " ORDER BY " + order
-	if f.Top > 0 {
-		q += fmt.Sprintf(" LIMIT %d", f.Top)
-	}
-	return q
-}
-
 // PriorityFilter selects pre-order product rows.
 type PriorityFilter struct {
 	ProductID string
@@ -160,21 +74,17 @@ type PriorityFilter struct {
 // the names and apply types that explain which offer wins.
 func (db *DB) Priority(ctx context.Context, f PriorityFilter) (rows, offerItems []json.RawMessage, err error) {
 	defer db.explain(&err)
-	q := "SELECT list_json FROM priority_rows WHERE gone_at IS NULL"
 	var args []any
 	if f.VariantID != "" {
-		q += " AND variant_id = ?"
 		args = append(args, f.VariantID)
 	}
 	if f.ProductID != "" {
-		q += " AND product_id = ?"
 		args = append(args, f.ProductID)
 	}
-	q += " ORDER BY product_id, variant_id, id"
-	if rows, err = db.jsonColumn(ctx, q, args...); err != nil {
+	if rows, err = db.jsonColumn(ctx, db.q.Priority(f.VariantID != "", f.ProductID != ""), args...); err != nil {
 		return nil, nil, err
 	}
-	offerItems, err = db.jsonColumn(ctx, "SELECT coalesce(detail_json, list_json) FROM offers WHERE gone_at IS NULL ORDER BY id")
+	offerItems, err = db.jsonColumn(ctx, db.q.Offers)
 	return rows, offerItems, err
 }
 
@@ -186,12 +96,8 @@ func (db *DB) Priority(ctx context.Context, f PriorityFilter) (rows, offerItems 
 // are. missing counts the rows written without a detail.
 func (db *DB) EachSubmission(ctx context.Context, details bool, fn func(raw json.RawMessage) error) (rowsSeen, missing int, err error) {
 	defer db.explain(&err)
-	col := "list_json, NULL"
-	if details {
-		col = fmt.Sprintf("list_json, CASE WHEN detail_for IS %s THEN detail_json END", versionExpr)
-	}
-	err = db.unmappedReads(ctx, func(conn querier) error {
-		rows, err := conn.QueryContext(ctx, "SELECT "+col+" FROM live_submissions ORDER BY list_pos DESC, created_at DESC, id DESC")
+	err = db.conn.UnmappedReads(ctx, func(conn backend.Querier) error {
+		rows, err := conn.QueryContext(ctx, db.q.EachSubmission(details))
 		if err != nil {
 			return err
 		}
@@ -219,15 +125,10 @@ func (db *DB) EachSubmission(ctx context.Context, details bool, fn func(raw json
 }
 
 func (db *DB) jsonColumn(ctx context.Context, q string, args ...any) ([]json.RawMessage, error) {
-	return jsonColumn(ctx, db.sql, q, args...)
+	return jsonColumn(ctx, db.sql(), q, args...)
 }
 
-// querier is a pool or one connection of it.
-type querier interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-}
-
-func jsonColumn(ctx context.Context, on querier, q string, args ...any) ([]json.RawMessage, error) {
+func jsonColumn(ctx context.Context, on backend.Querier, q string, args ...any) ([]json.RawMessage, error) {
 	rows, err := on.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err

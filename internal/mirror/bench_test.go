@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // The mirror's own cost, without a process start or the network: storing
@@ -51,7 +52,7 @@ func BenchmarkAnswers(b *testing.B) {
 	db := w.readOnly()
 	var email, phone, sku, since string
 	var product, variant int64
-	if err := db.sql.QueryRow(`SELECT customer_email, customer_phone, product_id, variant_id, sku, substr(created_at, 1, 10)
+	if err := db.sql().QueryRow(`SELECT customer_email, customer_phone, product_id, variant_id, sku, substr(created_at, 1, 10)
 		FROM submissions WHERE customer_phone IS NOT NULL AND sku IS NOT NULL ORDER BY id DESC LIMIT 1`).Scan(&email, &phone, &product,
 		&variant, &sku, &since); err != nil {
 		b.Fatal(err)
@@ -125,14 +126,9 @@ func fillInOneTransaction(b testing.TB, w *world) {
 			break
 		}
 	}
-	tx, err := w.db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := p.writeRows(ctx, &txStmts{tx: tx, db: w.db}, rows, shop.Forward, &p.tally, time.Now()); err != nil {
-		b.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
+	if err := w.db.conn.WritePage(ctx, func(tx backend.Tx) error {
+		return p.writeRows(ctx, tx, rows, shop.Forward, &p.tally, time.Now())
+	}); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := p.finish(ctx, false); err != nil {

@@ -3,8 +3,6 @@ package mirror
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"strings"
 	"time"
 )
 
@@ -60,26 +58,13 @@ func (db *DB) DetailCoverage(ctx context.Context) (_ DetailCoverage, err error) 
 	}
 	now := db.Now()
 	c := DetailCoverage{Window: o.Window, Recheck: o.Recheck, Share: o.Share}
-	sums := []string{"status = 1", "status = 1 AND detail_json IS NOT NULL", "coalesce(status, 0) != 1",
-		"coalesce(status, 0) != 1 AND detail_json IS NOT NULL"}
-	for class := range classCount {
-		sums = append(sums, fmt.Sprintf("NOT %s AND %s", inFlight, classSQL[class].where))
-	}
-	current := "detail_json IS NOT NULL AND detail_for IS " + versionExpr
-	sums = append(sums, inFlight, inWindow, fmt.Sprintf("status = 1 AND %s AND NOT coalesce(%s, FALSE)", current, inWindow))
-	var cols []string
-	for _, s := range sums {
-		cols = append(cols, fmt.Sprintf("coalesce(sum(%s), 0)", s))
-	}
-	cols = append(cols, fmt.Sprintf("min(CASE WHEN %s AND %s THEN detail_fetched_at END)", inWindow, current))
-	q := fmt.Sprintf("SELECT %s FROM submissions WHERE gone_at IS NULL", strings.Join(cols, ", "))
 	dest := []any{&c.Sent, &c.SentDetailed, &c.Pending, &c.PendingDetailed}
 	for i := range c.DueByClass {
 		dest = append(dest, &c.DueByClass[i])
 	}
 	var oldest sql.NullString
 	dest = append(dest, &c.Deferred, &c.InWindow, &c.Frozen, &oldest)
-	if err := db.sql.QueryRowContext(ctx, q, refreshArgs(now, o)...).Scan(dest...); err != nil {
+	if err := db.sql().QueryRowContext(ctx, db.q.Coverage, refreshArgs(now, o)...).Scan(dest...); err != nil {
 		return c, err
 	}
 	switch {

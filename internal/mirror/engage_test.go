@@ -48,8 +48,8 @@ func engagementMismatches(w *world, now time.Time) []string {
 		}
 		var opened, clicked string
 		var unsubscribe int
-		if err := w.db.sql.QueryRow(`SELECT coalesce(opened, ''), coalesce(clicked, ''), coalesce(unsubscribe, 0)
-			FROM submissions WHERE id = ?`, s.ID).Scan(&opened, &clicked, &unsubscribe); err != nil {
+		if err := w.db.sql().QueryRow(`SELECT coalesce(opened, ''), coalesce(clicked, ''), coalesce(unsubscribe, 0)
+			FROM submissions WHERE id = $1`, s.ID).Scan(&opened, &clicked, &unsubscribe); err != nil {
 			w.t.Fatal(err)
 		}
 		if opened != orZero(s.Opened) || clicked != orZero(s.Clicked) || unsubscribe != s.Unsubscribe {

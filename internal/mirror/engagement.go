@@ -38,7 +38,7 @@ func (c DetailChange) Unsubscribed() bool {
 // written through tx commits with the detail or not at all (a watch's
 // submission.opened and submission.clicked events). An error rolls the
 // detail back.
-type DetailChangeHook func(ctx context.Context, tx *sql.Tx, ch DetailChange) error
+type DetailChangeHook func(ctx context.Context, tx Tx, ch DetailChange) error
 
 // engagementRow is a row's engagement before a detail is stored.
 type engagementRow struct {
@@ -46,14 +46,13 @@ type engagementRow struct {
 	hadDetail bool
 }
 
-func readEngagement(ctx context.Context, tx *sql.Tx, id int64) (*engagementRow, error) {
+func (db *DB) readEngagement(ctx context.Context, tx Tx, id int64) (*engagementRow, error) {
 	var e engagementRow
 	// A hostile server's text in a numeric column (SQLite keeps it): not
 	// a status, read as none.
 	var status, unsub any
 	var lastSent, opened, clicked sql.NullString
-	err := tx.QueryRowContext(ctx, `SELECT status, last_sent, opened, clicked, unsubscribe, detail_json IS NOT NULL
-		FROM submissions WHERE id = ?`, id).Scan(&status, &lastSent, &opened, &clicked, &unsub, &e.hadDetail)
+	err := tx.QueryRowContext(ctx, db.q.Engagement, id).Scan(&status, &lastSent, &opened, &clicked, &unsub, &e.hadDetail)
 	if errors.Is(err, sql.ErrNoRows) {
 		return &e, nil
 	}
@@ -81,8 +80,8 @@ func zeroless(v sql.NullString) string {
 
 // engagementChanged compares the row as stored now with before, and hands
 // a change to the hook.
-func (db *DB) engagementChanged(ctx context.Context, tx *sql.Tx, id int64, before *engagementRow) (*DetailChange, error) {
-	after, err := readEngagement(ctx, tx, id)
+func (db *DB) engagementChanged(ctx context.Context, tx Tx, id int64, before *engagementRow) (*DetailChange, error) {
+	after, err := db.readEngagement(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +97,7 @@ func (db *DB) engagementChanged(ctx context.Context, tx *sql.Tx, id int64, befor
 	if ch.After == ch.Before {
 		return nil, nil
 	}
-	if err := db.recordEngagement(ctx, tx, *ch); err != nil {
+	if err := db.detailHeard(ctx, tx, *ch); err != nil {
 		return nil, err
 	}
 	if db.OnDetailChange != nil {

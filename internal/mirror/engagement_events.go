@@ -16,11 +16,11 @@ import (
 // detail stored again does not repeat the event. A row's first detail is
 // the watch's baseline, not a change, when the row was in the mirror
 // before the watch began: its opens and clicks are history.
-func (db *DB) recordEngagement(ctx context.Context, tx *sql.Tx, ch DetailChange) error {
+func (db *DB) recordEngagement(ctx context.Context, tx Tx, ch DetailChange) error {
 	if !ch.FirstOpen() && !ch.FirstClick() {
 		return nil
 	}
-	if ok, err := engagementWatched(ctx, tx, ch); err != nil || !ok {
+	if ok, err := db.engagementWatched(ctx, tx, ch); err != nil || !ok {
 		return err
 	}
 	d, err := db.deriver(ctx, tx)
@@ -28,26 +28,25 @@ func (db *DB) recordEngagement(ctx context.Context, tx *sql.Tx, ch DetailChange)
 		return err
 	}
 	var detail sql.NullString
-	if err := tx.QueryRowContext(ctx, "SELECT detail_json FROM submissions WHERE id = ?", ch.ID).Scan(&detail); err != nil {
+	if err := tx.QueryRowContext(ctx, db.watchSQL().DetailJSON, ch.ID).Scan(&detail); err != nil {
 		return err
 	}
 	data := json.RawMessage(detail.String)
 	id := strconv.FormatInt(ch.ID, 10)
 	var events []Event
 	if ch.FirstOpen() {
-		events = append(events, d.event(SubmissionOpened, submissions, id, ch.After.Opened, d.now, data))
+		events = append(events, d.event(SubmissionOpened, submissions.name, id, ch.After.Opened, d.now, data))
 	}
 	if ch.FirstClick() {
-		events = append(events, d.event(SubmissionClicked, submissions, id, ch.After.Clicked, d.now, data))
+		events = append(events, d.event(SubmissionClicked, submissions.name, id, ch.After.Clicked, d.now, data))
 	}
-	return insertEvents(ctx, tx, events)
+	return db.insertEvents(ctx, tx, events)
 }
 
 // engagementWatched says whether ch is a change of a watched submissions
 // list, rather than a first look at a row older than the watch.
-func engagementWatched(ctx context.Context, tx *sql.Tx, ch DetailChange) (bool, error) {
+func (db *DB) engagementWatched(ctx context.Context, tx Tx, ch DetailChange) (bool, error) {
 	var n int
-	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM watch_lists w JOIN submissions s ON s.id = ?
-		WHERE w.resource = ? AND (? OR s.first_seen_at > w.watched_since)`, ch.ID, submissions.name, ch.HadDetail).Scan(&n)
+	err := tx.QueryRowContext(ctx, db.watchSQL().EngagementWatched, ch.ID, ch.HadDetail).Scan(&n)
 	return n > 0, err
 }

@@ -7,11 +7,11 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // Event types: a contract with users' scripts and receivers (docs/watch.md).
@@ -33,96 +33,74 @@ const (
 var EventTypes = []string{SubmissionCreated, SubmissionSent, SubmissionOpened, SubmissionClicked, SubmissionGone,
 	RuleCreated, RuleDeleted, RuleStarted, RuleEnded, OfferChanged, DemandThreshold}
 
-// changeKind is how a sync changed a row.
-type changeKind int
-
-const (
-	changeNew     changeKind = iota // first stored
-	changeUpdated                   // its list row changed (or it came back)
-	changeGone                      // a full pass no longer found it
-)
-
-func changeOf(s rowState) changeKind {
-	if s == rowNew {
-		return changeNew
-	}
-	return changeUpdated
+// The watch feature: the events of what passes store, written into the
+// outbox in the transactions that store it (watch_part.go holds its
+// tables, watch_sql.go its statements).
+func init() {
+	Register(&Feature{
+		Name: "watch",
+		Schema: map[backend.Dialect][]string{
+			backend.SQLite:   {sqliteWatch},
+			backend.Postgres: {postgresWatch},
+		},
+		Copied: []string{"watch_lists", "outbox", "watch_alerts"},
+		Pass:   watchPass,
+		Detail: func(ctx context.Context, db *DB, tx Tx, ch DetailChange) error {
+			return db.recordEngagement(ctx, tx, ch)
+		},
+	})
 }
 
-// rowChange is a row a pass stored differently from what the mirror held:
-// the list row before (nil when new) and after (for a gone row, the last
-// one held).
-type rowChange struct {
-	res           *resource
-	id            string
-	kind          changeKind
-	before, after json.RawMessage
+// watchSQL is the watch's statements in the mirror's dialect.
+func (db *DB) watchSQL() *watchSQL { return watchSQLs[db.Dialect()] }
+
+// watchPass hears a pass of a watched list: whether it is, and the store
+// every event id names, are read once, as the pass begins. A list's
+// watch starts only where its writer is (the one that holds the mirror's
+// lock or lease), so it cannot start during another's pass.
+func watchPass(ctx context.Context, db *DB, list string) (PassHooks, error) {
+	if ok, err := watched(ctx, db, db.sql(), list); err != nil || !ok {
+		return nil, err
+	}
+	var base string
+	if err := db.sql().QueryRowContext(ctx, db.watchSQL().BaseURL).Scan(&base); err != nil {
+		return nil, err
+	}
+	return &watchHooks{db: db, store: storeKey(base)}, nil
 }
 
-// execQuerier is a transaction, or its prepared statements (txStmts).
-type execQuerier interface {
-	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+// watchHooks record a watched list's events.
+type watchHooks struct {
+	db    *DB
+	store string
 }
 
-// recordChanges writes the events of a page's changes into the outbox, in
-// the page's transaction, when the list is watched.
-func (db *DB) recordChanges(ctx context.Context, tx execQuerier, changes []rowChange) error {
-	if len(changes) == 0 {
-		return nil
-	}
-	if ok, err := watched(ctx, tx, changes[0].res.name); err != nil || !ok {
-		return err
-	}
-	d, err := db.deriver(ctx, tx)
-	if err != nil {
-		return err
-	}
-	// Pages list the newest rows first: the oldest row's events go first,
-	// and each row's in the order they happened.
+// Page records the events of a page's changes. Pages list the newest rows
+// first: the oldest row's events go first, and each row's in the order
+// they happened.
+func (h *watchHooks) Page(ctx context.Context, tx Tx, changes []RowChange) error {
+	d := &deriver{store: h.store, now: h.db.Now().UTC()}
 	var events []Event
 	for _, c := range slices.Backward(changes) {
 		events = append(events, d.derive(c)...)
 	}
-	return insertEvents(ctx, tx, events)
+	return h.db.insertEvents(ctx, tx, events)
 }
 
-// recordGone records the events of the rows a full pass is about to mark
-// gone (rows it did not meet), in the transaction that marks them.
-func (p *pass) recordGone(ctx context.Context, tx *sql.Tx) error {
-	if ok, err := watched(ctx, tx, p.res.name); err != nil || !ok {
-		return err
-	}
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf("SELECT id, list_json FROM %s WHERE %s ORDER BY id DESC",
-		p.res.name, unmetSince), p.id)
-	if err != nil {
-		return err
-	}
-	var changes []rowChange
-	for rows.Next() {
-		var id int64
-		var list string
-		if err := rows.Scan(&id, &list); err != nil {
-			rows.Close()
-			return err
-		}
-		changes = append(changes, rowChange{res: p.res, id: strconv.FormatInt(id, 10), kind: changeGone,
-			before: json.RawMessage(list), after: json.RawMessage(list)})
-	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
-	return p.db.recordChanges(ctx, tx, changes)
+// Gone records the events of the rows a full pass marks gone.
+func (h *watchHooks) Gone(ctx context.Context, tx Tx, changes []RowChange) error {
+	return h.Page(ctx, tx, changes)
 }
 
-// watchedSQL counts the watches of a list (asked once a page: storePage
-// prepares it).
-const watchedSQL = "SELECT count(*) FROM watch_lists WHERE resource = ?"
+// rowQuerier reads one row (a pool, a transaction).
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
 
-// watched reports whether the list res is watched.
-func watched(ctx context.Context, tx execQuerier, res string) (bool, error) {
+// watched reports whether list is watched.
+func watched(ctx context.Context, db *DB, q rowQuerier, list string) (bool, error) {
 	var n int
-	err := queryRow(ctx, tx, watchedSQL, res).Scan(&n)
+	err := q.QueryRowContext(ctx, db.watchSQL().Watched, list).Scan(&n)
 	return n > 0, err
 }
 
@@ -132,82 +110,82 @@ type deriver struct {
 	now   time.Time
 }
 
-func (db *DB) deriver(ctx context.Context, tx execQuerier) (*deriver, error) {
+func (db *DB) deriver(ctx context.Context, tx Tx) (*deriver, error) {
 	var base string
-	err := queryRow(ctx, tx, "SELECT coalesce(max(value), '') FROM store WHERE key = 'base_url'").Scan(&base)
+	err := tx.QueryRowContext(ctx, db.watchSQL().BaseURL).Scan(&base)
 	return &deriver{store: storeKey(base), now: db.Now().UTC()}, err
 }
 
 // derive is the events one change makes (docs/watch.md says which).
-func (d *deriver) derive(c rowChange) []Event {
-	switch c.res {
-	case submissions:
+func (d *deriver) derive(c RowChange) []Event {
+	switch c.List {
+	case submissions.name:
 		return d.submission(c)
-	case rules:
+	case rules.name:
 		return d.rule(c)
-	case offers:
-		if c.kind != changeGone {
-			return []Event{d.event(OfferChanged, c.res, c.id, contentVersion(c.after), d.when(c.after, "updated_at"), c.after)}
+	case offers.name:
+		if c.Kind != ChangeGone {
+			return []Event{d.event(OfferChanged, c.List, c.ID, contentVersion(c.After), d.when(c.After, "updated_at"), c.After)}
 		}
 	}
 	return nil
 }
 
-func (d *deriver) submission(c rowChange) []Event {
-	switch c.kind {
-	case changeNew:
-		out := []Event{d.event(SubmissionCreated, c.res, c.id, "", d.when(c.after, "created_at"), c.after)}
-		if statusOf(c.after) == 1 {
+func (d *deriver) submission(c RowChange) []Event {
+	switch c.Kind {
+	case ChangeNew:
+		out := []Event{d.event(SubmissionCreated, c.List, c.ID, "", d.when(c.After, "created_at"), c.After)}
+		if statusOf(c.After) == 1 {
 			out = append(out, d.sent(c))
 		}
 		return out
-	case changeUpdated:
-		if statusOf(c.after) == 1 && statusOf(c.before) != 1 {
+	case ChangeUpdated:
+		if statusOf(c.After) == 1 && statusOf(c.Before) != 1 {
 			return []Event{d.sent(c)}
 		}
-	case changeGone:
-		return []Event{d.event(SubmissionGone, c.res, c.id, rowVersion(c.before), d.now, c.before)}
+	case ChangeGone:
+		return []Event{d.event(SubmissionGone, c.List, c.ID, rowVersion(c.Before), d.now, c.Before)}
 	}
 	return nil
 }
 
 // sent is submission.sent: its version is the row's updated_at, so a row
 // sent again later (pending in between) is a new event.
-func (d *deriver) sent(c rowChange) Event {
-	return d.event(SubmissionSent, c.res, c.id, rowVersion(c.after), d.when(c.after, "updated_at"), c.after)
+func (d *deriver) sent(c RowChange) Event {
+	return d.event(SubmissionSent, c.List, c.ID, rowVersion(c.After), d.when(c.After, "updated_at"), c.After)
 }
 
-func (d *deriver) rule(c rowChange) []Event {
-	switch c.kind {
-	case changeNew:
-		out := []Event{d.event(RuleCreated, c.res, c.id, "", d.when(c.after, "created_at"), c.after)}
+func (d *deriver) rule(c RowChange) []Event {
+	switch c.Kind {
+	case ChangeNew:
+		out := []Event{d.event(RuleCreated, c.List, c.ID, "", d.when(c.After, "created_at"), c.After)}
 		// A rule that is live when first seen went live: the clock's
 		// check (ClockEvents) would give the same event, with the same id.
-		if start, ok := timeField(c.after, "start_date"); ok && ruleEnabled(c.after) && !start.After(d.now) {
-			if end, ok := timeField(c.after, "end_date"); !ok || end.After(d.now) {
-				out = append(out, d.ruleStarted(c.id, c.after, start))
+		if start, ok := timeField(c.After, "start_date"); ok && ruleEnabled(c.After) && !start.After(d.now) {
+			if end, ok := timeField(c.After, "end_date"); !ok || end.After(d.now) {
+				out = append(out, d.ruleStarted(c.ID, c.After, start))
 			}
 		}
 		return out
-	case changeGone:
-		return []Event{d.event(RuleDeleted, c.res, c.id, "", d.now, c.before)}
+	case ChangeGone:
+		return []Event{d.event(RuleDeleted, c.List, c.ID, "", d.now, c.Before)}
 	}
 	return nil
 }
 
 func (d *deriver) ruleStarted(id string, row json.RawMessage, at time.Time) Event {
-	return d.event(RuleStarted, rules, id, stringField(row, "start_date"), at, row)
+	return d.event(RuleStarted, rules.name, id, stringField(row, "start_date"), at, row)
 }
 
 func (d *deriver) ruleEnded(id string, row json.RawMessage, at time.Time) Event {
-	return d.event(RuleEnded, rules, id, stringField(row, "end_date"), at, row)
+	return d.event(RuleEnded, rules.name, id, stringField(row, "end_date"), at, row)
 }
 
 // event builds an event whose id is derived from the store, the type, the
 // row and the version of the change: the same change derived again (a
 // transaction retried, a replay) has the same id.
-func (d *deriver) event(typ string, res *resource, id, version string, occurred time.Time, data json.RawMessage) Event {
-	return Event{ID: EventID(d.store, typ, id, version), Type: typ, Resource: res.name, RowID: id,
+func (d *deriver) event(typ, list, id, version string, occurred time.Time, data json.RawMessage) Event {
+	return Event{ID: EventID(d.store, typ, id, version), Type: typ, Resource: list, RowID: id,
 		OccurredAt: occurred.UTC(), DetectedAt: d.now, Data: data}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/ids"
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // ExportOptions say how to export the submissions.
@@ -74,7 +75,7 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 			return out, err
 		}
 	}
-	p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, recordExportRows)
+	p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, db.q.RecordExportRows)
 	p.first = opts.First
 	if out.Walk, err = ex.walk(ctx); err != nil {
 		return out, err
@@ -106,17 +107,11 @@ func (db *DB) exportPass(ctx context.Context, opts ExportOptions) (*pass, error)
 	return db.startPass(ctx, submissions, Full, purposeExport, opts.Details)
 }
 
-// recordExportRows records a page's rows in the export's order: ?3 is a
-// JSON array of their ids in list order, null for a row whose id is not a
-// 64-bit integer (which still takes its place, ?2 + its index).
-const recordExportRows = `INSERT INTO export_rows (pass_id, seq, id)
-	SELECT ?1, ?2 + key, value FROM json_each(?3) WHERE value IS NOT NULL`
-
 // record notes the rows of the page being stored, and their place in the
 // export's order in the same transaction, in one statement. A row whose
 // id is not a 64-bit integer (kept in odd_rows) is written, but not
 // replayed.
-func (ex *exporter) record(ctx context.Context, tx *txStmts, rows []pageRow) error {
+func (ex *exporter) record(ctx context.Context, tx backend.Tx, rows []pageRow) error {
 	first := ex.p.exported + len(ex.pageRows) + 1
 	list := append(make([]byte, 0, 16*len(rows)+2), '[')
 	recorded := false
@@ -135,7 +130,7 @@ func (ex *exporter) record(ctx context.Context, tx *txStmts, rows []pageRow) err
 	if !recorded {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, recordExportRows, ex.p.id, first, string(append(list, ']')))
+	_, err := tx.ExecContext(ctx, ex.db.q.RecordExportRows, ex.p.id, first, string(append(list, ']')))
 	return err
 }
 
@@ -213,7 +208,7 @@ type exporter struct {
 // every row the mirror has none current for.
 func (ex *exporter) plan(ctx context.Context, report Reporter) error {
 	var current int
-	err := ex.db.sql.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM submissions WHERE gone_at IS NULL AND detail_for IS %s", versionExpr)).Scan(&current)
+	err := ex.db.sql().QueryRowContext(ctx, ex.db.q.ExportPlanCount).Scan(&current)
 	if err != nil {
 		return err
 	}
@@ -225,8 +220,7 @@ func (ex *exporter) plan(ctx context.Context, report Reporter) error {
 
 // replay writes the rows an interrupted export had reached.
 func (ex *exporter) replay(ctx context.Context) error {
-	rows, err := ex.db.sql.QueryContext(ctx, `SELECT s.id, s.list_json FROM export_rows r JOIN submissions s ON s.id = r.id
-		WHERE r.pass_id = ? ORDER BY r.seq`, ex.p.id)
+	rows, err := ex.db.sql().QueryContext(ctx, ex.db.q.ExportReplay, ex.p.id)
 	if err != nil {
 		return err
 	}
@@ -285,7 +279,7 @@ func (ex *exporter) detail(ctx context.Context, id string) (json.RawMessage, err
 		return nil, err
 	}
 	var detail sql.NullString
-	err = ex.db.sql.QueryRowContext(ctx, fmt.Sprintf("SELECT detail_json FROM submissions WHERE id = ? AND detail_for IS %s", versionExpr), n).Scan(&detail)
+	err = ex.db.sql().QueryRowContext(ctx, ex.db.q.CurrentDetail, n).Scan(&detail)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}

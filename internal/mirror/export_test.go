@@ -157,11 +157,11 @@ func TestEndedExportForgetsOnlyItsOrder(t *testing.T) {
 		var otherPass int64
 		if other {
 			// The journal gives the id (PostgreSQL's identity takes none).
-			if err := w.db.sql.QueryRow(`INSERT INTO sync_journal (resource, kind, purpose, started_at, updated_at, finished_at, outcome)
+			if err := w.db.sql().QueryRow(`INSERT INTO sync_journal (resource, kind, purpose, started_at, updated_at, finished_at, outcome)
 				VALUES ('submissions', 'full', 'export', '2026-01-01', '2026-01-01', '2026-01-01', 'done') RETURNING id`).Scan(&otherPass); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.db.sql.Exec(`INSERT INTO export_rows (pass_id, seq, id) VALUES (?, 1, 11), (?, 2, 12)`, otherPass, otherPass); err != nil {
+			if _, err := w.db.sql().Exec(`INSERT INTO export_rows (pass_id, seq, id) VALUES ($1, 1, 11), ($2, 2, 12)`, otherPass, otherPass); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -172,7 +172,7 @@ func TestEndedExportForgetsOnlyItsOrder(t *testing.T) {
 		if other {
 			want = 2
 		}
-		if n := w.count("SELECT count(*) FROM export_rows"); n != want || w.count("SELECT count(*) FROM export_rows WHERE pass_id = ?", otherPass) != want {
+		if n := w.count("SELECT count(*) FROM export_rows"); n != want || w.count("SELECT count(*) FROM export_rows WHERE pass_id = $1", otherPass) != want {
 			t.Fatalf("another export recorded: %v; %d rows left in export_rows, want %d (the other's)", other, n, want)
 		}
 	}

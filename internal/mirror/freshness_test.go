@@ -35,7 +35,7 @@ func TestFreshnessIsNeedsSyncAndAge(t *testing.T) {
 		if wantAge, err = w.db.Age(ctx, Groups); err != nil {
 			t.Fatal(err)
 		}
-		reader, err := Open(ctx, w.path, w.options(ReadOnly, "https://sandbox.test"))
+		reader, err := Open(ctx, w.backend(), w.options(ReadOnly, "https://sandbox.test"))
 		if err != nil {
 			t.Fatal(err)
 		}

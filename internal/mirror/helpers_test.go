@@ -14,7 +14,9 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/httpx"
-	"github.com/storectl/storectl/internal/pgurl"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox"
 )
@@ -91,7 +93,7 @@ func (w *world) newClient(limit ratelimit.Limit) *shop.Client {
 
 func (w *world) open() {
 	w.t.Helper()
-	db, err := Open(context.Background(), w.path, w.options(Write, "https://sandbox.test"))
+	db, err := Open(context.Background(), w.backend(), w.options(Write, "https://sandbox.test"))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -102,9 +104,18 @@ func (w *world) open() {
 	w.t.Cleanup(func() { db.Close() })
 }
 
-// options opens the world's mirror (on either backend) in mode, as store.
+// options opens the world's mirror in mode, as store.
 func (w *world) options(mode Mode, store string) Options {
-	return Options{Mode: mode, Store: store, Postgres: w.pg}
+	return Options{Mode: mode, Store: store}
+}
+
+// backend is where the world's mirror is: the SQLite file at path, or
+// the PostgreSQL database pg.
+func (w *world) backend() Backend {
+	if w.pg != nil {
+		return postgres.At(w.pg)
+	}
+	return sqlite.At(w.path)
 }
 
 func (w *world) reopen() {
@@ -132,7 +143,7 @@ func (w *world) requests(prefix string) int {
 func (w *world) count(q string, args ...any) int {
 	w.t.Helper()
 	var n int
-	if err := w.db.sql.QueryRow(q, args...).Scan(&n); err != nil {
+	if err := w.db.sql().QueryRow(q, args...).Scan(&n); err != nil {
 		w.t.Fatal(err)
 	}
 	return n
@@ -197,7 +208,7 @@ func rewriteBody(resp *http.Response, change func([]byte) []byte) *http.Response
 // step a line.
 func queryPlan(t *testing.T, db *DB, q string, args ...any) []string {
 	t.Helper()
-	rows, err := db.sql.Query("EXPLAIN QUERY PLAN "+q, args...)
+	rows, err := db.sql().Query("EXPLAIN QUERY PLAN "+q, args...)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}

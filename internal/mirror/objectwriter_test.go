@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // marshalObject is what objectWriter wrote before it wrote strings and
@@ -40,7 +42,7 @@ func marshalObject(cols []string, vals []any) string {
 			}
 		case bool:
 			b.WriteString(strconv.FormatBool(v))
-		case rawJSON:
+		case backend.RawJSON:
 			b.Write(v)
 		case string:
 			s, _ := json.Marshal(v)
@@ -84,7 +86,7 @@ func TestObjectWriterWritesWhatMarshalWould(t *testing.T) {
 		case 3:
 			return r.IntN(2) == 0
 		case 4:
-			return rawJSON(`{"k":[1,2]}`)
+			return backend.RawJSON(`{"k":[1,2]}`)
 		case 5:
 			return []byte(text())
 		case 6:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // damage builds each way issue 20 found a mirror file unusable, returning
@@ -96,7 +97,7 @@ func TestDamagedMirrorsAreNamed(t *testing.T) {
 			t.Run(d.name, func(t *testing.T) {
 				path, named := d.make(t)
 				before, _ := os.ReadFile(path)
-				db, err := Open(context.Background(), path, Options{Mode: mode, Store: "https://sandbox.test"})
+				db, err := Open(context.Background(), sqlite.At(path), Options{Mode: mode, Store: "https://sandbox.test"})
 				if err == nil {
 					_, err = db.Status(context.Background())
 					db.Close()
@@ -108,16 +109,16 @@ func TestDamagedMirrorsAreNamed(t *testing.T) {
 				if after, _ := os.ReadFile(path); string(after) != string(before) {
 					t.Fatal("the damaged file was changed")
 				}
-				if !Exists(path) {
+				if !sqlite.Exists(path) {
 					t.Fatal("Exists says nothing is there: mirror reset would not remove it")
 				}
-				if err := Remove(context.Background(), path); err != nil {
+				if err := sqlite.Remove(context.Background(), path); err != nil {
 					t.Fatal(err)
 				}
-				if Exists(path) {
+				if sqlite.Exists(path) {
 					t.Fatal("Remove left it")
 				}
-				db, err = Open(context.Background(), path, Options{Mode: Write})
+				db, err = Open(context.Background(), sqlite.At(path), Options{Mode: Write})
 				if err != nil {
 					t.Fatalf("after Remove: %v", err)
 				}
@@ -135,7 +136,7 @@ func TestNoEmptyMirrorAfterAFailedCreate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "default.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Open(ctx, path, Options{Mode: Write}); err == nil {
+	if _, err := Open(ctx, sqlite.At(path), Options{Mode: Write}); err == nil {
 		t.Fatal("opened with a cancelled context")
 	}
 	for _, p := range []string{path, path + ".new", path + ".new-wal"} {
@@ -144,7 +145,7 @@ func TestNoEmptyMirrorAfterAFailedCreate(t *testing.T) {
 		}
 	}
 	writeFile(t, path+".new", []byte("half a database"))
-	db, err := Open(context.Background(), path, Options{Mode: Write})
+	db, err := Open(context.Background(), sqlite.At(path), Options{Mode: Write})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,13 +163,13 @@ func TestNoEmptyMirrorAfterAFailedCreate(t *testing.T) {
 func TestStoreComparedAsAnAddress(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "default.db")
 	for _, store := range []string{"https://Shop.Example.com/shop/", "HTTPS://shop.example.COM/shop", "https://shop.example.com/shop"} {
-		db, err := Open(context.Background(), path, Options{Mode: Write, Store: store})
+		db, err := Open(context.Background(), sqlite.At(path), Options{Mode: Write, Store: store})
 		if err != nil {
 			t.Fatalf("%s: %v", store, err)
 		}
 		db.Close()
 	}
-	_, err := Open(context.Background(), path, Options{Mode: ReadOnly, Store: "https://other.example.com/shop"})
+	_, err := Open(context.Background(), sqlite.At(path), Options{Mode: ReadOnly, Store: "https://other.example.com/shop"})
 	var other *OtherStoreError
 	if !errors.As(err, &other) || other.Have != "https://Shop.Example.com/shop/" || exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("%v", err)
@@ -180,8 +181,8 @@ func TestStoreComparedAsAnAddress(t *testing.T) {
 // names the file and the cause; once the lock is free it goes on.
 func TestLockedByAnotherProgram(t *testing.T) {
 	path := syncedMirror(t)
-	defer func(w, b time.Duration) { lockWait, busyTimeout = w, b }(lockWait, busyTimeout)
-	lockWait, busyTimeout = 300*time.Millisecond, 300*time.Millisecond
+	defer func(w, b time.Duration) { sqlite.LockWait, sqlite.BusyTimeout = w, b }(sqlite.LockWait, sqlite.BusyTimeout)
+	sqlite.LockWait, sqlite.BusyTimeout = 300*time.Millisecond, 300*time.Millisecond
 	shell, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestLockedByAnotherProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	var said []string
-	_, err = Open(context.Background(), path, Options{Mode: Write, Waiting: func(m string) { said = append(said, m) }})
+	_, err = Open(context.Background(), sqlite.At(path), Options{Mode: Write, Waiting: func(m string) { said = append(said, m) }})
 	var locked *LockedError
 	if !errors.As(err, &locked) || locked.Path != path || exitcode.Of(err) != exitcode.Failure {
 		t.Fatalf("%v, want a LockedError of %s", err, path)
@@ -204,7 +205,7 @@ func TestLockedByAnotherProgram(t *testing.T) {
 		t.Fatalf("said %q", said)
 	}
 	// Readers are not blocked by it.
-	ro, err := Open(context.Background(), path, Options{Mode: ReadOnly})
+	ro, err := Open(context.Background(), sqlite.At(path), Options{Mode: ReadOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,8 +214,8 @@ func TestLockedByAnotherProgram(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		_ = tx.Rollback()
 	}()
-	lockWait = 5 * time.Second
-	db, err := Open(context.Background(), path, Options{Mode: Write})
+	sqlite.LockWait = 5 * time.Second
+	db, err := Open(context.Background(), sqlite.At(path), Options{Mode: Write})
 	if err != nil {
 		t.Fatalf("once the lock is free: %v", err)
 	}
@@ -225,20 +226,20 @@ func TestLockedByAnotherProgram(t *testing.T) {
 // set before the log is switched on, which would fix it at 4 KiB.
 func TestNewMirrorHasEightKiBPages(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "default.db")
-	db, err := Open(context.Background(), path, Options{Mode: Write})
+	db, err := Open(context.Background(), sqlite.At(path), Options{Mode: Write})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	var pageSize int
 	var journal string
-	if err := db.sql.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+	if err := db.sql().QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.sql.QueryRow("PRAGMA journal_mode").Scan(&journal); err != nil {
+	if err := db.sql().QueryRow("PRAGMA journal_mode").Scan(&journal); err != nil {
 		t.Fatal(err)
 	}
-	if pageSize != newFilePageSize || journal != "wal" {
-		t.Fatalf("page size %d, journal %s; want %d, wal", pageSize, journal, newFilePageSize)
+	if pageSize != 8192 || journal != "wal" {
+		t.Fatalf("page size %d, journal %s; want 8192, wal", pageSize, journal)
 	}
 }

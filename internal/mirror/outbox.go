@@ -43,19 +43,15 @@ const (
 
 // insertEvents records events in the order given; one whose id is already
 // recorded (the same change derived again) is left as it is.
-func insertEvents(ctx context.Context, tx execQuerier, events []Event) error {
+func (db *DB) insertEvents(ctx context.Context, tx Tx, events []Event) error {
 	for _, e := range events {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (id, type, resource, row_id, occurred_at, detected_at, data)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		if _, err := tx.ExecContext(ctx, db.watchSQL().InsertEvent,
 			e.ID, e.Type, e.Resource, e.RowID, stamp(e.OccurredAt), stamp(e.DetectedAt), string(e.Data)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-const eventCols = `seq, id, type, resource, row_id, occurred_at, detected_at, data, state, attempts,
-	coalesce(first_failed_at, ''), coalesce(next_attempt_at, ''), coalesce(last_error, ''), coalesce(delivered_at, '')`
 
 func scanEvent(scan func(...any) error) (Event, error) {
 	var e Event
@@ -71,7 +67,7 @@ func scanEvent(scan func(...any) error) (Event, error) {
 // nil when none is.
 func (db *DB) NextEvent(ctx context.Context) (_ *Event, err error) {
 	defer db.explain(&err)
-	row := db.sql.QueryRowContext(ctx, "SELECT "+eventCols+" FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT 1")
+	row := db.sql().QueryRowContext(ctx, db.watchSQL().NextEvent)
 	e, err := scanEvent(row.Scan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -82,16 +78,14 @@ func (db *DB) NextEvent(ctx context.Context) (_ *Event, err error) {
 // EventDelivered marks an event delivered.
 func (db *DB) EventDelivered(ctx context.Context, seq int64) (err error) {
 	defer db.explain(&err)
-	_, err = db.sql.ExecContext(ctx, `UPDATE outbox SET state = 'delivered', delivered_at = ?, next_attempt_at = NULL WHERE seq = ?`,
-		stamp(db.Now()), seq)
+	_, err = db.sql().ExecContext(ctx, db.watchSQL().Delivered, stamp(db.Now()), seq)
 	return err
 }
 
 // EventFailed records a failed attempt and when the next one is due.
 func (db *DB) EventFailed(ctx context.Context, seq int64, next time.Time, cause string) (err error) {
 	defer db.explain(&err)
-	_, err = db.sql.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, first_failed_at = coalesce(first_failed_at, ?),
-		next_attempt_at = ?, last_error = ? WHERE seq = ?`, stamp(db.Now()), stamp(next), cause, seq)
+	_, err = db.sql().ExecContext(ctx, db.watchSQL().Failed, stamp(db.Now()), stamp(next), cause, seq)
 	return err
 }
 
@@ -99,8 +93,7 @@ func (db *DB) EventFailed(ctx context.Context, seq int64, next time.Time, cause 
 // later events are delivered; `watch events resend` brings it back.
 func (db *DB) EventParked(ctx context.Context, seq int64, cause string) (err error) {
 	defer db.explain(&err)
-	_, err = db.sql.ExecContext(ctx, `UPDATE outbox SET state = 'parked', attempts = attempts + 1,
-		first_failed_at = coalesce(first_failed_at, ?), next_attempt_at = NULL, last_error = ? WHERE seq = ?`, stamp(db.Now()), cause, seq)
+	_, err = db.sql().ExecContext(ctx, db.watchSQL().Parked, stamp(db.Now()), cause, seq)
 	return err
 }
 
@@ -114,18 +107,14 @@ type EventFilter struct {
 // Events lists the outbox's events.
 func (db *DB) Events(ctx context.Context, f EventFilter) (_ []Event, err error) {
 	defer db.explain(&err)
-	q := "SELECT " + eventCols + " FROM outbox"
 	var args []any
 	if f.State != "" {
-		q += " WHERE state = ?"
 		args = append(args, f.State)
 	}
-	q += " ORDER BY seq DESC"
 	if f.Last > 0 {
-		q += " LIMIT ?"
 		args = append(args, f.Last)
 	}
-	rows, err := db.sql.QueryContext(ctx, q, args...)
+	rows, err := db.sql().QueryContext(ctx, db.watchSQL().Events(f.State != "", f.Last > 0), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -149,13 +138,13 @@ func (db *DB) Events(ctx context.Context, f EventFilter) (_ []Event, err error) 
 // It returns the ids the outbox does not hold.
 func (db *DB) ResendEvents(ctx context.Context, ids []string) (missing []string, err error) {
 	defer db.explain(&err)
-	tx, err := db.sql.BeginTx(ctx, nil)
+	tx, err := db.sql().BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
 	for _, id := range ids {
-		r, err := tx.ExecContext(ctx, resendSQL+" WHERE id = ?", strings.TrimSpace(id))
+		r, err := tx.ExecContext(ctx, db.watchSQL().ResendID, strings.TrimSpace(id))
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +161,7 @@ func (db *DB) ResendEvents(ctx context.Context, ids []string) (missing []string,
 // ResendParked makes every parked event pending again; it returns how many.
 func (db *DB) ResendParked(ctx context.Context) (_ int, err error) {
 	defer db.explain(&err)
-	r, err := db.sql.ExecContext(ctx, resendSQL+" WHERE state = 'parked'")
+	r, err := db.sql().ExecContext(ctx, db.watchSQL().ResendParked)
 	if err != nil {
 		return 0, err
 	}
@@ -180,22 +169,18 @@ func (db *DB) ResendParked(ctx context.Context) (_ int, err error) {
 	return int(n), err
 }
 
-const resendSQL = `UPDATE outbox SET state = 'pending', attempts = 0, first_failed_at = NULL, next_attempt_at = NULL,
-	last_error = NULL, delivered_at = NULL`
-
 // PruneEvents deletes the events delivered before before: the outbox keeps
 // what is pending or parked, and the recent past (a re-derived change is
 // recognised by its id while its event is kept).
 func (db *DB) PruneEvents(ctx context.Context, before time.Time) (err error) {
 	defer db.explain(&err)
-	_, err = db.sql.ExecContext(ctx, "DELETE FROM outbox WHERE state = 'delivered' AND delivered_at < ?", stamp(before))
+	_, err = db.sql().ExecContext(ctx, db.watchSQL().Prune, stamp(before))
 	return err
 }
 
 // OutboxCounts are how many events are pending and parked.
 func (db *DB) OutboxCounts(ctx context.Context) (pending, parked int, err error) {
 	defer db.explain(&err)
-	err = db.sql.QueryRowContext(ctx, `SELECT coalesce(sum(state = 'pending'), 0), coalesce(sum(state = 'parked'), 0) FROM outbox`).
-		Scan(&pending, &parked)
+	err = db.sql().QueryRowContext(ctx, db.watchSQL().Counts).Scan(&pending, &parked)
 	return pending, parked, err
 }

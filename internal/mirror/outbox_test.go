@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -144,14 +145,13 @@ func TestEventIDsAreStable(t *testing.T) {
 	}
 	// Derived again (a transaction retried, a replay): recorded once.
 	ctx := context.Background()
-	tx, err := w.db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
+	hooks, err := watchPass(ctx, w.db, submissions.name)
+	if err != nil || hooks == nil {
+		t.Fatalf("the watched list's hooks: %v %v", hooks, err)
 	}
-	if err := w.db.recordChanges(ctx, tx, []rowChange{{res: submissions, id: e.RowID, kind: changeNew, after: e.Data}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
+	if err := w.db.conn.WritePage(ctx, func(tx Tx) error {
+		return hooks.Page(ctx, tx, []RowChange{{List: submissions.name, ID: e.RowID, Kind: ChangeNew, After: e.Data}})
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.events(); len(got) != 1 {
@@ -458,7 +458,7 @@ func TestOutboxDelivery(t *testing.T) {
 func TestOutboxModeBesideAWriter(t *testing.T) {
 	w := watchWorld(t, 5, "bis")
 	ctx := context.Background()
-	other, err := Open(ctx, w.path, w.options(Outbox, "https://sandbox.test"))
+	other, err := Open(ctx, w.backend(), w.options(Outbox, "https://sandbox.test"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,10 +466,10 @@ func TestOutboxModeBesideAWriter(t *testing.T) {
 	if n, err := other.ResendParked(ctx); err != nil || n != 0 {
 		t.Fatalf("%d (%v)", n, err)
 	}
-	if _, err := Open(ctx, w.path, w.options(Outbox, "https://other.test")); err == nil {
+	if _, err := Open(ctx, w.backend(), w.options(Outbox, "https://other.test")); err == nil {
 		t.Fatal("a mirror of another store was opened")
 	}
-	if _, err := Open(ctx, w.path+".none", Options{Mode: Outbox}); w.pg == nil && err == nil {
+	if _, err := Open(ctx, sqlite.At(w.path+".none"), Options{Mode: Outbox}); w.pg == nil && err == nil {
 		t.Fatal("a missing mirror was opened (or created)")
 	}
 }

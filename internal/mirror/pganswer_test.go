@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/storectl/storectl/internal/mirror/postgres"
 )
 
 // An offline answer from a PostgreSQL mirror costs two round trips after
@@ -22,7 +24,7 @@ func TestPostgresOfflineAnswerInTwoRoundTrips(t *testing.T) {
 	w := newWorld(t, 30)
 	w.sync(SyncOptions{}, "bis")
 	var email string
-	if err := w.db.sql.QueryRow("SELECT customer_email FROM submissions ORDER BY id LIMIT 1").Scan(&email); err != nil {
+	if err := w.db.sql().QueryRow("SELECT customer_email FROM submissions ORDER BY id LIMIT 1").Scan(&email); err != nil {
 		t.Fatal(err)
 	}
 	wantFound, err := w.db.Find(ctx, FindFilter{Email: email})
@@ -38,7 +40,7 @@ func TestPostgresOfflineAnswerInTwoRoundTrips(t *testing.T) {
 	tg.Config = w.pg.Config.Copy()
 	var trips roundTrips
 	tg.Config.DialFunc = trips.dial
-	db, err := Open(ctx, w.path, Options{Mode: ReadOnly, Store: "https://sandbox.test", Postgres: &tg})
+	db, err := Open(ctx, postgres.At(&tg), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,13 +83,13 @@ func TestPostgresReaderNamesItsStoreInEachTransaction(t *testing.T) {
 	ctx := context.Background()
 	w := newWorld(t, 30)
 	w.sync(SyncOptions{}, "bis")
-	other, err := Open(ctx, "", Options{Mode: Write, Postgres: w.pg, Store: "https://other.test"})
+	other, err := Open(ctx, postgres.At(w.pg), Options{Mode: Write, Store: "https://other.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		if _, err := other.sql.ExecContext(ctx, `INSERT INTO submissions (id, product_id, variant_id, status, created_at, customer_email,
-			list_json, list_fetched_at, first_seen_at, last_seen_at) VALUES (?, 7, 70, 0, '2026-01-01T00:00:00Z', 'x@other.test', '{}', 'x', 'x', 'x')`, i+1); err != nil {
+		if _, err := other.sql().ExecContext(ctx, `INSERT INTO submissions (id, product_id, variant_id, status, created_at, customer_email,
+			list_json, list_fetched_at, first_seen_at, last_seen_at) VALUES ($1, 7, 70, 0, '2026-01-01T00:00:00Z', 'x@other.test', '{}', 'x', 'x', 'x')`, i+1); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -105,7 +107,7 @@ func TestPostgresReaderNamesItsStoreInEachTransaction(t *testing.T) {
 	tg.Config = w.pg.Config.Copy()
 	everyStore := "storectl"
 	tg.Config.DialFunc = startupDial(map[string]*string{"storectl.store": nil, "search_path": &everyStore})
-	db, err := Open(ctx, w.path, Options{Mode: ReadOnly, Store: "https://sandbox.test", Postgres: &tg})
+	db, err := Open(ctx, postgres.At(&tg), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
 	if err != nil {
 		t.Fatalf("a reader whose connection names no store: %v", err)
 	}
@@ -125,7 +127,7 @@ func TestPostgresReaderNamesItsStoreInEachTransaction(t *testing.T) {
 		}
 		return n
 	}
-	if n := count(db.sql); n != 30 {
+	if n := count(db.sql()); n != 30 {
 		t.Errorf("a statement counts %d rows, want its store's 30", n)
 	}
 	if err := db.Read(ctx, func(q Querier) error {
@@ -142,7 +144,7 @@ func TestPostgresReaderNamesItsStoreInEachTransaction(t *testing.T) {
 		len(queried) != 1 || string(queried[0]) != `{"n":30}` {
 		t.Errorf("mirror query: %s (%v), want its store's 30", queried, err)
 	}
-	if _, err := db.sql.QueryContext(ctx, "DELETE FROM storectl.submissions RETURNING id"); err == nil || !strings.Contains(err.Error(), "read-only transaction") {
+	if _, err := db.sql().QueryContext(ctx, "DELETE FROM storectl.submissions RETURNING id"); err == nil || !strings.Contains(err.Error(), "read-only transaction") {
 		t.Errorf("a reader's statement wrote: %v", err)
 	}
 }

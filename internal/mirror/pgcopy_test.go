@@ -5,7 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
 )
 
 // mirror copy moves a SQLite mirror into PostgreSQL without a request:
@@ -22,23 +23,19 @@ func TestCopyToPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.db.sql.Exec("INSERT INTO export_rows (pass_id, seq, id) SELECT ?, row_number() OVER (ORDER BY id), id FROM submissions LIMIT 5", p.id); err != nil {
+	if _, err := w.db.sql().Exec("INSERT INTO export_rows (pass_id, seq, id) SELECT $1, row_number() OVER (ORDER BY id), id FROM submissions LIMIT 5", p.id); err != nil {
 		t.Fatal(err)
 	}
 	w.log.reset()
 	tg := pgTarget(t)
-	res, err := w.db.CopyToPostgres(ctx, tg, "https://sandbox.test")
+	res, err := w.db.CopyTo(ctx, postgres.At(tg), "https://sandbox.test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := len(w.log.withPrefix("")); n > 1 {
 		t.Errorf("the copy sent %d requests", n)
 	}
-	conn, err := pgx.ConnectConfig(ctx, tg.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := pgtest.SQL(t, tg.Config)
 	for _, ct := range res.Tables {
 		want := w.count("SELECT count(*) FROM " + ct.Table)
 		var got int
@@ -46,7 +43,7 @@ func TestCopyToPostgres(t *testing.T) {
 		if ct.Table == "export_rows" {
 			q = "SELECT count(*) FROM storectl.export_rows"
 		}
-		if err := conn.QueryRow(ctx, q).Scan(&got); err != nil {
+		if err := conn.QueryRowContext(ctx, q).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
 		if got != want || ct.Rows != want {
@@ -54,7 +51,7 @@ func TestCopyToPostgres(t *testing.T) {
 		}
 	}
 	// The JSON byte for byte, in the list's order.
-	rows, err := w.db.sql.Query("SELECT list_json, coalesce(detail_json, '') FROM submissions ORDER BY list_pos DESC, id")
+	rows, err := w.db.sql().Query("SELECT list_json, coalesce(detail_json, '') FROM submissions ORDER BY list_pos DESC, id")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +64,19 @@ func TestCopyToPostgres(t *testing.T) {
 		want = append(want, l+d)
 	}
 	rows.Close()
-	pgRows, err := conn.Query(ctx, "SELECT list_json || coalesce(detail_json, '') FROM storectl.submissions ORDER BY list_pos DESC, id")
+	pgRows, err := conn.QueryContext(ctx, "SELECT list_json || coalesce(detail_json, '') FROM storectl.submissions ORDER BY list_pos DESC, id")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := pgx.CollectRows(pgRows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
+	var got []string
+	for pgRows.Next() {
+		var r string
+		if err := pgRows.Scan(&r); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
 	}
+	pgRows.Close()
 	if len(got) != len(want) || len(got) == 0 {
 		t.Fatalf("%d rows, want %d", len(got), len(want))
 	}
@@ -84,11 +86,11 @@ func TestCopyToPostgres(t *testing.T) {
 		}
 	}
 	var orphans int
-	if err := conn.QueryRow(ctx, `SELECT count(*) FROM storectl.submissions s WHERE list_pos IS NOT NULL
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM storectl.submissions s WHERE list_pos IS NOT NULL
 		AND NOT EXISTS (SELECT 1 FROM storectl.sync_journal j WHERE j.id = s.list_pos >> 32)`).Scan(&orphans); err != nil || orphans != 0 {
 		t.Errorf("%d rows placed by a pass that is not in the journal (%v)", orphans, err)
 	}
-	_, err = w.db.CopyToPostgres(ctx, tg, "https://sandbox.test")
+	_, err = w.db.CopyTo(ctx, postgres.At(tg), "https://sandbox.test")
 	var filled *NotEmptyError
 	if !errors.As(err, &filled) {
 		t.Errorf("a second copy: %v", err)

@@ -39,14 +39,14 @@ func TestHostileNumbersDoNotStopTheSync(t *testing.T) {
 		t.Fatalf("%d rows with the columns as expected (%s), want 20", n, kept)
 	}
 	var id string
-	if err := w.db.sql.QueryRow("SELECT id FROM submissions ORDER BY id LIMIT 1").Scan(&id); err != nil {
+	if err := w.db.sql().QueryRow("SELECT id FROM submissions ORDER BY id LIMIT 1").Scan(&id); err != nil {
 		t.Fatal(err)
 	}
 	detail := []byte(`{"id":` + id + `,"status":1,"unsubscribe":99999999999,"product_id":"12x","opened":{"at":"x"}}`)
 	if err := w.db.storeDetail(context.Background(), submissions, id, detail); err != nil {
 		t.Fatalf("a hostile detail: %v", err)
 	}
-	if n := w.count("SELECT count(*) FROM submissions WHERE id = ? AND status = 1 AND detail_json = ?", id, string(detail)); n != 1 {
+	if n := w.count("SELECT count(*) FROM submissions WHERE id = $1 AND status = 1 AND detail_json = $2", id, string(detail)); n != 1 {
 		t.Fatalf("the detail was not stored with its fitting columns")
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
-	"github.com/storectl/storectl/internal/pgtest"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // A store's first pass into a table no store has rows in defers the
@@ -21,15 +21,15 @@ func TestPostgresFirstPassIntoAnEmptyTableDefersItsIndexes(t *testing.T) {
 	}
 	ctx := context.Background()
 	w := newWorld(t, 40)
-	want := schemaOf(t, w.db.sql, "submissions")
+	want := schemaOf(t, w.db.sql(), "submissions")
 	cctx, cancel := context.WithCancel(ctx)
 	if _, err := w.db.Sync(cctx, w.client, []string{"bis"}, SyncOptions{Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
-	if got := schemaOf(t, w.db.sql, "submissions"); got != "" || w.count("SELECT count(*) FROM bulk_deferred WHERE kind = 'index'") == 0 {
+	if got := schemaOf(t, w.db.sql(), "submissions"); got != "" || w.count("SELECT count(*) FROM bulk_deferred WHERE kind = 'index'") == 0 {
 		t.Fatalf("the interrupted first pass into an empty table keeps its indexes; found:\n%s", got)
 	}
-	other, err := Open(ctx, w.path, Options{Mode: Write, Store: "https://other.test", Postgres: w.pg})
+	other, err := Open(ctx, postgres.At(w.pg), Options{Mode: Write, Store: "https://other.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,10 +37,10 @@ func TestPostgresFirstPassIntoAnEmptyTableDefersItsIndexes(t *testing.T) {
 	if _, err := other.Sync(ctx, w.client, []string{"bis"}, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := schemaOf(t, w.db.sql, "submissions"); got != want {
+	if got := schemaOf(t, w.db.sql(), "submissions"); got != want {
 		t.Fatalf("after the other store's pass ended:\n%s\nwant:\n%s", got, want)
 	}
-	if m := tallyMismatch(t, other.sql) + reportTallyMismatch(t, other.sql); m != "" {
+	if m := tallyMismatch(t, other.sql()) + reportTallyMismatch(t, other.sql()); m != "" {
 		t.Fatalf("the other store's tallies:\n%s", m)
 	}
 	w.reopen()
@@ -48,7 +48,7 @@ func TestPostgresFirstPassIntoAnEmptyTableDefersItsIndexes(t *testing.T) {
 	if n := w.count("SELECT count(*) FROM bulk_deferred"); n != 0 {
 		t.Fatalf("%d deferrals left after the pass ended", n)
 	}
-	if m := tallyMismatch(t, w.db.sql) + reportTallyMismatch(t, w.db.sql); m != "" {
+	if m := tallyMismatch(t, w.db.sql()) + reportTallyMismatch(t, w.db.sql()); m != "" {
 		t.Fatalf("the store's tallies after its first pass ended:\n%s", m)
 	}
 }
@@ -61,10 +61,8 @@ func TestPostgresWriterRoleDefersIndexesThroughTheOwner(t *testing.T) {
 	}
 	ctx := context.Background()
 	w := newWorld(t, 40)
-	want := schemaOf(t, w.db.sql, "submissions")
-	writer := *w.pg
-	writer.Config = docsWriter(t, w)
-	db, err := Open(ctx, w.path, Options{Mode: Write, Store: "https://writer.test", Postgres: &writer})
+	want := schemaOf(t, w.db.sql(), "submissions")
+	db, err := Open(ctx, postgres.At(docsWriter(t, w)), Options{Mode: Write, Store: "https://writer.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,13 +71,13 @@ func TestPostgresWriterRoleDefersIndexesThroughTheOwner(t *testing.T) {
 	if _, err := db.Sync(cctx, w.client, []string{"bis"}, SyncOptions{Report: &cancelInPage{db: db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
-	if got := schemaOf(t, w.db.sql, "submissions"); got != "" {
+	if got := schemaOf(t, w.db.sql(), "submissions"); got != "" {
 		t.Fatalf("the writer's interrupted first pass kept the indexes:\n%s", got)
 	}
 	if _, err := db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := schemaOf(t, w.db.sql, "submissions"); got != want {
+	if got := schemaOf(t, w.db.sql(), "submissions"); got != want {
 		t.Fatalf("after the writer's pass ended:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -98,18 +96,14 @@ func TestPostgresPassEndRunsNoSQLAWriterPutInBulkDeferred(t *testing.T) {
 	t.Cleanup(func() {
 		pgExec(t, w.pg, "DROP TABLE IF EXISTS public.planted_index, public.planted_trigger, public.planted_recount")
 	})
-	writer, err := pgx.ConnectConfig(ctx, docsWriter(t, w))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer writer.Close(ctx)
-	if _, err := writer.Exec(ctx, `INSERT INTO storectl.bulk_deferred (store, tbl, kind, name, sql) VALUES
+	writer := pgtest.SQL(t, docsWriter(t, w).Config)
+	if _, err := writer.ExecContext(ctx, `INSERT INTO storectl.bulk_deferred (store, tbl, kind, name, sql) VALUES
 		($1, 'submissions', 'index', 'planted_index', 'CREATE TABLE public.planted_index ()'),
 		($1, 'submissions', 'trigger', 'planted_trigger', 'CREATE TABLE public.planted_trigger ()'),
-		($1, 'submissions', 'recount', 'planted_recount', 'CREATE TABLE public.planted_recount ()')`, w.db.store); err != nil {
+		($1, 'submissions', 'recount', 'planted_recount', 'CREATE TABLE public.planted_recount ()')`, storeKey("https://sandbox.test")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writer.Exec(ctx, "INSERT INTO storectl_private.deferred_indexes (tbl, name, def) VALUES ('submissions', 'x', 'CREATE TABLE public.planted_index ()')"); err == nil {
+	if _, err := writer.ExecContext(ctx, "INSERT INTO storectl_private.deferred_indexes (tbl, name, def) VALUES ('submissions', 'x', 'CREATE TABLE public.planted_index ()')"); err == nil {
 		t.Fatal("the writer wrote the owner's index definitions")
 	}
 	w.sync(SyncOptions{}, "bis")
@@ -119,7 +113,7 @@ func TestPostgresPassEndRunsNoSQLAWriterPutInBulkDeferred(t *testing.T) {
 	if n := w.count("SELECT count(*) FROM bulk_deferred"); n != 0 {
 		t.Fatalf("%d rows of bulk_deferred left after the pass ended", n)
 	}
-	if m := tallyMismatch(t, w.db.sql) + reportTallyMismatch(t, w.db.sql); m != "" {
+	if m := tallyMismatch(t, w.db.sql()) + reportTallyMismatch(t, w.db.sql()); m != "" {
 		t.Fatalf("the store's tallies after the pass:\n%s", m)
 	}
 }
@@ -127,22 +121,19 @@ func TestPostgresPassEndRunsNoSQLAWriterPutInBulkDeferred(t *testing.T) {
 // docsWriter is a new login role with the writer's grants of
 // docs/team-mirror.md (it owns nothing), dropped when the test ends, and
 // the configuration to connect as it.
-func docsWriter(t *testing.T, w *world) *pgx.ConnConfig {
+func docsWriter(t *testing.T, w *world) *pgurl.Target {
 	role := "writer_" + pgtest.RandomName()
 	pgExec(t, w.pg, "CREATE ROLE "+role+" LOGIN PASSWORD 'writer-pw'")
 	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.ConnectConfig(ctx, w.pg.Config)
-		if err == nil {
-			_, _ = conn.Exec(ctx, "DROP OWNED BY "+role)
-			_, _ = conn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-			conn.Close(ctx)
-		}
+		conn := pgtest.SQL(t, w.pg.Config)
+		_, _ = conn.Exec("DROP OWNED BY " + role)
+		_, _ = conn.Exec("DROP ROLE IF EXISTS " + role)
 	})
 	pgExec(t, w.pg, `GRANT USAGE ON SCHEMA storectl, storectl_store TO `+role+`;
 		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA storectl, storectl_store TO `+role+`;
 		GRANT USAGE ON ALL SEQUENCES IN SCHEMA storectl TO `+role)
-	cfg := w.pg.Config.Copy()
-	cfg.User, cfg.Password = role, "writer-pw"
-	return cfg
+	writer := *w.pg
+	writer.Config = w.pg.Config.Copy()
+	writer.Config.User, writer.Config.Password = role, "writer-pw"
+	return &writer
 }

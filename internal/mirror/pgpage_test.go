@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/storectl/storectl/internal/mirror/postgres"
 )
 
 // A page of a sync reaches PostgreSQL in two round trips (pgpage.go): the
@@ -57,7 +59,7 @@ func TestPostgresPageKeepsItsPlans(t *testing.T) {
 	w := newWorld(t, 15*10)
 	w.sync(SyncOptions{}, "bis")
 	var generic, custom int64
-	conn, err := w.db.sql.Conn(context.Background())
+	conn, err := w.db.sql().Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func TestPostgresLookupPlanSeeksEachID(t *testing.T) {
 	}
 	w := newWorld(t, 15)
 	ctx := context.Background()
-	conn, err := w.db.sql.Conn(ctx)
+	conn, err := w.db.sql().Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,23 +95,13 @@ func TestPostgresLookupPlanSeeksEachID(t *testing.T) {
 		}
 	}
 	sub := resourcesOf("bis")[0]
-	for i, q := range []string{sub.sql().seenSync, sub.sql().seenExport} {
-		st, err := pgStatementOf(pgLookup(q, sub.name), []any{"[]", int64(0)})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, q := range []string{w.db.rows(sub).SeenSync, w.db.rows(sub).SeenExport} {
 		name := fmt.Sprintf("look%d", i)
-		if _, err := conn.ExecContext(ctx, "PREPARE "+name+" AS "+st.text); err != nil {
+		if _, err := conn.ExecContext(ctx, "PREPARE "+name+" AS "+q); err != nil {
 			t.Fatal(err)
 		}
 		var plan strings.Builder
-		args := make([]string, len(st.args)) // the ids and the pass, in the rebound order
-		for j, a := range st.args {
-			args[j] = "1"
-			if a == "[]" {
-				args[j] = "'[1, 2, 3]'"
-			}
-		}
+		args := []string{"'[1, 2, 3]'", "1"} // the ids, then the pass
 		rows, err := conn.QueryContext(ctx, "EXPLAIN EXECUTE "+name+"("+strings.Join(args, ", ")+")")
 		if err != nil {
 			t.Fatal(err)
@@ -123,7 +115,7 @@ func TestPostgresLookupPlanSeeksEachID(t *testing.T) {
 		}
 		rows.Close()
 		if !strings.Contains(plan.String(), "Index Cond: ((store = current_setting('storectl.store'::text, true)) AND (id = ") {
-			t.Errorf("%s\nplan:\n%s", st.text, plan.String())
+			t.Errorf("%s\nplan:\n%s", q, plan.String())
 		}
 	}
 }
@@ -235,7 +227,7 @@ func TestPostgresReaderRefusesAConnectionScopedToAnotherStore(t *testing.T) {
 	tg.Config = w.pg.Config.Copy()
 	elsewhere := "https://elsewhere.test"
 	tg.Config.DialFunc = startupDial(map[string]*string{"storectl.store": &elsewhere})
-	db, err := Open(context.Background(), w.path, Options{Mode: ReadOnly, Store: "https://sandbox.test", Postgres: &tg})
+	db, err := Open(context.Background(), postgres.At(&tg), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
 	if err == nil {
 		db.Close()
 	}

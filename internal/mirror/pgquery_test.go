@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror/postgres"
 )
 
 // pgWorld is a synced sandbox store copied into a PostgreSQL mirror (or
@@ -22,11 +23,11 @@ func pgWorld(t *testing.T, rows int) (*world, *DB) {
 	tg := w.pg // synced there in the run on PostgreSQL
 	if tg == nil {
 		tg = pgTarget(t)
-		if _, err := w.db.CopyToPostgres(ctx, tg, "https://sandbox.test"); err != nil {
+		if _, err := w.db.CopyTo(ctx, postgres.At(tg), "https://sandbox.test"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	db, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: "https://sandbox.test"})
+	db, err := Open(ctx, postgres.At(tg), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +54,9 @@ func pgQueryAll(db *DB, q string) ([]map[string]json.RawMessage, error) {
 func TestPostgresQueryRefusesEveryWrite(t *testing.T) {
 	w, db := pgWorld(t, 30)
 	want := w.count("SELECT count(*) FROM submissions")
-	old := PGQueryTimeout
-	PGQueryTimeout = time.Second
-	t.Cleanup(func() { PGQueryTimeout = old })
+	old := postgres.QueryTimeout
+	postgres.QueryTimeout = time.Second
+	t.Cleanup(func() { postgres.QueryTimeout = old })
 	for _, q := range []string{
 		"DELETE FROM submissions",
 		"SELECT 1; DELETE FROM submissions",

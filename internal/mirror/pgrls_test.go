@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
-	"github.com/storectl/storectl/internal/pgtest"
-	"github.com/storectl/storectl/internal/pgurl"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // readerStoresSQL is docs/team-mirror.md's row-level security for a reader
@@ -39,13 +38,13 @@ func TestPostgresReaderOfSomeStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, store := range []string{"https://a.example", "https://b.example"} {
-		db, err := Open(ctx, "", Options{Mode: Write, Postgres: owner, Store: store})
+		db, err := Open(ctx, postgres.At(owner), Options{Mode: Write, Store: store})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range 3 {
-			if _, err := db.sql.ExecContext(ctx, `INSERT INTO submissions (id, product_id, variant_id, status, created_at, customer_email,
-				list_json, list_fetched_at, first_seen_at, last_seen_at) VALUES (?, 7, 70, 0, '2026-01-01T00:00:00Z', ?, '{}', 'x', 'x', 'x')`,
+			if _, err := db.sql().ExecContext(ctx, `INSERT INTO submissions (id, product_id, variant_id, status, created_at, customer_email,
+				list_json, list_fetched_at, first_seen_at, last_seen_at) VALUES ($1, 7, 70, 0, '2026-01-01T00:00:00Z', $2, '{}', 'x', 'x', 'x')`,
 				i+1, strings.TrimPrefix(store, "https://")); err != nil {
 				t.Fatal(err)
 			}
@@ -55,10 +54,7 @@ func TestPostgresReaderOfSomeStores(t *testing.T) {
 	role := "reader_" + pgtest.RandomName()
 	pgExec(t, owner, "CREATE ROLE "+role+" LOGIN PASSWORD 'reader-pw'")
 	t.Cleanup(func() {
-		conn, err := pgx.ConnectConfig(ctx, owner.Config)
-		if err == nil {
-			_, _ = conn.Exec(ctx, "DROP OWNED BY "+role)
-			conn.Close(ctx)
+		if _, err := pgtest.SQL(t, owner.Config).ExecContext(ctx, "DROP OWNED BY "+role); err == nil {
 			_ = pgtest.Exec(ctx, dbURL, "DROP ROLE IF EXISTS "+role)
 		}
 	})
@@ -74,14 +70,14 @@ func TestPostgresReaderOfSomeStores(t *testing.T) {
 	}
 	// Without the grants on storectl_store a store's plain table names
 	// would read every store's rows: refused, naming the schema.
-	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: reader, Store: "https://a.example"}); !errors.As(err, new(*PermissionError)) ||
+	if _, err := Open(ctx, postgres.At(reader), Options{Mode: ReadOnly, Store: "https://a.example"}); !errors.As(err, new(*PermissionError)) ||
 		!strings.Contains(err.Error(), "storectl_store") {
 		t.Fatalf("a reader without storectl_store: %v", err)
 	}
 	pgExec(t, owner, `GRANT USAGE ON SCHEMA storectl_store TO `+role+`;
 		GRANT SELECT ON ALL TABLES IN SCHEMA storectl_store TO `+role+`;`)
 
-	db, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: reader, Store: "https://a.example"})
+	db, err := Open(ctx, postgres.At(reader), Options{Mode: ReadOnly, Store: "https://a.example"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,14 +94,14 @@ func TestPostgresReaderOfSomeStores(t *testing.T) {
 		"SELECT count(*) FROM storectl.submissions WHERE customer_email = 'b.example'": 0,
 	} {
 		var n int
-		if err := db.sql.QueryRowContext(ctx, q).Scan(&n); err != nil || n != want {
+		if err := db.sql().QueryRowContext(ctx, q).Scan(&n); err != nil || n != want {
 			t.Errorf("%s: %d (%v), want %d", q, n, err, want)
 		}
 	}
-	if _, err := db.sql.ExecContext(ctx, "UPDATE storectl.submissions SET status = 1"); err == nil || !strings.Contains(err.Error(), "permission denied") {
+	if _, err := db.sql().ExecContext(ctx, "UPDATE storectl.submissions SET status = 1"); err == nil || !strings.Contains(err.Error(), "permission denied") {
 		t.Errorf("a reader's write: %v", err)
 	}
-	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: reader, Store: "https://b.example"}); !errors.As(err, new(*NoMirrorError)) {
+	if _, err := Open(ctx, postgres.At(reader), Options{Mode: ReadOnly, Store: "https://b.example"}); !errors.As(err, new(*NoMirrorError)) {
 		t.Errorf("another store is no mirror to the reader: %v", err)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/storectl/storectl/internal/mirror/backend"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
 )
 
 // A store's first full pass on PostgreSQL defers that store's tallies
@@ -19,7 +21,7 @@ func TestPostgresFirstPassDefersOnlyItsStoresTallies(t *testing.T) {
 	}
 	ctx := context.Background()
 	w := newWorld(t, 40)
-	other, err := Open(ctx, w.path, Options{Mode: Write, Store: "https://other.test", Postgres: w.pg})
+	other, err := Open(ctx, postgres.At(w.pg), Options{Mode: Write, Store: "https://other.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func TestPostgresFirstPassDefersOnlyItsStoresTallies(t *testing.T) {
 	}
 	// The deferred store's rows change too (left out by the triggers,
 	// counted when the pass ends).
-	if _, err := w.db.sql.Exec("UPDATE submissions SET status = 1 - status, sku = 'moved' WHERE id IN (SELECT id FROM submissions ORDER BY id LIMIT 5)"); err != nil {
+	if _, err := w.db.sql().Exec("UPDATE submissions SET status = 1 - status, sku = 'moved' WHERE id IN (SELECT id FROM submissions ORDER BY id LIMIT 5)"); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
@@ -55,10 +57,10 @@ func TestPostgresFirstPassDefersOnlyItsStoresTallies(t *testing.T) {
 		`INSERT INTO submissions (id, product_id, variant_id, status, created_at, sku, list_json, list_fetched_at, first_seen_at,
 			last_seen_at) SELECT id + 1000, product_id, variant_id, status, created_at, sku, list_json, 'x', 'x', 'x' FROM submissions`,
 	} {
-		if _, err := other.sql.Exec(q); err != nil {
+		if _, err := other.sql().Exec(q); err != nil {
 			t.Fatal(err)
 		}
-		if m := tallyMismatch(t, other.sql) + reportTallyMismatch(t, other.sql); m != "" {
+		if m := tallyMismatch(t, other.sql()) + reportTallyMismatch(t, other.sql()); m != "" {
 			t.Fatalf("the other store's tallies after %s:\n%s", q, m)
 		}
 	}
@@ -70,7 +72,7 @@ func TestPostgresFirstPassDefersOnlyItsStoresTallies(t *testing.T) {
 	if n := w.count("SELECT count(*) FROM demand_tally"); n == 0 {
 		t.Fatal("no tally counted when the pass ended")
 	}
-	if m := tallyMismatch(t, w.db.sql) + reportTallyMismatch(t, w.db.sql); m != "" {
+	if m := tallyMismatch(t, w.db.sql()) + reportTallyMismatch(t, w.db.sql()); m != "" {
 		t.Fatalf("the store's tallies after its first pass ended:\n%s", m)
 	}
 	// ANALYZE gave the filled table its statistics (-1: never analyzed).
@@ -86,15 +88,10 @@ func TestPostgresFirstPassDefersOnlyItsStoresTallies(t *testing.T) {
 func TestPostgresStoreViews(t *testing.T) {
 	ctx := context.Background()
 	tg := pgTarget(t)
-	if _, _, err := MigratePostgres(ctx, tg); err != nil {
+	if _, _, err := postgres.Migrate(ctx, tg, Parts(backend.Postgres)); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := pgx.ConnectConfig(ctx, tg.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, `SELECT v.table_name, string_agg(v.column_name, ', ' ORDER BY v.ordinal_position),
+	rows, err := pgtest.SQL(t, tg.Config).QueryContext(ctx, `SELECT v.table_name, string_agg(v.column_name, ', ' ORDER BY v.ordinal_position),
 			(SELECT string_agg(c.column_name, ', ' ORDER BY c.ordinal_position) FROM information_schema.columns c
 				WHERE c.table_schema = 'storectl' AND c.table_name = v.table_name)
 		FROM information_schema.columns v WHERE v.table_schema = 'storectl_store'
@@ -128,7 +125,7 @@ func TestPostgresTalliesDeferredPlannedOnce(t *testing.T) {
 	}
 	w := newWorld(t, 15)
 	var lang string
-	err := w.db.sql.QueryRow(`SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+	err := w.db.sql().QueryRow(`SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 		WHERE p.oid = 'storectl.tallies_deferred(text)'::regprocedure`).Scan(&lang)
 	if err != nil || lang != "plpgsql" {
 		t.Fatalf("storectl.tallies_deferred is written in %q (%v), want plpgsql", lang, err)

@@ -21,7 +21,7 @@ func TestPostgresInsertAsksOncePerStoreWhetherItsTalliesWait(t *testing.T) {
 	triggers := w.count(`SELECT count(*) FROM pg_trigger WHERE tgrelid = 'storectl.submissions'::regclass
 		AND tgtype & 1 = 0 AND tgtype & 4 <> 0`) // FOR EACH STATEMENT, INSERT
 	for _, deferred := range []bool{false, true} {
-		tx, err := w.db.sql.BeginTx(ctx, nil)
+		tx, err := w.db.sql().BeginTx(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestPostgresCountTalliesKeepsItsPlans(t *testing.T) {
 	}
 	w := newWorld(t, 15)
 	var conf string
-	err := w.db.sql.QueryRow(`SELECT coalesce(array_to_string(proconfig, ' '), '') FROM pg_proc
+	err := w.db.sql().QueryRow(`SELECT coalesce(array_to_string(proconfig, ' '), '') FROM pg_proc
 		WHERE oid = 'storectl.count_tallies(text)'::regprocedure`).Scan(&conf)
 	if err != nil || !strings.Contains(conf, "plan_cache_mode=auto") {
 		t.Fatalf("storectl.count_tallies runs with settings %q (%v), want plan_cache_mode=auto", conf, err)
@@ -86,7 +86,7 @@ func TestPostgresFirstPassAnalyzesASample(t *testing.T) {
 	w := newWorld(t, 15*20)
 	w.sync(SyncOptions{}, "bis")
 	var bounds int
-	err := w.db.sql.QueryRow(`SELECT coalesce(max(array_length(histogram_bounds::text::text[], 1)), 0) FROM pg_stats
+	err := w.db.sql().QueryRow(`SELECT coalesce(max(array_length(histogram_bounds::text::text[], 1)), 0) FROM pg_stats
 		WHERE schemaname = 'storectl' AND tablename = 'submissions'`).Scan(&bounds)
 	if err != nil {
 		t.Fatal(err)

@@ -3,19 +3,14 @@ package mirror
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	sqlite "modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
-	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // QueryRows receives a query's result as it is read: its columns once,
@@ -27,164 +22,20 @@ type QueryRows struct {
 
 // Query runs the user's SQL, which must be one statement that only reads,
 // on a read-only mirror. Anything else is refused (QueryRefusedError)
-// before it runs. Each row comes as a JSON object, keys in the result's
-// column order: integers keep every digit, NULL is null, text that is not
-// UTF-8 comes base64-encoded. Cancelling ctx stops the query.
+// before it runs, by the backend (SQLite's authorizer, PostgreSQL's
+// read-only transaction and role). Each row comes as a JSON object, keys
+// in the result's column order: integers keep every digit, NULL is null,
+// text that is not UTF-8 comes base64-encoded. Cancelling ctx stops the
+// query.
 func (db *DB) Query(ctx context.Context, query string, out QueryRows) (err error) {
 	defer db.explain(&err)
-	if !db.readOnly {
-		return errors.New("mirror: Query needs a read-only mirror")
+	var objects *objectWriter
+	columns := func(cols []string) error {
+		objects = newObjectWriter(cols)
+		return out.Columns(cols)
 	}
-	if db.pg != nil {
-		return db.pg.RedactError(db.queryPG(ctx, query, out))
-	}
-	stmt, err := oneReadingStatement(query, readingVerbs)
-	if err != nil {
-		return err
-	}
-	conn, err := db.sql.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	var refused string
-	if err := guard(ctx, conn, &refused); err != nil {
-		return err
-	}
-	defer unguard(conn)
-	rows, err := conn.QueryContext(ctx, stmt)
-	if refused != "" {
-		return &QueryRefusedError{Verb: refused}
-	}
-	if err != nil {
-		return queryError(ctx, err)
-	}
-	defer rows.Close()
-	return streamRows(ctx, rows, out)
+	return db.conn.Query(ctx, query, columns, func(vals []any) error { return out.Row(objects.object(vals)) })
 }
-
-// oneReadingStatement is the query's one statement, refused when there is
-// another or when its verb is not one of the backend's verbs that read.
-func oneReadingStatement(query string, verbs map[string]bool) (string, error) {
-	stmts := splitStatements(query)
-	switch {
-	case len(stmts) == 0:
-		return "", &QuerySQLError{Msg: "there is no statement to run"}
-	case len(stmts) > 1:
-		return "", &QueryRefusedError{Extra: stmts[1]}
-	}
-	if verb := leadingWord(stmts[0]); !verbs[verb] {
-		if verb == "" {
-			verb = "this statement"
-		}
-		return "", &QueryRefusedError{Verb: verb}
-	}
-	return stmts[0], nil
-}
-
-// guard makes conn refuse, while the statement is compiled, whatever does
-// not read (recording it in refused), and attach no database.
-func guard(ctx context.Context, conn *sql.Conn, refused *string) error {
-	if _, err := sqlite.Limit(conn, sqlite3.SQLITE_LIMIT_ATTACHED, 0); err != nil {
-		return err
-	}
-	return conn.Raw(func(dc any) error {
-		reg, ok := dc.(sqlite.AuthorizerRegisterer)
-		if !ok {
-			return errors.New("mirror: the SQLite driver has no authorizer")
-		}
-		return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
-			if what := readOnlyPolicy(action, arg1, arg2); what != "" {
-				if *refused == "" {
-					*refused = what
-				}
-				return sqlite.AuthorizerDeny
-			}
-			return sqlite.AuthorizerOK
-		})
-	})
-}
-
-// unguard lifts the authorizer before the connection goes back to the
-// pool, for the mirror's own queries.
-func unguard(conn *sql.Conn) {
-	_ = conn.Raw(func(dc any) error {
-		if reg, ok := dc.(sqlite.AuthorizerRegisterer); ok {
-			return reg.RegisterAuthorizer(nil)
-		}
-		return nil
-	})
-}
-
-func streamRows(ctx context.Context, rows *sql.Rows, out QueryRows) error {
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	if err := out.Columns(cols); err != nil {
-		return err
-	}
-	objects := newObjectWriter(cols)
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		if err := out.Row(objects.object(vals)); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return queryError(ctx, err)
-	}
-	return nil
-}
-
-// queryError is SQLite's refusal of the user's SQL (the user's to fix;
-// nothing was changed), or the interruption it is.
-func queryError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var se *sqlite.Error
-	if errors.As(err, &se) && !damagedCode(se.Code()) && se.Code()&0xff != sqlite3.SQLITE_BUSY {
-		return &QuerySQLError{Msg: sqliteMessage(se.Error())}
-	}
-	return err
-}
-
-// QueryRefusedError is SQL that mirror query does not run: refused before
-// anything ran, so the mirror and the files around it are unchanged.
-type QueryRefusedError struct {
-	// Verb is what was refused: "DELETE", "ATTACH", "VACUUM",
-	// "PRAGMA query_only = 0", "load_extension()".
-	Verb string
-	// Extra, when Verb is empty, is the statement after the first: the
-	// query holds more than one.
-	Extra string
-}
-
-func (e *QueryRefusedError) Error() string {
-	if e.Verb == "" {
-		return fmt.Sprintf("mirror query runs one statement, and this holds another: %q is refused (nothing ran)", e.Extra)
-	}
-	return fmt.Sprintf("mirror query only reads: %s is refused (nothing ran; the mirror is unchanged)", e.Verb)
-}
-
-// ExitCode makes a refused query the user's to fix.
-func (e *QueryRefusedError) ExitCode() int { return exitcode.Usage }
-
-// QuerySQLError is SQLite's own refusal of the user's SQL.
-type QuerySQLError struct{ Msg string }
-
-func (e *QuerySQLError) Error() string { return "mirror query: " + e.Msg }
-
-// ExitCode makes SQL that does not run the user's to fix.
-func (e *QuerySQLError) ExitCode() int { return exitcode.Usage }
 
 // objectWriter writes the rows of one result as JSON objects: the column
 // names quoted once, each object written into one buffer used again for
@@ -256,7 +107,7 @@ func (w *objectWriter) value(v any) {
 		}
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
-	case rawJSON:
+	case backend.RawJSON:
 		b.Write(v)
 	case string:
 		w.string(v)
@@ -276,17 +127,4 @@ func (w *objectWriter) value(v any) {
 func (w *objectWriter) string(s string) {
 	_ = w.strs.Encode(s) // a string always encodes; out's Write cannot fail
 	w.out.Truncate(w.out.Len() - 1)
-}
-
-// sqliteMessage is SQLite's own words without the driver's wrapping: the
-// error class before them and the result code after ("SQL logic error: no
-// such column: nope (1)" says "no such column: nope").
-func sqliteMessage(msg string) string {
-	msg = strings.TrimPrefix(msg, "SQL logic error: ")
-	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
-		if _, err := strconv.Atoi(msg[i+2 : len(msg)-1]); err == nil {
-			msg = msg[:i]
-		}
-	}
-	return msg
 }

@@ -2,9 +2,7 @@ package mirror
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -79,27 +77,11 @@ func (o RefreshOptions) withDefaults() RefreshOptions {
 	return o
 }
 
-// classSQL are each class's condition and order over live submissions.
-// The parameters are the engagement window's start and the re-check
-// cutoff (details fetched at or before it are due), as mirror stamps.
-var classSQL = [classCount]struct{ where, order string }{
-	ClassNewSent:    {"detail_json IS NULL AND status = 1", "created_at DESC, id DESC"},
-	ClassChanged:    {"detail_json IS NOT NULL AND detail_for IS NOT " + versionExpr, "updated_at DESC, id DESC"},
-	ClassEngagement: {"detail_json IS NOT NULL AND detail_for IS " + versionExpr + " AND " + inWindow + " AND detail_fetched_at <= :recheck", "detail_fetched_at, id DESC"},
-	ClassNewPending: {"detail_json IS NULL AND coalesce(status, 0) != 1", "created_at DESC, id DESC"},
-}
-
-// inWindow is a sent row whose last e-mail left at or after the window's
-// start (julianday reads the API's ISO 8601 with its fraction and Z).
-const inWindow = "status = 1 AND julianday(last_sent) >= julianday(:window)"
-
-// inFlight is a row whose last detail request got no stored answer within
-// the re-check interval: the server may have counted it, so it waits.
-const inFlight = "(coalesce(detail_sent_at, '') > coalesce(detail_fetched_at, '') AND coalesce(detail_sent_at, '') > :recheck)"
-
-// refreshArgs are the named parameters of classSQL at now.
+// refreshArgs are the parameters of the backend's DetailPlan and Coverage
+// at now: the engagement window's start and the re-check cutoff (details
+// fetched at or before it are due), as mirror stamps.
 func refreshArgs(now time.Time, o RefreshOptions) []any {
-	return []any{sql.Named("window", stamp(now.Add(-o.Window))), sql.Named("recheck", stamp(now.Add(-o.Recheck)))}
+	return []any{stamp(now.Add(-o.Window)), stamp(now.Add(-o.Recheck))}
 }
 
 type plannedDetail struct {
@@ -118,12 +100,7 @@ func (db *DB) detailPlan(ctx context.Context, now time.Time, o RefreshOptions, l
 				break
 			}
 		}
-		q := fmt.Sprintf("SELECT id FROM submissions WHERE gone_at IS NULL AND NOT %s AND %s ORDER BY %s",
-			inFlight, classSQL[class].where, classSQL[class].order)
-		if left >= 0 {
-			q += fmt.Sprintf(" LIMIT %d", left)
-		}
-		ids, err := db.ids(ctx, q, refreshArgs(now, o)...)
+		ids, err := db.ids(ctx, db.q.DetailPlan(int(class), left), refreshArgs(now, o)...)
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +112,7 @@ func (db *DB) detailPlan(ctx context.Context, now time.Time, o RefreshOptions, l
 }
 
 func (db *DB) ids(ctx context.Context, q string, args ...any) ([]int64, error) {
-	rows, err := db.sql.QueryContext(ctx, q, args...)
+	rows, err := db.sql().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +235,7 @@ func (r *refresher) fetch(ctx context.Context, p plannedDetail) error {
 		if !r.opts.Until.IsZero() && r.db.Now().After(r.opts.Until) {
 			return errPastUntil
 		}
-		_, err := r.db.sql.ExecContext(ctx, "UPDATE submissions SET detail_sent_at = ? WHERE id = ?", stamp(r.db.Now()), p.id)
+		_, err := r.db.sql().ExecContext(ctx, r.db.q.DetailSent, stamp(r.db.Now()), p.id)
 		return err
 	}
 	raw, err := submissions.detail(shop.BeforeSend(ctx, sent), r.c, id)
@@ -325,8 +302,7 @@ func (r *refresher) count(class DetailClass) {
 // rememberRefresh keeps the window, re-check interval and share a refresh used,
 // so that mirror status counts what is due by the same rules.
 func (db *DB) rememberRefresh(ctx context.Context, o RefreshOptions) error {
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO store (key, value) VALUES ('detail_window', ?), ('detail_recheck', ?), ('detail_share', ?)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, o.Window.String(), o.Recheck.String(), strconv.FormatFloat(o.Share, 'f', -1, 64))
+	_, err := db.sql().ExecContext(ctx, db.q.RememberRefresh, o.Window.String(), o.Recheck.String(), strconv.FormatFloat(o.Share, 'f', -1, 64))
 	return err
 }
 
@@ -334,7 +310,7 @@ func (db *DB) rememberRefresh(ctx context.Context, o RefreshOptions) error {
 // refresh used (the defaults before any).
 func (db *DB) refreshRules(ctx context.Context) (RefreshOptions, error) {
 	var o RefreshOptions
-	rows, err := db.sql.QueryContext(ctx, "SELECT key, value FROM store WHERE key IN ('detail_window', 'detail_recheck', 'detail_share')")
+	rows, err := db.sql().QueryContext(ctx, db.q.RefreshRules)
 	if err != nil {
 		return o, err
 	}

@@ -2,7 +2,6 @@ package mirror
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"net/http"
 	"slices"
@@ -187,7 +186,7 @@ func TestRefreshPicksUpAnOpenInsideTheWindowAndNeverAfter(t *testing.T) {
 		}
 	})
 	var opens []DetailChange
-	w.db.OnDetailChange = func(_ context.Context, _ *sql.Tx, ch DetailChange) error {
+	w.db.OnDetailChange = func(_ context.Context, _ Tx, ch DetailChange) error {
 		if ch.ID == id && ch.HadDetail {
 			opens = append(opens, ch)
 		}
@@ -207,7 +206,7 @@ func TestRefreshPicksUpAnOpenInsideTheWindowAndNeverAfter(t *testing.T) {
 		t.Fatalf("last fetched at %v; the window closed at %v", lastFetch, closes)
 	}
 	var opened, clicked, updated string
-	if err := w.db.sql.QueryRow("SELECT opened, clicked, updated_at FROM submissions WHERE id = ?", id).Scan(&opened, &clicked, &updated); err != nil {
+	if err := w.db.sql().QueryRow("SELECT opened, clicked, updated_at FROM submissions WHERE id = $1", id).Scan(&opened, &clicked, &updated); err != nil {
 		t.Fatal(err)
 	}
 	server := w.sandboxSubs(clk.now())
@@ -271,15 +270,15 @@ func TestRefreshInFlightRequestIsNotRepeatedWithinTheInterval(t *testing.T) {
 func TestDetailChangeHookSharesTheTransaction(t *testing.T) {
 	w := newWorld(t, 20)
 	w.sync(SyncOptions{}, "bis")
-	if _, err := w.db.sql.Exec("CREATE TABLE test_outbox (id INTEGER)"); err != nil {
+	if _, err := w.db.sql().Exec("CREATE TABLE test_outbox (id INTEGER)"); err != nil {
 		t.Fatal(err)
 	}
 	fail := errors.New("outbox full")
-	w.db.OnDetailChange = func(ctx context.Context, tx *sql.Tx, ch DetailChange) error {
+	w.db.OnDetailChange = func(ctx context.Context, tx Tx, ch DetailChange) error {
 		if ch.ID%2 == 1 {
 			return fail
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO test_outbox (id) VALUES (?)", ch.ID)
+		_, err := tx.ExecContext(ctx, "INSERT INTO test_outbox (id) VALUES ($1)", ch.ID)
 		return err
 	}
 	_, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, SyncOptions{Details: true})

@@ -3,17 +3,15 @@ package mirror
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/ids"
+	"github.com/storectl/storectl/internal/mirror/backend"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -51,16 +49,13 @@ type resource struct {
 	refreshed bool
 	// afterDetail stores what a detail holds beyond the row's columns, in
 	// the detail's transaction.
-	afterDetail func(ctx context.Context, db *DB, tx *sql.Tx, id int64, raw []byte) error
+	afterDetail func(ctx context.Context, db *DB, tx backend.Tx, id int64, raw []byte) error
 	// withDetails fetches what a sync with --details needs besides the
 	// rows' details (the back-in-stock form).
 	withDetails func(ctx context.Context, db *DB, c *shop.Client, full bool) error
-	// rebuild fills, from the table's rows, what its triggers keep up to
-	// date row by row (run when a first pass ends: see bulk.go).
-	rebuild []string
-
-	orderCol int           // listCols' index of orderKey, -1 when none
-	sql      func() rowSQL // its statements, built once, on first use (rowsql.go)
+	orderCol    int // listCols' index of orderKey, -1 when none
+	// table is what the backend builds the row statements from.
+	table backend.Table
 }
 
 // derivedColumn is a column computed from another column's value.
@@ -79,7 +74,7 @@ var phoneDerived = []derivedColumn{
 	}},
 	{name: "phone_reversed", from: "customer_phone", value: func(v any) any {
 		s, _ := v.(string)
-		return nullIfEmpty(reverse(Digits(s)))
+		return nullIfEmpty(backend.ReversedDigits(s))
 	}},
 }
 
@@ -102,42 +97,7 @@ var submissions = &resource{
 		return r.Raw, nil
 	},
 	withDetails: func(ctx context.Context, db *DB, c *shop.Client, full bool) error { return db.syncForm(ctx, c, full) },
-	rebuild:     []string{"DELETE FROM demand_tally", fillDemandTally, "DELETE FROM demand_sku", fillDemandSKU},
 }
-
-// fillDemandTally counts demand_tally afresh from the rows (the same as
-// baseline's triggers keep it). `+gone_at` keeps the planner from the
-// partial index submissions_product, which orders the groups but sends it
-// to the table for every row: it reads a covering index (bis report's,
-// submissions_report, an eighth of the table) or, lacking one, the table,
-// and sorts. At 100,000 rows that took each fill from 0.6 s of CPU to 0.15.
-const fillDemandTally = `INSERT INTO demand_tally (product_id, variant_id, live, pending, sent, newest, oldest, title_id)
-SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
-	(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id
-		AND t.gone_at IS NULL ORDER BY t.created_at DESC, t.id DESC LIMIT 1)
-FROM submissions g WHERE +gone_at IS NULL GROUP BY product_id, variant_id`
-
-// fillDemandSKU counts demand_sku afresh from the rows (as schema
-// triggers keep it), read as fillDemandTally reads them.
-const fillDemandSKU = `INSERT INTO demand_sku (product_id, variant_id, sku, live, newest)
-SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
-WHERE +gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`
-
-// fillReportTally counts report_tally afresh from the rows (as schema
-// triggers keep it), read as fillDemandTally reads them.
-const fillReportTally = `INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest)
-SELECT product_id, variant_id, sku, l, status, q, count(*), sum(d), sum(o), sum(c), sum(u), min(created_at)
-FROM (SELECT product_id, variant_id, sku, status, created_at,
-		CASE WHEN created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
-			THEN substr(created_at, 1, 14) || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15)
-			ELSE created_at END AS q,
-		coalesce(CASE WHEN detail_fetched_at IS NOT NULL THEN locale END, '') AS l,
-		detail_fetched_at IS NOT NULL AS d,
-		detail_fetched_at IS NOT NULL AND opened IS NOT NULL AND opened NOT IN (0, '0', '') AS o,
-		detail_fetched_at IS NOT NULL AND clicked IS NOT NULL AND clicked NOT IN (0, '0', '') AS c,
-		detail_fetched_at IS NOT NULL AND unsubscribe IS 1 AS u
-	FROM submissions WHERE +gone_at IS NULL) AS k
-GROUP BY product_id, variant_id, sku, l, status, q`
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",
 	"countdown_before_preorder_end", "apply_to", "preorder_condition_inventory", "fulfillment_status",
@@ -198,13 +158,10 @@ var rules = &resource{
 // resources are every mirrored list, in sync order.
 var resources = []*resource{submissions, offers, priorityRows, rules}
 
-// The statements are built when a pass first needs them, not when the
-// program starts: every run (--version, an offline answer) would pay for
-// them otherwise, a tenth of a megabyte of allocations.
 func init() {
 	for _, r := range resources {
 		r.orderCol = slices.Index(r.listCols, r.orderKey)
-		r.sql = sync.OnceValue(func() rowSQL { return buildRowSQL(r) })
+		r.table = backend.Table{Name: r.name, Cols: r.writtenCols(), DetailCols: r.detailWrittenCols(), Placed: r.placed}
 	}
 }
 
@@ -312,40 +269,24 @@ func rowID(id string) (int64, error) {
 	return n, nil
 }
 
-// quoted quotes column names for SQL ("limit" is a keyword).
-func quoted(cols []string) []string {
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = `"` + c + `"`
-	}
-	return out
-}
-
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
 // Digits keeps the digits of s: the searchable form of a phone number.
-func Digits(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// reverse reverses a string of ASCII digits.
-func reverse(s string) string {
-	b := []byte(s)
-	slices.Reverse(b)
-	return string(b)
-}
+func Digits(s string) string { return backend.Digits(s) }
 
 func nullIfEmpty(s string) any {
 	if s == "" {
 		return nil
 	}
 	return s
+}
+
+// columnValues reads cols from a row of res as SQL values
+// (resource.columnValues), each made storable in its column by the
+// backend (a value a PostgreSQL column's type cannot hold is NULL there;
+// the JSON as sent keeps it).
+func (db *DB) columnValues(res *resource, raw json.RawMessage, cols []string) ([]any, error) {
+	vals, err := res.columnValues(raw, cols)
+	if err == nil {
+		db.conn.Fit(res.name, cols, vals)
+	}
+	return vals, err
 }

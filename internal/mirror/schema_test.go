@@ -11,15 +11,19 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/storectl/storectl/internal/mirror/backend"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/rowsql.golden")
+var update = flag.Bool("update", false, "rewrite testdata/statements.golden")
 
 // A migration, once on main, is never edited: mirrors made by that
 // storectl ran its text, and a change would make two mirrors of the same
@@ -29,16 +33,16 @@ var update = flag.Bool("update", false, "rewrite testdata/rowsql.golden")
 func TestMigrationsArePinned(t *testing.T) {
 	pinned := map[string][]string{
 		"sqlite":          {"e031bee8d384c4bda0ad09330d80faf4d2d47b6350ac27e7ace6fd71e01ea7d8"},
-		"postgres":        {"4f57d7b53ce606f86bb0919c8f9084c0b90c70102218574b7339378752fc45d1"},
+		"postgres":        {"4f57d7b53ce606f86bb0919c8f9084c0b90c70102218574b7339378752fc45d1", "e665f21a166b4c223db88307282939930c9eb14c07b1f79f7bd760fca9de39e5"},
 		"sqlite report":   {"2c2a91071f309bc50f6462fc997d452b42a195d810ae2bdfea8ecf18f08d0faa"},
 		"postgres report": {"20501460631dafa5c4464eb12c85ba8ef6dd5f3225ed0865bffd451965de147d"},
 		"sqlite watch":    {"6467ab02ba3bb2326a7c9b842d5506757d4dcbf19e83ba7cce7a5ff1cfd3aea3"},
 		"postgres watch":  {"29bab37de71eec9efc2481044cd878a0386997a94ba770c14b03746fcab0fa91"},
 	}
-	lists := map[string][]string{"sqlite": migrations, "postgres": pgMigrations}
-	for _, p := range parts {
-		lists["sqlite "+p.name] = p.migrations[sqliteDialect]
-		lists["postgres "+p.name] = p.migrations[postgresDialect]
+	lists := map[string][]string{"sqlite": sqlite.Migrations, "postgres": postgres.Migrations}
+	for _, f := range registered() {
+		lists["sqlite "+f.Name] = f.Schema[backend.SQLite]
+		lists["postgres "+f.Name] = f.Schema[backend.Postgres]
 	}
 	for name, list := range lists {
 		want, ok := pinned[name]
@@ -61,26 +65,68 @@ func TestMigrationsArePinned(t *testing.T) {
 	}
 }
 
-// The statements that write rows are built once, from the resources'
-// columns; their text is reviewed here (go test -run RowSQL -update).
-func TestRowSQLGolden(t *testing.T) {
+// Each backend writes the engine's statements in its own dialect, built
+// once; here they are side by side, SQLite's above PostgreSQL's, for
+// review (go test -run SideBySide -update rewrites the file).
+func TestStatementsSideBySide(t *testing.T) {
 	var b strings.Builder
-	for _, g := range Groups {
-		for _, res := range resourcesOf(g) {
-			q := res.sql()
-			fmt.Fprintf(&b, "-- %s\n", res.name)
-			for _, s := range []struct{ name, sql string }{{"seenSync", q.seenSync}, {"seenExport", q.seenExport},
-				{"insert", q.insert}, {"insertRows(2)", q.insertRows(2)}, {"rewrite", q.rewrite}, {"touch", q.touch}, {"detail", q.detail}} {
-				fmt.Fprintf(&b, "%s: %s\n", s.name, s.sql)
-			}
-			b.WriteString("\n")
+	sides := []struct {
+		name string
+		q    *backend.Statements
+	}{{"sqlite", sqlite.Statements()}, {"postgres", postgres.Statements()}}
+	pair := func(name string, of func(q *backend.Statements) string) {
+		fmt.Fprintf(&b, "== %s\n", name)
+		for _, side := range sides {
+			fmt.Fprintf(&b, "%-8s %s\n", side.name, strings.Join(strings.Fields(of(side.q)), " "))
 		}
 	}
-	golden := filepath.Join("testdata", "rowsql.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
+	v := reflect.ValueOf(*sides[0].q)
+	for i := range v.NumField() {
+		field := v.Type().Field(i)
+		if field.Type.Kind() == reflect.String {
+			pair(field.Name, func(q *backend.Statements) string { return reflect.ValueOf(*q).Field(i).String() })
 		}
+	}
+	for _, g := range Groups {
+		for _, res := range resourcesOf(g) {
+			pair("CountPlaced("+res.name+")", func(q *backend.Statements) string { return q.CountPlaced(res.name) })
+			pair("CountSeen("+res.name+")", func(q *backend.Statements) string { return q.CountSeen(res.name) })
+			pair("UnmetExists("+res.name+")", func(q *backend.Statements) string { return q.UnmetExists(res.name) })
+			pair("MarkGone("+res.name+")", func(q *backend.Statements) string { return q.MarkGone(res.name) })
+			pair("Unmet("+res.name+")", func(q *backend.Statements) string { return q.Unmet(res.name) })
+			pair("StaleDetails("+res.name+")", func(q *backend.Statements) string { return q.StaleDetails(res.name) })
+			pair("Status("+res.name+")", func(q *backend.Statements) string { return q.Status(res.name, res.detail != nil) })
+			rows := func(q *backend.Statements) *backend.RowSQL { return q.Rows(res.table) }
+			pair("Rows("+res.name+").SeenSync", func(q *backend.Statements) string { return rows(q).SeenSync })
+			pair("Rows("+res.name+").SeenExport", func(q *backend.Statements) string { return rows(q).SeenExport })
+			pair("Rows("+res.name+").Insert(2)", func(q *backend.Statements) string { return rows(q).Insert(2) })
+			pair("Rows("+res.name+").Rewrite", func(q *backend.Statements) string { return rows(q).Rewrite })
+			pair("Rows("+res.name+").Touch", func(q *backend.Statements) string { return rows(q).Touch })
+			pair("Rows("+res.name+").Detail", func(q *backend.Statements) string { return rows(q).Detail })
+		}
+	}
+	for class := range classCount {
+		pair(fmt.Sprintf("DetailPlan(%s, 10)", class), func(q *backend.Statements) string { return q.DetailPlan(int(class), 10) })
+	}
+	status := 0
+	for _, c := range []struct {
+		name string
+		f    FindFilter
+	}{{"email", FindFilter{Email: "A@b.c"}}, {"pattern", FindFilter{Email: "*@b.c"}}, {"phone", FindFilter{Phone: "480 555-0172"}},
+		{"product, variant", FindFilter{ProductID: "1", VariantID: "2"}},
+		{"sku, status, since", FindFilter{SKU: "Sku", Status: &status, Since: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}}} {
+		pair("Find("+c.name+")", func(q *backend.Statements) string {
+			text, args := q.Find(c.f)
+			return fmt.Sprintf("%s %v", text, args)
+		})
+	}
+	for _, f := range []DemandFilter{{}, {ByVariant: true, Status: "sent", Top: 5}} {
+		pair(fmt.Sprintf("Demand(%+v)", f), func(q *backend.Statements) string { return q.Demand(f) })
+	}
+	pair("Priority(variant, product)", func(q *backend.Statements) string { return q.Priority(true, true) })
+	pair("EachSubmission(details)", func(q *backend.Statements) string { return q.EachSubmission(true) })
+	golden := filepath.Join("testdata", "statements.golden")
+	if *update {
 		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +136,7 @@ func TestRowSQLGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if b.String() != string(want) {
-		t.Fatalf("the row statements changed; review and run go test -run RowSQL -update:\n%s", b.String())
+		t.Fatalf("the backends' statements changed; review and run go test -run SideBySide -update:\n%s", b.String())
 	}
 }
 
@@ -98,10 +144,17 @@ func TestRowSQLGolden(t *testing.T) {
 // rows, and the titles' row with the newest live submission.
 func tallyMismatch(t *testing.T, db *sql.DB) string {
 	t.Helper()
-	const fresh = `SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
+	fresh := `SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
 		(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id
 			AND t.gone_at IS NULL ORDER BY t.created_at DESC, t.id DESC LIMIT 1)
 		FROM submissions g WHERE gone_at IS NULL GROUP BY product_id, variant_id ORDER BY 1, 2`
+	if onPostgres {
+		fresh = `SELECT product_id, variant_id, count(*), count(*) FILTER (WHERE status = 0), count(*) FILTER (WHERE status = 1),
+		max(created_at), min(created_at),
+		(SELECT t.id FROM submissions t WHERE t.product_id IS NOT DISTINCT FROM g.product_id AND t.variant_id IS NOT DISTINCT FROM g.variant_id
+			AND t.gone_at IS NULL ORDER BY t.created_at DESC NULLS LAST, t.id DESC LIMIT 1)
+		FROM submissions g WHERE gone_at IS NULL GROUP BY product_id, variant_id ORDER BY 1, 2`
+	}
 	const kept = `SELECT product_id, variant_id, live, pending, sent, newest, oldest, title_id FROM demand_tally ORDER BY 1, 2`
 	a, b := dump(t, db, fresh), dump(t, db, kept)
 	if a != b {
@@ -120,13 +173,13 @@ func tallyMismatch(t *testing.T, db *sql.DB) string {
 // (SQLite's only) are not their title row's.
 func tallyTitlesMismatch(t *testing.T, db *DB) string {
 	t.Helper()
-	if db.pg != nil {
+	if onPostgres {
 		return ""
 	}
 	const wrong = `SELECT d.product_id, d.variant_id, d.title_id, d.product_title, d.variant_title, t.product_title, t.variant_title
 		FROM demand_tally d LEFT JOIN submissions t ON t.id = d.title_id
 		WHERE d.product_title IS NOT t.product_title OR d.variant_title IS NOT t.variant_title`
-	if m := dump(t, db.sql, wrong); m != "" {
+	if m := dump(t, db.sql(), wrong); m != "" {
 		return "demand_tally's titles are not its title rows':\n" + m
 	}
 	return ""
@@ -163,7 +216,7 @@ func dump(t *testing.T, db *sql.DB, q string) string {
 // retitled (the titles it keeps).
 func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 	w := newWorld(t, 0)
-	db := w.db.sql
+	db := w.db.sql()
 	r := rand.New(rand.NewPCG(23, 7))
 	date := func() string { return fmt.Sprintf("2026-0%d-1%dT00:00:00Z", 1+r.IntN(3), r.IntN(3)) }
 	sku := func() string { return []string{"NULL", "''", "'A'", "'B'", "'b'"}[r.IntN(5)] }
@@ -257,7 +310,7 @@ func TestAnswersWaitForADeferredFirstPass(t *testing.T) {
 	if _, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Full: true, Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
-	if w.count("SELECT count(*) FROM bulk_deferred WHERE name = ?", deferral) != 1 {
+	if w.count("SELECT count(*) FROM bulk_deferred WHERE name = $1", deferral) != 1 {
 		t.Fatalf("the interrupted pass into the empty table did not defer %s", deferral)
 	}
 	if got := needs(); !slices.Equal(got, []string{"bis"}) {
@@ -278,7 +331,7 @@ func TestManyNewRowsInOneWriteKeepListOrder(t *testing.T) {
 	order := func(w *world) string {
 		t.Helper()
 		var ids string
-		if err := w.db.sql.QueryRow("SELECT group_concat(id) FROM (SELECT id FROM submissions ORDER BY rowid)").Scan(&ids); err != nil {
+		if err := w.db.sql().QueryRow("SELECT group_concat(id) FROM (SELECT id FROM submissions ORDER BY rowid)").Scan(&ids); err != nil {
 			t.Fatal(err)
 		}
 		return ids
@@ -305,7 +358,10 @@ func TestManyNewRowsInOneWriteKeepListOrder(t *testing.T) {
 func TestTallyFillsReadACoveringIndex(t *testing.T) {
 	sqliteOnly(t, "a query plan (a PostgreSQL mirror defers no index, so fills none: bulk.go)")
 	w := newWorld(t, 10)
-	for _, q := range []string{fillDemandTally, fillDemandSKU, fillReportTally} {
+	for _, q := range append(sqlite.Rebuilds("submissions"), fillReportTally) {
+		if strings.HasPrefix(q, "DELETE") {
+			continue
+		}
 		plan := queryPlan(t, w.db, q)
 		if !slices.ContainsFunc(plan, func(d string) bool { return strings.Contains(d, "USING COVERING INDEX") }) {
 			t.Errorf("%s\nplan: %q, want a covering index scan", q, plan)
@@ -319,17 +375,17 @@ func TestTallyFillsReadACoveringIndex(t *testing.T) {
 // and the tally is exact; the next syncs keep it so.
 func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 	w := newWorld(t, 100)
-	want := schemaOf(t, w.db.sql, "submissions")
+	want := schemaOf(t, w.db.sql(), "submissions")
 	w.interruptFirstSync()
-	if got := schemaOf(t, w.db.sql, "submissions"); w.count("SELECT count(*) FROM bulk_deferred") == 0 || got != "" {
+	if got := schemaOf(t, w.db.sql(), "submissions"); w.count("SELECT count(*) FROM bulk_deferred") == 0 || got != "" {
 		t.Fatalf("an interrupted first pass keeps its indexes deferred; found %q", got)
 	}
 	w.reopen()
 	w.sync(SyncOptions{}, "bis")
-	if got := schemaOf(t, w.db.sql, "submissions"); got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
+	if got := schemaOf(t, w.db.sql(), "submissions"); got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
 		t.Fatalf("after the first pass:\n%s\nwant:\n%s", got, want)
 	}
-	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" || w.count("SELECT count(*) FROM demand_tally") == 0 {
+	if m := tallyMismatch(t, w.db.sql()) + tallyTitlesMismatch(t, w.db); m != "" || w.count("SELECT count(*) FROM demand_tally") == 0 {
 		t.Fatalf("tally after the first pass:\n%s", m)
 	}
 	if !onPostgres {
@@ -342,7 +398,7 @@ func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 	removeSubmissions(t, w.store, []string{fmt.Sprint(ids[4])})
 	addForVariant(t, w, 3)
 	w.sync(SyncOptions{Full: true}, "bis")
-	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" {
+	if m := tallyMismatch(t, w.db.sql()) + tallyTitlesMismatch(t, w.db); m != "" {
 		t.Fatalf("tally after a full sync of changes:\n%s", m)
 	}
 	if n := w.count("SELECT count(*) FROM submissions WHERE gone_at IS NOT NULL"); n != 1 {
@@ -356,7 +412,7 @@ func TestFirstPassDefersIndexesAndBuildsThemWhenItEnds(t *testing.T) {
 // UPDATE waits for) and the tallies count only the rows still there.
 func TestPassEndMarksGoneWhileTheDeferredIndexesAreBuilt(t *testing.T) {
 	w := newWorld(t, 100)
-	want := schemaOf(t, w.db.sql, "submissions")
+	want := schemaOf(t, w.db.sql(), "submissions")
 	w.interruptFirstSync()
 	w.reopen()
 	var gone []string
@@ -371,10 +427,10 @@ func TestPassEndMarksGoneWhileTheDeferredIndexesAreBuilt(t *testing.T) {
 	if res.Gone != 2 || w.count("SELECT count(*) FROM submissions WHERE gone_at IS NOT NULL") != 2 {
 		t.Fatalf("%d rows marked gone, want the 2 removed (%+v)", res.Gone, res)
 	}
-	if got := schemaOf(t, w.db.sql, "submissions"); got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
+	if got := schemaOf(t, w.db.sql(), "submissions"); got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
 		t.Fatalf("after the pass:\n%s\nwant:\n%s", got, want)
 	}
-	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" {
+	if m := tallyMismatch(t, w.db.sql()) + tallyTitlesMismatch(t, w.db); m != "" {
 		t.Fatalf("tally after the pass:\n%s", m)
 	}
 }
@@ -387,19 +443,19 @@ func TestFirstPassEndsWhenTheBuildAsideFails(t *testing.T) {
 		t.Skip("SQLite builds the indexes in the pass's transaction only")
 	}
 	w := newWorld(t, 40)
-	want := schemaOf(t, w.db.sql, "submissions")
+	want := schemaOf(t, w.db.sql(), "submissions")
 	tried := 0
-	before := buildAside
-	buildAside = func(context.Context, *DB, *resource) error {
+	before := postgres.BuildAside
+	postgres.BuildAside = func(context.Context, *sql.DB, string) error {
 		tried++
 		return errors.New("too many connections for role")
 	}
-	t.Cleanup(func() { buildAside = before })
+	t.Cleanup(func() { postgres.BuildAside = before })
 	w.sync(SyncOptions{}, "bis")
-	if got := schemaOf(t, w.db.sql, "submissions"); tried != 1 || got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
+	if got := schemaOf(t, w.db.sql(), "submissions"); tried != 1 || got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
 		t.Fatalf("%d builds aside tried; after the pass:\n%s\nwant:\n%s", tried, got, want)
 	}
-	if m := tallyMismatch(t, w.db.sql) + tallyTitlesMismatch(t, w.db); m != "" {
+	if m := tallyMismatch(t, w.db.sql()) + tallyTitlesMismatch(t, w.db); m != "" {
 		t.Fatalf("tally after the pass:\n%s", m)
 	}
 }
@@ -435,15 +491,15 @@ func schemaOf(t *testing.T, db *sql.DB, table string) string {
 func TestExportRowsEndAtOnce(t *testing.T) {
 	sqliteOnly(t, "SQLite's table layout and its program for a DELETE")
 	w := newWorld(t, 0)
-	if got := dump(t, w.db.sql, `SELECT name FROM pragma_index_list('export_rows') UNION ALL
+	if got := dump(t, w.db.sql(), `SELECT name FROM pragma_index_list('export_rows') UNION ALL
 		SELECT name FROM pragma_index_info('sqlite_autoindex_export_rows_1')`); got != "sqlite_autoindex_export_rows_1\npass_id\nid\n" {
 		t.Fatalf("export_rows' keys:\n%s", got)
 	}
-	if got := dump(t, w.db.sql, "SELECT count(*) FROM pragma_foreign_key_list('export_rows')"); got != "0\n" {
+	if got := dump(t, w.db.sql(), "SELECT count(*) FROM pragma_foreign_key_list('export_rows')"); got != "0\n" {
 		t.Fatalf("export_rows' foreign keys: %s", got)
 	}
 	var opcodes []string
-	for _, line := range strings.Split(strings.TrimSpace(dump(t, w.db.sql, "EXPLAIN DELETE FROM export_rows")), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(dump(t, w.db.sql(), "EXPLAIN DELETE FROM export_rows")), "\n") {
 		opcodes = append(opcodes, strings.Fields(line)[1])
 	}
 	if !slices.Contains(opcodes, "Clear") || slices.Contains(opcodes, "Delete") {
@@ -474,7 +530,7 @@ func TestDevelopmentVersionMirrorIsRefused(t *testing.T) {
 		}
 		old.Close()
 		for _, mode := range []Mode{ReadOnly, Write, WriteIfFree, Outbox} {
-			_, err := Open(ctx, path, Options{Mode: mode})
+			_, err := Open(ctx, sqlite.At(path), Options{Mode: mode})
 			var refused *BaselineError
 			if !errors.As(err, &refused) || refused.Version != version || refused.Copyable != (version >= 8) {
 				t.Fatalf("version %d, mode %d: %v (%+v)", version, mode, err, refused)
@@ -483,7 +539,7 @@ func TestDevelopmentVersionMirrorIsRefused(t *testing.T) {
 				t.Errorf("version %d: %d undelivered events named, want %d", version, refused.Undelivered, want)
 			}
 		}
-		db, err := Open(ctx, path, Options{Mode: Inspect})
+		db, err := Open(ctx, sqlite.At(path), Options{Mode: Inspect})
 		if err != nil {
 			t.Fatalf("inspect version %d: %v", version, err)
 		}
@@ -526,7 +582,7 @@ func TestSchemaParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var older *OlderSchemaError
-	if _, err := Open(ctx, w.path, Options{Mode: ReadOnly}); !errors.As(err, &older) || older.Part != "watch" {
+	if _, err := Open(ctx, sqlite.At(w.path), Options{Mode: ReadOnly}); !errors.As(err, &older) || older.Part != "watch" {
 		t.Fatalf("read-only open without watch's part: %v", err)
 	}
 	w.open()
@@ -538,10 +594,10 @@ func TestSchemaParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var newer *NewerSchemaError
-	if _, err := Open(ctx, w.path, Options{Mode: Write}); !errors.As(err, &newer) || newer.Part != "future" {
+	if _, err := Open(ctx, sqlite.At(w.path), Options{Mode: Write}); !errors.As(err, &newer) || newer.Part != "future" {
 		t.Fatalf("writable open of a mirror holding a part this storectl does not know: %v", err)
 	}
-	reader, err := Open(ctx, w.path, Options{Mode: ReadOnly})
+	reader, err := Open(ctx, sqlite.At(w.path), Options{Mode: ReadOnly})
 	if err != nil {
 		t.Fatalf("a reader of a mirror holding a part this storectl does not know: %v", err)
 	}

@@ -3,9 +3,6 @@ package mirror
 import (
 	"context"
 	"strconv"
-	"strings"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/storectl/storectl/internal/ids"
 )
@@ -62,13 +59,12 @@ func (p *pass) Len() int { return p.given }
 // lookup reads what the mirror holds of the rows nums into p.known, and
 // returns those the pass gave already.
 func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err error) {
-	p.watchesKnown = false // the count read with a lookup is the next page's only
 	if len(nums) == 0 {
 		return nil, nil
 	}
-	q := p.res.sql().seenSync
+	q := p.db.rows(p.res).SeenSync
 	if p.purpose == purposeExport {
-		q = p.res.sql().seenExport
+		q = p.db.rows(p.res).SeenExport
 	}
 	if p.known == nil {
 		p.known = map[int64]held{}
@@ -78,14 +74,7 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	for _, n := range nums {
 		p.known[n] = held{}
 	}
-	if p.db.pg != nil {
-		return p.lookupPG(ctx, q, nums)
-	}
-	st, err := p.db.stmt(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := st.QueryContext(p.db.pageContext(ctx), idListArg(nums), p.id) // a page's ids: storePage checks the stop
+	rows, err := p.db.conn.Lookup(ctx, q, idListArg(nums), p.id) // a page's ids: storePage checks the stop
 	if err != nil {
 		return nil, err
 	}
@@ -93,59 +82,17 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	return p.hold(rows)
 }
 
-// lookupPG is lookup on PostgreSQL, where the count of the list's watches
-// comes in the same round trip, for the page's transaction (pgpage.go).
-func (p *pass) lookupPG(ctx context.Context, q string, nums []int64) (seen []int64, err error) {
-	look, err := pgStatementOf(pgLookup(q, p.res.name), []any{idListArg(nums), p.id})
-	if err != nil {
-		return nil, err
-	}
-	watch, err := pgStatementOf(watchedSQL, []any{p.res.name})
-	if err != nil {
-		return nil, err
-	}
-	c, err := p.db.sql.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	err = c.Raw(func(dc any) error {
-		var b pgx.Batch
-		b.Queue(look.text, look.args...)
-		b.Queue(watch.text, watch.args...)
-		br := dc.(*rebindConn).Conn.Conn().SendBatch(ctx, &b)
-		defer br.Close()
-		rows, err := br.Query()
-		if err != nil {
-			return err
+// idListArg is the lookup's list of ids: a JSON array.
+func idListArg(nums []int64) string {
+	b := make([]byte, 0, 16*len(nums)+2)
+	b = append(b, '[')
+	for i, n := range nums {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		seen, err = p.hold(rows)
-		rows.Close()
-		if err != nil {
-			return err
-		}
-		if err := br.QueryRow().Scan(&p.watches); err != nil {
-			return err
-		}
-		p.watchesKnown = true
-		return br.Close()
-	})
-	return seen, err
-}
-
-// pgLookup turns a lookup of the ids in ?1 (rowsql.go) into one that
-// finds each wanted id on its own through the table's primary key (store,
-// id): LATERAL … LIMIT 1, rather than the table's rows whose id is among
-// the wanted, which PostgreSQL planned, whenever the table's statistics
-// said it was nearly empty (a first sync grows it from nothing; the ids
-// are a subquery's, unknown to the plan), as a scan of all the store's
-// rows with the ids as a filter: once a first pass into an empty table
-// left the key the table's only index (bulk.go), that plan was the
-// one chosen, page after page, until autovacuum's statistics came.
-func pgLookup(q, table string) string {
-	return strings.Replace(q, "FROM "+table+" WHERE id IN "+idList("?1"),
-		"FROM (SELECT DISTINCT e::bigint AS want FROM jsonb_array_elements_text(CAST(?1 AS text)::jsonb) AS t(e)) wanted"+
-			" CROSS JOIN LATERAL (SELECT * FROM "+table+" WHERE id = wanted.want LIMIT 1) "+table, 1)
+		b = strconv.AppendInt(b, n, 10)
+	}
+	return string(append(b, ']'))
 }
 
 // hold keeps the rows of a lookup's answer in p.known, and returns those
@@ -175,12 +122,12 @@ func (p *pass) countGiven(ctx context.Context) error {
 	if p.purpose == purposeExport {
 		// Odd rows are not recorded in export_rows: a resumed export
 		// gives them again (docs/mirror.md, odd_rows).
-		return p.db.sql.QueryRowContext(ctx, "SELECT count(*) FROM export_rows WHERE pass_id = ?", p.id).Scan(&p.given)
+		return p.db.sql().QueryRowContext(ctx, p.db.q.CountExported, p.id).Scan(&p.given)
 	}
-	if err := p.db.sql.QueryRowContext(ctx, "SELECT count(*) FROM "+p.res.name+" WHERE seen_by = ?", p.id).Scan(&p.given); err != nil {
+	if err := p.db.sql().QueryRowContext(ctx, p.db.q.CountSeen(p.res.name), p.id).Scan(&p.given); err != nil {
 		return err
 	}
-	rows, err := p.db.sql.QueryContext(ctx, "SELECT id FROM odd_rows WHERE resource = ? AND seen_by = ?", p.res.name, p.id)
+	rows, err := p.db.sql().QueryContext(ctx, p.db.q.OddSeen, p.res.name, p.id)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
 	"time"
 )
 
@@ -48,18 +46,13 @@ type Unfinished struct {
 // Status reads the mirror's state.
 func (db *DB) Status(ctx context.Context) (_ *Status, err error) {
 	defer db.explain(&err)
-	st := &Status{Path: db.path}
-	for _, suffix := range []string{"", "-wal"} {
-		if info, err := os.Stat(db.path + suffix); err == nil {
-			st.Size += info.Size()
-		}
-	}
-	space, err := db.space(ctx)
+	st := &Status{Path: db.Display()}
+	space, err := db.conn.Space(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st.Free = space.Free
-	if err := db.sql.QueryRowContext(ctx, "SELECT value FROM store WHERE key = 'base_url'").Scan(&st.Store); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	st.Size, st.Free = space.Size, space.Free
+	if err := db.sql().QueryRowContext(ctx, db.q.BaseURL).Scan(&st.Store); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}
 	for _, g := range Groups {
@@ -76,12 +69,7 @@ func (db *DB) Status(ctx context.Context) (_ *Status, err error) {
 
 func (db *DB) resourceStatus(ctx context.Context, res *resource) (ResourceStatus, error) {
 	rs := ResourceStatus{Resource: res.name, Group: res.group, HasDetails: res.detail != nil}
-	details := "0"
-	if res.detail != nil {
-		details = "count(detail_json)"
-	}
-	q := fmt.Sprintf("SELECT count(*) - count(gone_at), count(gone_at), %s FROM %s", details, res.name)
-	if err := db.sql.QueryRowContext(ctx, q).Scan(&rs.Rows, &rs.Gone, &rs.WithDetails); err != nil {
+	if err := db.sql().QueryRowContext(ctx, db.q.Status(res.name, res.detail != nil)).Scan(&rs.Rows, &rs.Gone, &rs.WithDetails); err != nil {
 		return rs, err
 	}
 	var err error
@@ -106,8 +94,7 @@ func (db *DB) resourceStatus(ctx context.Context, res *resource) (ResourceStatus
 
 func (db *DB) lastFinished(ctx context.Context, res *resource, kind string) (time.Time, error) {
 	var at string
-	err := db.sql.QueryRowContext(ctx, `SELECT coalesce(max(finished_at), '') FROM sync_journal
-		WHERE resource = ? AND kind = ? AND outcome = 'done'`, res.name, kind).Scan(&at)
+	err := db.sql().QueryRowContext(ctx, db.q.LastFinished, res.name, kind).Scan(&at)
 	if err != nil || at == "" {
 		return time.Time{}, err
 	}

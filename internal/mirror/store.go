@@ -2,13 +2,13 @@ package mirror
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/ids"
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // rowState is what the mirror knew of a row before a page brought it.
@@ -35,7 +35,7 @@ type pageRow struct {
 // pageHook runs in a page's transaction once its rows are written, with
 // every row of the page in list order: an export records its order there,
 // and whatever else must commit with the page (events) can too.
-type pageHook func(ctx context.Context, tx *txStmts, rows []pageRow) error
+type pageHook func(ctx context.Context, tx backend.Tx, rows []pageRow) error
 
 // storePage writes a page's rows and the pass's state in one transaction:
 // a kill at any instant keeps either the page and its state or neither.
@@ -48,56 +48,18 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err != nil {
 		return false, err
 	}
-	if p.db.pg != nil {
-		return p.storePagePG(ctx, wp, rows)
-	}
-	qs := append([]string{p.res.sql().rewrite, p.res.sql().touch, saveStateSQL, watchedSQL}, p.insertStatements(rows)...)
-	if err := p.db.prepare(ctx, append(qs, p.statements...)...); err != nil {
+	rs := p.db.rows(p.res)
+	qs := append([]string{rs.Rewrite, rs.Touch, p.db.q.SaveState}, p.insertStatements(rows)...)
+	if err := p.db.conn.Prepare(ctx, append(qs, p.statements...)...); err != nil {
 		return false, err
 	}
-	stop := ctx
-	ctx = p.db.pageContext(ctx)
-	tx, err := p.db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		return false, err
-	}
-	defer tx.Rollback()
-	t, allKnown, err := p.writePage(ctx, &txStmts{tx: tx, db: p.db}, wp, rows)
-	if err != nil {
-		return false, err
-	}
-	if err := stop.Err(); err != nil {
-		return false, err // stopped while the page was stored: not committed
-	}
-	if err := tx.Commit(); err != nil {
-		return false, err
-	}
-	p.tally, p.walk = t, wp.State
-	return allKnown, nil
-}
-
-// storePagePG is storePage on PostgreSQL: the page's statements queued on
-// a connection of the pool and sent with BEGIN and COMMIT in one round
-// trip (pgpage.go).
-func (p *pass) storePagePG(ctx context.Context, wp *shop.WalkPage, rows []pageRow) (allKnown bool, err error) {
-	c, err := p.db.sql.Conn(ctx)
-	if err != nil {
-		return false, err
-	}
-	defer c.Close()
 	var t tally
-	err = c.Raw(func(dc any) error {
-		page := &pgPage{conn: dc.(*rebindConn).Conn.Conn(), watches: p.watches, known: p.watchesKnown}
-		p.watchesKnown = false // read again with the next page's lookup
-		defer page.rollback(ctx)
+	err = p.db.conn.WritePage(ctx, func(tx backend.Tx) error {
 		var err error
-		if t, allKnown, err = p.writePage(ctx, &txStmts{db: p.db, pg: page}, wp, rows); err != nil {
+		if t, allKnown, err = p.writePage(ctx, tx, wp, rows); err != nil {
 			return err
 		}
-		if err := ctx.Err(); err != nil {
-			return err // stopped while the page was stored: not committed
-		}
-		return page.commit(ctx)
+		return ctx.Err() // stopped while the page was stored: not committed
 	})
 	if err != nil {
 		return false, err
@@ -110,7 +72,7 @@ func (p *pass) storePagePG(ctx context.Context, wp *shop.WalkPage, rows []pageRo
 // page's events and saves the pass's state in the page's transaction tx.
 // It returns the pass's tally with the page, and whether every row of the
 // page was already mirrored unchanged.
-func (p *pass) writePage(ctx context.Context, stmts *txStmts, wp *shop.WalkPage, rows []pageRow) (t tally, allKnown bool, err error) {
+func (p *pass) writePage(ctx context.Context, stmts backend.Tx, wp *shop.WalkPage, rows []pageRow) (t tally, allKnown bool, err error) {
 	t = p.tally
 	allKnown = len(wp.Page.Items) > 0
 	if err := p.writeRows(ctx, stmts, rows, wp.Kind, &t, p.db.Now()); err != nil {
@@ -124,29 +86,13 @@ func (p *pass) writePage(ctx context.Context, stmts *txStmts, wp *shop.WalkPage,
 			return t, false, err
 		}
 	}
-	// A watched list's changes become events of the outbox (outbox.go) in
-	// this transaction: the page and its events commit together.
-	if err := p.db.recordChanges(ctx, stmts, p.changes(rows)); err != nil {
+	// The features hear the page's changes (a watched list's become events
+	// of the outbox) in this transaction: the page and what they derive
+	// commit together.
+	if err := p.pageChanged(ctx, stmts, rows); err != nil {
 		return t, false, err
 	}
 	return t, allKnown, p.saveState(ctx, stmts, wp.State, t)
-}
-
-// pageContext is the context of a page's statements: on SQLite, ctx
-// without its cancellation, which storePage checks once, before it
-// commits. For a cancellable context the driver starts a goroutine to watch
-// it for every statement, and database/sql one for every transaction: some
-// eight a page for statements that take well under a millisecond each
-// (a first sync of 100,000 rows used 2–3% less CPU without them). The
-// cost: a stop that comes while another program holds SQLite's write lock
-// waits for the lock (at most the busy timeout) before the page is dropped.
-// PostgreSQL's statements may wait on another store's row locks, so there
-// ctx stays as it is.
-func (db *DB) pageContext(ctx context.Context) context.Context {
-	if db.pg != nil {
-		return ctx
-	}
-	return context.WithoutCancel(ctx)
 }
 
 // writeRows writes each row as what the mirror knew of it asks: the new
@@ -154,9 +100,9 @@ func (db *DB) pageContext(ctx context.Context) context.Context {
 // unchanged one only marked as met (and placed), which touches no index
 // but the place's. Places are given in list order first; the new rows
 // are inserted in that order too (the table keeps arrival order).
-func (p *pass) writeRows(ctx context.Context, tx *txStmts, rows []pageRow, kind shop.WalkKind, t *tally, now time.Time) error {
+func (p *pass) writeRows(ctx context.Context, tx backend.Tx, rows []pageRow, kind shop.WalkKind, t *tally, now time.Time) error {
 	ts := stamp(now)
-	q := p.res.sql()
+	q := p.db.rows(p.res)
 	places := make([][]any, len(rows))
 	var fresh [][]any // the new rows' insert arguments, in list order
 	for i := range rows {
@@ -182,9 +128,9 @@ func (p *pass) writeRows(ctx context.Context, tx *txStmts, rows []pageRow, kind 
 		case r.odd:
 			err = p.keepOdd(ctx, tx, r.WalkRow, ts)
 		case r.state == rowChanged:
-			_, err = tx.ExecContext(ctx, q.rewrite, concat(r.vals, []any{string(r.Raw), ts, ts, p.id}, places[i], []any{r.id})...)
+			_, err = tx.ExecContext(ctx, q.Rewrite, concat(r.vals, []any{string(r.Raw), ts, ts, p.id}, places[i], []any{r.id})...)
 		case r.state == rowUnchanged:
-			_, err = tx.ExecContext(ctx, q.touch, concat([]any{ts, ts, p.id}, places[i], []any{r.id})...)
+			_, err = tx.ExecContext(ctx, q.Touch, concat([]any{ts, ts, p.id}, places[i], []any{r.id})...)
 		}
 		if err != nil {
 			return fmt.Errorf("store %s %s: %w", p.res.noun, r.ID, err)
@@ -197,14 +143,14 @@ func (p *pass) writeRows(ctx context.Context, tx *txStmts, rows []pageRow, kind 
 // statement for up to maxInsertRows of them: one per page of a first sync
 // rather than one per row, whose fixed cost (binding, stepping, resetting
 // through database/sql) was most of the row's.
-func (p *pass) insertRows(ctx context.Context, tx *txStmts, rows []pageRow, fresh [][]any) error {
+func (p *pass) insertRows(ctx context.Context, tx backend.Tx, rows []pageRow, fresh [][]any) error {
 	for len(fresh) > 0 {
 		n := min(len(fresh), maxInsertRows)
 		var args []any
 		for _, a := range fresh[:n] {
 			args = append(args, a...)
 		}
-		if _, err := tx.ExecContext(ctx, p.res.sql().insertRows(n), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, p.db.rows(p.res).Insert(n), args...); err != nil {
 			return fmt.Errorf("store %d new %s: %w", n, p.res.noun, err)
 		}
 		fresh = fresh[n:]
@@ -222,25 +168,14 @@ func (p *pass) insertStatements(rows []pageRow) []string {
 		}
 	}
 	var qs []string
+	insert := p.db.rows(p.res).Insert
 	if n >= maxInsertRows {
-		qs = append(qs, p.res.sql().insertRows(maxInsertRows))
+		qs = append(qs, insert(maxInsertRows))
 	}
 	if n%maxInsertRows > 0 {
-		qs = append(qs, p.res.sql().insertRows(n%maxInsertRows))
+		qs = append(qs, insert(n%maxInsertRows))
 	}
 	return qs
-}
-
-// changes are the rows a page stored differently from what the mirror
-// held, for the outbox (events.go).
-func (p *pass) changes(rows []pageRow) []rowChange {
-	var out []rowChange
-	for _, r := range rows {
-		if !r.odd && r.state != rowUnchanged {
-			out = append(out, rowChange{res: p.res, id: r.ID, kind: changeOf(r.state), before: r.before, after: r.Raw})
-		}
-	}
-	return out
 }
 
 // classify reads each row's columns and finds what the mirror held of it
@@ -313,10 +248,8 @@ func (r *resource) orderValue(vals []any) string {
 // keepOdd keeps a row whose id is not a 64-bit integer as sent, in
 // odd_rows, and names it: it cannot be a row of its table, and must not
 // stop the pass.
-func (p *pass) keepOdd(ctx context.Context, tx *txStmts, row shop.WalkRow, ts string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO odd_rows (resource, id, list_json, first_seen_at, last_seen_at, seen_by) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (resource, id) DO UPDATE SET list_json = excluded.list_json, last_seen_at = excluded.last_seen_at, seen_by = excluded.seen_by`,
-		p.res.name, row.ID, string(row.Raw), ts, ts, p.id)
+func (p *pass) keepOdd(ctx context.Context, tx backend.Tx, row shop.WalkRow, ts string) error {
+	_, err := tx.ExecContext(ctx, p.db.q.KeepOdd, p.res.name, row.ID, string(row.Raw), ts, ts, p.id)
 	if err == nil {
 		p.odd = append(p.odd, row.ID)
 	}
@@ -365,92 +298,6 @@ func (t *tally) count(state rowState, key string, ordered bool) {
 	t.lastKey = key
 }
 
-// txStmts runs statements in a transaction: those prepared for the open
-// mirror (DB.prepare, before the transaction began: the mirror has one
-// connection, which the transaction holds) as prepared, rather than once
-// per row or per transaction, each bound to the transaction once; others
-// as they come. On PostgreSQL (pg set, tx nil) it queues them on the
-// page's connection, sent when the page commits; its queries go through
-// queryRow.
-type txStmts struct {
-	tx    *sql.Tx
-	db    *DB
-	bound map[string]*sql.Stmt
-	pg    *pgPage
-}
-
-// prepared is q prepared and bound to the transaction, nil when q was not
-// prepared.
-func (t *txStmts) prepared(ctx context.Context, q string) *sql.Stmt {
-	if st, ok := t.bound[q]; ok {
-		return st
-	}
-	st, ok := t.db.stmts[q]
-	if !ok {
-		return nil
-	}
-	if t.bound == nil {
-		t.bound = map[string]*sql.Stmt{}
-	}
-	t.bound[q] = t.tx.StmtContext(ctx, st)
-	return t.bound[q]
-}
-
-// ExecContext runs q in the transaction.
-func (t *txStmts) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if t.pg != nil {
-		return t.pg.exec(q, args)
-	}
-	if st := t.prepared(ctx, q); st != nil {
-		return st.ExecContext(ctx, args...)
-	}
-	return t.tx.ExecContext(ctx, q, args...)
-}
-
-// QueryRowContext runs q in the transaction (SQLite's: see queryRow).
-func (t *txStmts) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if st := t.prepared(ctx, q); st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
-	return t.tx.QueryRowContext(ctx, q, args...)
-}
-
-// queryRow runs q in tx, a page's transaction on PostgreSQL too.
-func queryRow(ctx context.Context, tx execQuerier, q string, args ...any) rowScanner {
-	if t, ok := tx.(*txStmts); ok && t.pg != nil {
-		return t.pg.queryRow(ctx, q, args)
-	}
-	return tx.QueryRowContext(ctx, q, args...)
-}
-
-// prepare prepares the statements not prepared yet. Never in a
-// transaction: preparing waits for the connection it holds.
-func (db *DB) prepare(ctx context.Context, qs ...string) error {
-	for _, q := range qs {
-		if _, err := db.stmt(ctx, q); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// stmt is q prepared on the mirror's connection, once for as long as it
-// is open. Never in a transaction (prepare).
-func (db *DB) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
-	if st, ok := db.stmts[q]; ok {
-		return st, nil
-	}
-	st, err := db.sql.PrepareContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	if db.stmts == nil {
-		db.stmts = map[string]*sql.Stmt{}
-	}
-	db.stmts[q] = st
-	return st, nil
-}
-
 func concat(parts ...[]any) []any {
 	n := 0
 	for _, p := range parts {
@@ -462,11 +309,6 @@ func concat(parts ...[]any) []any {
 	}
 	return out
 }
-
-// versionExpr is a row's version: its updated_at, or the list item as
-// sent when the resource has none (offers). A detail is current while the
-// version it was fetched for (detail_for) is the row's.
-const versionExpr = "coalesce(updated_at, list_json)"
 
 // laterThan compares two of the API's datetimes as instants; text that
 // does not parse compares as text.

@@ -3,7 +3,6 @@ package mirror
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // SyncOptions say what a sync does and where it reports.
@@ -178,6 +178,9 @@ func (db *DB) choosePass(ctx context.Context, res *resource, opts SyncOptions) (
 // An incremental pass stops at the first page that holds only rows the
 // mirror already has unchanged.
 func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage func(ctx context.Context) error) (shop.WalkResult, error) {
+	if err := p.startFeatures(ctx); err != nil {
+		return shop.WalkResult{}, err
+	}
 	report := orSilent(rep)
 	planned := p.walk.Started
 	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk, Ahead: p.fetchesAhead(c), Prefetched: p.first}
@@ -258,8 +261,7 @@ func (db *DB) fetchDetails(ctx context.Context, c *shop.Client, res *resource, r
 
 // staleDetails lists the rows whose detail is not current.
 func (db *DB) staleDetails(ctx context.Context, res *resource) ([]string, error) {
-	rows, err := db.sql.QueryContext(ctx, fmt.Sprintf(`SELECT id FROM %s WHERE gone_at IS NULL
-		AND (detail_json IS NULL OR detail_for IS NOT %s) ORDER BY id DESC`, res.name, versionExpr))
+	rows, err := db.sql().QueryContext(ctx, db.q.StaleDetails(res.name))
 	if err != nil {
 		return nil, err
 	}
@@ -294,22 +296,24 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 	if err != nil {
 		return nil, err
 	}
-	if err := db.prepare(ctx, res.sql().detail); err != nil {
+	detail := db.rows(res).Detail
+	if err := db.conn.Prepare(ctx, detail); err != nil {
 		return nil, err
 	}
-	tx, err := db.sql.BeginTx(ctx, nil)
+	sqlTx, err := db.sql().BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
+	defer sqlTx.Rollback()
+	tx := backend.SQLTx{Tx: sqlTx}
 	var before *engagementRow
 	if res.refreshed {
-		if before, err = readEngagement(ctx, tx, n); err != nil {
+		if before, err = db.readEngagement(ctx, tx, n); err != nil {
 			return nil, err
 		}
 	}
 	args := concat(res.withDerived(res.detailCols, vals), []any{string(raw), stamp(db.Now()), n})
-	if _, err := (&txStmts{tx: tx, db: db}).ExecContext(ctx, res.sql().detail, args...); err != nil {
+	if _, err := tx.ExecContext(ctx, detail, args...); err != nil {
 		return nil, err
 	}
 	if res.afterDetail != nil {
@@ -323,7 +327,7 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 			return nil, err
 		}
 	}
-	return ch, tx.Commit()
+	return ch, sqlTx.Commit()
 }
 
 // NeedsSync lists the groups among want whose resources were never
@@ -355,9 +359,8 @@ func (db *DB) synced(ctx context.Context, res *resource) (bool, error) {
 	if _, _, ok, err := db.lastFull(ctx, res); err != nil || !ok {
 		return false, err
 	}
-	var deferred int // indexes (SQLite) or a store's tallies (PostgreSQL)
-	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM bulk_deferred WHERE tbl = ?", res.name).Scan(&deferred)
-	return deferred == 0, err
+	deferred, err := db.conn.Deferred(ctx, res.name)
+	return !deferred, err
 }
 
 // Age is when the least recently refreshed of the groups' resources was
@@ -429,14 +432,14 @@ func orSilent(r Reporter) Reporter {
 func refused(err error) bool { return exitcode.Of(err) == exitcode.APIRefused }
 
 // storeOfferProducts replaces an offer's products with its detail's list.
-func storeOfferProducts(ctx context.Context, db *DB, tx *sql.Tx, offerID int64, raw []byte) error {
+func storeOfferProducts(ctx context.Context, db *DB, tx backend.Tx, offerID int64, raw []byte) error {
 	var detail struct {
 		Products []json.RawMessage `json:"products"`
 	}
 	if err := json.Unmarshal(raw, &detail); err != nil {
 		return fmt.Errorf("offer %d: %w", offerID, err)
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM offer_products WHERE offer_id = ?", offerID); err != nil {
+	if _, err := tx.ExecContext(ctx, db.q.OfferProductsDelete, offerID); err != nil {
 		return err
 	}
 	cols := []string{"product_id", "variant_id", "limit"}
@@ -446,8 +449,7 @@ func storeOfferProducts(ctx context.Context, db *DB, tx *sql.Tx, offerID int64, 
 			return err
 		}
 		args := append([]any{offerID, i + 1}, vals...)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO offer_products (offer_id, position, product_id, variant_id, "limit")
-			VALUES (?, ?, ?, ?, ?)`, args...); err != nil {
+		if _, err := tx.ExecContext(ctx, db.q.OfferProductsInsert, args...); err != nil {
 			return err
 		}
 	}
@@ -462,7 +464,7 @@ var offerProduct = &resource{name: "offer_products", idCols: map[string]bool{"pr
 // or on a full pass, since it changes only when the merchant edits it.
 func (db *DB) syncForm(ctx context.Context, c *shop.Client, full bool) error {
 	var have int
-	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM form_fields").Scan(&have); err != nil {
+	if err := db.sql().QueryRowContext(ctx, db.q.FormCount).Scan(&have); err != nil {
 		return err
 	}
 	if have > 0 && !full {
@@ -483,12 +485,12 @@ func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (err error) {
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return fmt.Errorf("the back-in-stock form: %w", err)
 	}
-	tx, err := db.sql.BeginTx(ctx, nil)
+	tx, err := db.sql().BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "DELETE FROM form_fields"); err != nil {
+	if _, err := tx.ExecContext(ctx, db.q.FormDelete); err != nil {
 		return err
 	}
 	cols := []string{"id", "label", "placeholder", "type", "required", "hidden", "options", "defaultValue"}
@@ -500,11 +502,7 @@ func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (err error) {
 		}
 		args := append(append([]any{i + 1}, vals...), string(f), now)
 		// A repeated id: the last one stands, as the form shows it.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO form_fields (position, id, label, placeholder, type, required, hidden,
-			options, "defaultValue", field_json, fetched_at) VALUES (`+placeholders(len(args))+`) ON CONFLICT (id) DO UPDATE SET
-			position = excluded.position, label = excluded.label, placeholder = excluded.placeholder, type = excluded.type,
-			required = excluded.required, hidden = excluded.hidden, options = excluded.options,
-			"defaultValue" = excluded."defaultValue", field_json = excluded.field_json, fetched_at = excluded.fetched_at`, args...); err != nil {
+		if _, err := tx.ExecContext(ctx, db.q.FormInsert, args...); err != nil {
 			return err
 		}
 	}
@@ -515,7 +513,7 @@ func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (err error) {
 // none.
 func (db *DB) Form(ctx context.Context) (_ json.RawMessage, err error) {
 	defer db.explain(&err)
-	items, err := db.jsonColumn(ctx, "SELECT field_json FROM form_fields ORDER BY position")
+	items, err := db.jsonColumn(ctx, db.q.FormFields)
 	if err != nil || len(items) == 0 {
 		return nil, err
 	}
@@ -532,12 +530,3 @@ func (db *DB) Form(ctx context.Context) (_ json.RawMessage, err error) {
 }
 
 var formField = &resource{name: "form_fields"}
-
-// cancelled is the context's error when it ended: SQLite answers a query
-// cut short by it "interrupted", which must read as the interruption it is.
-func cancelled(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return err
-}

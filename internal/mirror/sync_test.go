@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror/backend"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -120,7 +122,7 @@ func TestNewPassAfterTheClockWentBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := w.sync(SyncOptions{Full: true}, "bis")
-	if got := w.count("SELECT status FROM submissions WHERE id = ?", id); res[0].Changed != 1 || got != status {
+	if got := w.count("SELECT status FROM submissions WHERE id = $1", id); res[0].Changed != 1 || got != status {
 		t.Fatalf("submission %d: status %d in the mirror, want %d; %+v", id, got, status, res[0])
 	}
 }
@@ -137,7 +139,7 @@ func TestFullPassMarksRowsGone(t *testing.T) {
 	}
 	res := w.sync(SyncOptions{Full: true}, "comingsoon")
 	var gone string
-	if err := w.db.sql.QueryRow("SELECT string_agg(CAST(id AS TEXT), ',') FROM (SELECT id FROM rules WHERE gone_at IS NOT NULL ORDER BY id) g").Scan(&gone); err != nil {
+	if err := w.db.sql().QueryRow("SELECT string_agg(CAST(id AS TEXT), ',') FROM (SELECT id FROM rules WHERE gone_at IS NOT NULL ORDER BY id) g").Scan(&gone); err != nil {
 		t.Fatal(err)
 	}
 	if res[0].Gone != 2 || gone != "1,2" || w.count("SELECT count(*) FROM rules") != before {
@@ -148,16 +150,16 @@ func TestFullPassMarksRowsGone(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	sqliteOnly(t, "PRAGMA user_version (TestPostgresSchemaVersions is PostgreSQL's)")
 	w := newWorld(t, 1)
-	if _, err := w.db.sql.Exec("PRAGMA user_version = 99"); err != nil {
+	if _, err := w.db.sql().Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
 	}
 	w.db.Close()
-	_, err := Open(context.Background(), w.path, Options{Mode: Write})
+	_, err := Open(context.Background(), sqlite.At(w.path), Options{Mode: Write})
 	var newer *NewerSchemaError
 	if !errors.As(err, &newer) {
 		t.Fatalf("err %v, want NewerSchemaError", err)
 	}
-	_, err = Open(context.Background(), w.path, Options{Mode: ReadOnly})
+	_, err = Open(context.Background(), sqlite.At(w.path), Options{Mode: ReadOnly})
 	if !errors.As(err, &newer) || exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("read-only: err %v (exit %d), want NewerSchemaError, exit 2", err, exitcode.Of(err))
 	}
@@ -173,17 +175,17 @@ func TestOlderSchemaUpgraded(t *testing.T) {
 	w := newWorld(t, 3)
 	w.sync(SyncOptions{}, "bis")
 	w.db.Close()
-	before, version := migrations, SchemaVersion
-	migrations = append(slices.Clip(migrations), "CREATE TABLE later (x TEXT)")
-	SchemaVersion++
-	t.Cleanup(func() { migrations, SchemaVersion = before, version })
+	before, version := sqlite.Migrations, sqlite.SchemaVersion
+	sqlite.Migrations = append(slices.Clip(sqlite.Migrations), "CREATE TABLE later (x TEXT)")
+	sqlite.SchemaVersion++
+	t.Cleanup(func() { sqlite.Migrations, sqlite.SchemaVersion = before, version })
 	var older *OlderSchemaError
-	if _, err := Open(ctx, w.path, Options{Mode: ReadOnly}); exitcode.Of(err) != exitcode.Usage || !errors.As(err, &older) || older.Version != baselineVersion {
+	if _, err := Open(ctx, sqlite.At(w.path), Options{Mode: ReadOnly}); exitcode.Of(err) != exitcode.Usage || !errors.As(err, &older) || older.Version != backend.BaselineVersion {
 		t.Fatalf("read-only open of an older schema: %v (exit %d), want exit 2, an OlderSchemaError", err, exitcode.Of(err))
 	}
 	w.open()
-	if v := w.count("PRAGMA user_version"); v != SchemaVersion {
-		t.Fatalf("version %d, want %d", v, SchemaVersion)
+	if v := w.count("PRAGMA user_version"); v != sqlite.SchemaVersion {
+		t.Fatalf("version %d, want %d", v, sqlite.SchemaVersion)
 	}
 	if n := w.count("SELECT count(*) FROM later") + w.count("SELECT count(*) FROM submissions"); n != 3 {
 		t.Fatalf("%d rows after the upgrade, want the 3 synced", n)
@@ -198,16 +200,16 @@ func TestMirrorOfAnotherStoreRefused(t *testing.T) {
 	sqliteOnly(t, "a file holds one store; a PostgreSQL database many (TestPostgresStoreScope)")
 	w := newWorld(t, 1)
 	w.db.Close()
-	_, err := Open(context.Background(), w.path, Options{Mode: Write, Store: "https://other.example"})
+	_, err := Open(context.Background(), sqlite.At(w.path), Options{Mode: Write, Store: "https://other.example"})
 	if exitcode.Of(err) != exitcode.Usage {
 		t.Fatalf("err %v, want a usage error", err)
 	}
 	// Offline too: the answer would be the other store's.
-	_, err = Open(context.Background(), w.path, Options{Store: "https://other.example", Mode: ReadOnly})
+	_, err = Open(context.Background(), sqlite.At(w.path), Options{Store: "https://other.example", Mode: ReadOnly})
 	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "holds the store at https://sandbox.test") {
 		t.Fatalf("read-only: err %v, want a usage error", err)
 	}
-	db, err := Open(context.Background(), w.path, Options{Store: "https://sandbox.test", Mode: ReadOnly})
+	db, err := Open(context.Background(), sqlite.At(w.path), Options{Store: "https://sandbox.test", Mode: ReadOnly})
 	if err != nil {
 		t.Fatalf("read-only, the same store: %v", err)
 	}
@@ -260,11 +262,11 @@ func TestOrderNotNewestFirstMeansFullPasses(t *testing.T) {
 // WriteIfFree does not wait for a writer that may take hours.
 func TestWriteIfFreeDoesNotWait(t *testing.T) {
 	w := newWorld(t, 1)
-	_, err := Open(context.Background(), w.path, w.options(WriteIfFree, "https://sandbox.test"))
+	_, err := Open(context.Background(), w.backend(), w.options(WriteIfFree, "https://sandbox.test"))
 	if !errors.Is(err, ErrBusy) {
 		t.Fatalf("err %v, want ErrBusy", err)
 	}
-	ro, err := Open(context.Background(), w.path, w.options(ReadOnly, "https://sandbox.test"))
+	ro, err := Open(context.Background(), w.backend(), w.options(ReadOnly, "https://sandbox.test"))
 	if err != nil {
 		t.Fatalf("a reader waits for nobody: %v", err)
 	}
@@ -287,7 +289,7 @@ func TestFullSyncWhileTheListChanges(t *testing.T) {
 	}
 	res := w.sync(SyncOptions{Full: true}, "bis")
 	for _, id := range storeIDs(t, w.store) {
-		if n := w.count("SELECT count(*) FROM submissions WHERE id = ? AND gone_at IS NULL", id); n != 1 {
+		if n := w.count("SELECT count(*) FROM submissions WHERE id = $1 AND gone_at IS NULL", id); n != 1 {
 			t.Fatalf("submission %s: %d current rows in the mirror, want 1 (%+v)", id, n, res[0])
 		}
 	}

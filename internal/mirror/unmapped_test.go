@@ -21,7 +21,7 @@ func TestFindReadsScatteredRowsWithoutTheMap(t *testing.T) {
 	w := newWorld(t, 120)
 	w.sync(SyncOptions{}, "bis")
 	var email string
-	if err := w.db.sql.QueryRow("SELECT customer_email FROM submissions LIMIT 1").Scan(&email); err != nil {
+	if err := w.db.sql().QueryRow("SELECT customer_email FROM submissions LIMIT 1").Scan(&email); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -44,7 +44,7 @@ func TestFindReadsScatteredRowsWithoutTheMap(t *testing.T) {
 		t.Fatal("find read its rows through the map")
 	}
 	var cacheSize int
-	if err := r.sql.QueryRow("PRAGMA cache_size").Scan(&cacheSize); err != nil || cacheSize != -2000 {
+	if err := r.sql().QueryRow("PRAGMA cache_size").Scan(&cacheSize); err != nil || cacheSize != -2000 {
 		t.Fatalf("cache_size after find %d (%v), want SQLite's default -2000 back", cacheSize, err)
 	}
 	if _, err := r.Demand(ctx, DemandFilter{}); err != nil {

@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // Unwatched lists the groups among want that are not watched yet: their
@@ -18,7 +19,7 @@ func (db *DB) Unwatched(ctx context.Context, want []string) (_ []string, err err
 	var out []string
 	for _, g := range want {
 		for _, res := range resourcesOf(g) {
-			ok, err := watched(ctx, db.sql, res.name)
+			ok, err := watched(ctx, db, db.sql(), res.name)
 			if err != nil {
 				return nil, err
 			}
@@ -39,11 +40,12 @@ func (db *DB) Unwatched(ctx context.Context, want []string) (_ []string, err err
 // ClockEvents) are recorded now, oldest first. It returns how many.
 func (db *DB) StartWatching(ctx context.Context, group string, since time.Time) (_ int, err error) {
 	defer db.explain(&err)
-	tx, err := db.sql.BeginTx(ctx, nil)
+	sqlTx, err := db.sql().BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
-	defer tx.Rollback()
+	defer sqlTx.Rollback()
+	tx := backend.SQLTx{Tx: sqlTx}
 	now := db.Now()
 	clock := now
 	if !since.IsZero() {
@@ -53,8 +55,7 @@ func (db *DB) StartWatching(ctx context.Context, group string, since time.Time) 
 	}
 	var events []Event
 	for _, res := range resourcesOf(group) {
-		r, err := tx.ExecContext(ctx, `INSERT INTO watch_lists (resource, watched_since, clock_at) VALUES (?, ?, ?)
-			ON CONFLICT (resource) DO NOTHING`, res.name, stamp(now), stamp(clock))
+		r, err := tx.ExecContext(ctx, db.watchSQL().StartWatch, res.name, stamp(now), stamp(clock))
 		if err != nil {
 			return 0, err
 		}
@@ -67,33 +68,25 @@ func (db *DB) StartWatching(ctx context.Context, group string, since time.Time) 
 		}
 		events = append(events, replayed...)
 	}
-	if err := insertEvents(ctx, tx, events); err != nil {
+	if err := db.insertEvents(ctx, tx, events); err != nil {
 		return 0, err
 	}
-	return len(events), tx.Commit()
-}
-
-// replaySQL selects, per list, the rows that changed since the parameter.
-var replaySQL = map[*resource]string{
-	submissions: "(julianday(created_at) >= julianday(:since) OR (status = 1 AND julianday(updated_at) >= julianday(:since)))",
-	rules:       "julianday(created_at) >= julianday(:since)",
-	offers:      "julianday(updated_at) >= julianday(:since)",
+	return len(events), sqlTx.Commit()
 }
 
 // replay derives the events of the rows of res that changed since since,
 // as a watch running then would have: created rows as new (a sent one also
 // as sent), offers as changed.
-func (db *DB) replay(ctx context.Context, tx *sql.Tx, res *resource, since time.Time) ([]Event, error) {
-	where, ok := replaySQL[res]
-	if !ok {
+func (db *DB) replay(ctx context.Context, tx Tx, res *resource, since time.Time) ([]Event, error) {
+	q := db.watchSQL().Replay(res.name)
+	if q == "" {
 		return nil, nil
 	}
 	d, err := db.deriver(ctx, tx)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf("SELECT id, list_json FROM %s WHERE gone_at IS NULL AND %s ORDER BY id", res.name, where),
-		sql.Named("since", stamp(since)))
+	rows, err := tx.QueryContext(ctx, q, stamp(since))
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +98,7 @@ func (db *DB) replay(ctx context.Context, tx *sql.Tx, res *resource, since time.
 		if err := rows.Scan(&id, &list); err != nil {
 			return nil, err
 		}
-		c := rowChange{res: res, id: strconv.FormatInt(id, 10), kind: changeNew, after: json.RawMessage(list)}
+		c := RowChange{List: res.name, ID: strconv.FormatInt(id, 10), Kind: ChangeNew, After: json.RawMessage(list)}
 		var kept []Event
 		for _, e := range d.derive(c) {
 			if !e.OccurredAt.Before(since) {
@@ -129,13 +122,14 @@ func (db *DB) replay(ctx context.Context, tx *sql.Tx, res *resource, since time.
 // It returns how many events it recorded.
 func (db *DB) ClockEvents(ctx context.Context) (_ int, err error) {
 	defer db.explain(&err)
-	tx, err := db.sql.BeginTx(ctx, nil)
+	sqlTx, err := db.sql().BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
-	defer tx.Rollback()
+	defer sqlTx.Rollback()
+	tx := backend.SQLTx{Tx: sqlTx}
 	var clock sql.NullString
-	err = tx.QueryRowContext(ctx, "SELECT clock_at FROM watch_lists WHERE resource = 'rules'").Scan(&clock)
+	err = tx.QueryRowContext(ctx, db.watchSQL().Clock, rules.name).Scan(&clock)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -146,23 +140,23 @@ func (db *DB) ClockEvents(ctx context.Context) (_ int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	events, err := d.passedDates(ctx, tx, parseStamp(clock.String))
+	events, err := db.passedDates(ctx, d, tx, parseStamp(clock.String))
 	if err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE watch_lists SET clock_at = ? WHERE resource = 'rules'", stamp(d.now)); err != nil {
+	if _, err := tx.ExecContext(ctx, db.watchSQL().SetClock, stamp(d.now), rules.name); err != nil {
 		return 0, err
 	}
-	if err := insertEvents(ctx, tx, events); err != nil {
+	if err := db.insertEvents(ctx, tx, events); err != nil {
 		return 0, err
 	}
-	return len(events), tx.Commit()
+	return len(events), sqlTx.Commit()
 }
 
 // passedDates are the events of the live rules whose start (when on) or
 // end date lies in (from, now].
-func (d *deriver) passedDates(ctx context.Context, tx *sql.Tx, from time.Time) ([]Event, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT id, list_json FROM rules WHERE gone_at IS NULL ORDER BY id")
+func (db *DB) passedDates(ctx context.Context, d *deriver, tx Tx, from time.Time) ([]Event, error) {
+	rows, err := tx.QueryContext(ctx, db.watchSQL().LiveRules)
 	if err != nil {
 		return nil, err
 	}
@@ -192,8 +186,7 @@ func (d *deriver) passedDates(ctx context.Context, tx *sql.Tx, from time.Time) (
 // than after ago.
 func (db *DB) fullDue(ctx context.Context, res *resource, after time.Duration) (bool, error) {
 	var walk string
-	err := db.sql.QueryRowContext(ctx, `SELECT walk FROM sync_journal WHERE resource = ? AND purpose = ? AND outcome = 'done'
-		ORDER BY id DESC LIMIT 1`, res.name, purposeSync).Scan(&walk)
+	err := db.sql().QueryRowContext(ctx, db.q.LastWalk, res.name, purposeSync).Scan(&walk)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil // a first sync reads every page anyway
 	}

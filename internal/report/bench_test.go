@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // BenchmarkBuild builds the report from the mirror STORECTL_REPORT_BENCH_DB
@@ -22,7 +23,7 @@ func BenchmarkBuild(b *testing.B) {
 	ctx := context.Background()
 	now := time.Now()
 	for b.Loop() {
-		db, err := mirror.Open(ctx, path, mirror.Options{Mode: mirror.ReadOnly, Store: os.Getenv("STORECTL_REPORT_BENCH_STORE")})
+		db, err := mirror.Open(ctx, sqlite.At(path), mirror.Options{Mode: mirror.ReadOnly, Store: os.Getenv("STORECTL_REPORT_BENCH_STORE")})
 		if err != nil {
 			b.Fatal(err)
 		}

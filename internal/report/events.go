@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
@@ -30,9 +29,10 @@ func (b *builder) periods(ctx context.Context) error {
 	b.ps = ps
 	s := b.rangeSpan()
 	s.from = max(s.from, sqlTime(ps.from))
-	src, args := b.source(s, "p", "quarter, n", rowQuarter+", 1", "")
-	q := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, sum(n) FROM (%s) AS p GROUP BY 1, 2`, src)
-	rows, err := b.q.QueryContext(ctx, q, append(slices.Clone(b.args), args...)...)
+	q := b.query()
+	src := b.source(q, s, "p", "quarter, n", b.sp.quarter+", 1", "")
+	text := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, sum(n) FROM (%s) AS p GROUP BY 1, 2`, src)
+	rows, err := b.q.QueryContext(ctx, text, q.args...)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,8 @@ func (b *builder) periods(ctx context.Context) error {
 // their own index, submissions_engagement): each send, open and click counts
 // in its period, and the cohort's give the times to notify and to click.
 func (b *builder) engagement(ctx context.Context) error {
-	rows, err := b.q.QueryContext(ctx, b.engagementQuery(), b.args...)
+	text, args := b.engagementQuery()
+	rows, err := b.q.QueryContext(ctx, text, args...)
 	if err != nil {
 		return err
 	}
@@ -96,9 +97,11 @@ func (b *builder) engagement(ctx context.Context) error {
 
 // engagementQuery reads, per sent submission with its detail, whether it
 // is of the range (the cohort) and its times.
-func (b *builder) engagementQuery() string {
+func (b *builder) engagementQuery() (string, []any) {
+	q := b.query()
 	return fmt.Sprintf(`SELECT %s, created_at, last_sent, CASE WHEN %s THEN opened END, CASE WHEN %s THEN clicked END
-		FROM submissions INDEXED BY submissions_engagement WHERE %s AND status = 1 AND %s`, inRange, isOpened, isClicked, b.filter, detailed)
+		FROM submissions%s WHERE %s AND status = 1 AND %s`, b.inRange(q), b.sp.engaged("opened"), b.sp.engaged("clicked"),
+		b.sp.indexed("submissions_engagement"), b.filter(q), detailed), q.args
 }
 
 // event is one detailed sent submission's times, counted into the periods.

@@ -9,6 +9,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -33,7 +34,7 @@ func demoMirrorDetails(t testing.TB, n int, details bool) *mirror.DB {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	db, err := mirror.Open(ctx, filepath.Join(t.TempDir(), "m.db"), mirror.Options{Mode: mirror.Write, Store: "https://sandbox.test"})
+	db, err := mirror.Open(ctx, sqlite.At(filepath.Join(t.TempDir(), "m.db")), mirror.Options{Mode: mirror.Write, Store: "https://sandbox.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

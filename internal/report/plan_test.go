@@ -16,11 +16,12 @@ import (
 func TestEngagementReadsItsOwnIndex(t *testing.T) {
 	db := demoMirror(t, 30)
 	for _, opts := range []Options{{}, {ProductID: 7, SKU: "ab"}, {VariantID: 3}} {
-		b := &builder{opts: opts.withDefaults(), r: &Report{}}
+		b := &builder{sp: spellings[mirror.SQLite], opts: opts.withDefaults(), r: &Report{}}
 		b.where()
 		var plan []string
 		err := db.Read(context.Background(), func(q mirror.Querier) error {
-			rows, err := q.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+b.engagementQuery(), b.args...)
+			text, args := b.engagementQuery()
+			rows, err := q.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+text, args...)
 			if err != nil {
 				return err
 			}

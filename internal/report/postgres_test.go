@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/mirror"
-	"github.com/storectl/storectl/internal/pgtest"
-	"github.com/storectl/storectl/internal/pgurl"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // TestMain stops the throwaway PostgreSQL server the tests may start.
@@ -26,10 +27,10 @@ func TestPostgresReportEqualsSQLite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lite.CopyToPostgres(ctx, tg, "https://sandbox.test"); err != nil {
+	if _, err := lite.CopyTo(ctx, postgres.At(tg), "https://sandbox.test"); err != nil {
 		t.Fatal(err)
 	}
-	pg, err := mirror.Open(ctx, "", mirror.Options{Mode: mirror.ReadOnly, Store: "https://sandbox.test", Postgres: tg})
+	pg, err := mirror.Open(ctx, postgres.At(tg), mirror.Options{Mode: mirror.ReadOnly, Store: "https://sandbox.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,5 +75,37 @@ func TestPostgresReportEqualsSQLite(t *testing.T) {
 		if string(w) != string(g) {
 			t.Errorf("%+v: PostgreSQL's report\n%s\nSQLite's\n%s", opts, g, w)
 		}
+	}
+}
+
+// bis report online opens a PostgreSQL mirror to write (it syncs first)
+// and reads it in a read-only transaction: the read is the server's
+// (BEGIN READ ONLY), not SQLite's PRAGMA query_only, which PostgreSQL
+// refused as a syntax error on every online report of a team's mirror.
+func TestReportOnAPostgresMirrorOpenedToWrite(t *testing.T) {
+	ctx := context.Background()
+	lite := demoMirror(t, 60)
+	tg, err := pgurl.Parse(pgtest.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lite.CopyTo(ctx, postgres.At(tg), "https://sandbox.test"); err != nil {
+		t.Fatal(err)
+	}
+	pg, err := mirror.Open(ctx, postgres.At(tg), mirror.Options{Mode: mirror.WriteIfFree, Store: "https://sandbox.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	r, err := Build(ctx, pg, Options{Now: demoNow, Loc: time.UTC})
+	if err != nil || r.Summary.Signups == 0 {
+		t.Fatalf("the report of a PostgreSQL mirror opened to write: %+v, %v", r, err)
+	}
+	err = pg.Read(ctx, func(q mirror.Querier) error {
+		_, err := q.QueryContext(ctx, "DELETE FROM submissions")
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("a write in the report's read: %v, want the server's refusal", err)
 	}
 }

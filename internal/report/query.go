@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,17 +14,13 @@ import (
 // builder computes a report inside one read transaction.
 type builder struct {
 	q    mirror.Querier
+	sp   *spelling
 	opts Options
 	r    *Report
-	// filter is the WHERE clause every query shares (live rows of the
-	// product, variant or SKU asked for), with its arguments.
-	filter string
-	args   []any
-	// tallyFilter is filter for report_tally's counts (which count live
-	// rows only).
-	tallyFilter string
-	first       string // the earliest created_at the filter matches
-	ps          *periods
+	// since and until bound the range (sqlTime, or open: "" and "9999").
+	since, until string
+	first        string // the earliest created_at the filter matches
+	ps           *periods
 	// clickBeforeSend counts clicks whose time reads earlier than the
 	// e-mail's: a sign the shop's zone is not what it is read as.
 	clickBeforeSend int
@@ -37,15 +32,18 @@ type builder struct {
 	pending *pendingQuarters
 }
 
-// SQL spellings of a submission's facts. A row has its detail when
-// detail_fetched_at is set (they are stored together); opened and clicked
-// hold the API's 0 (an integer) or a time as text.
-const (
-	detailed  = "detail_fetched_at IS NOT NULL"
-	isOpened  = "(opened IS NOT NULL AND opened NOT IN (0, '0', ''))"
-	isClicked = "(clicked IS NOT NULL AND clicked NOT IN (0, '0', ''))"
-	inRange   = "(created_at >= :since AND created_at < :until)"
-)
+// A row has its detail when detail_fetched_at is set (they are stored
+// together); opened and clicked hold the API's 0 or a time
+// (spelling.engaged).
+const detailed = "detail_fetched_at IS NOT NULL"
+
+// query begins a statement of the report.
+func (b *builder) query() *query { return &query{sp: b.sp} }
+
+// inRange keeps the rows created in the report's range.
+func (b *builder) inRange(q *query) string {
+	return "(created_at >= " + q.arg("since", b.since) + " AND created_at < " + q.arg("until", b.until) + ")"
+}
 
 // sqlTime is an instant as the API's created_at spells it (UTC, to the
 // second, or the microsecond when it has a fraction): text comparison with
@@ -72,30 +70,40 @@ func (b *builder) build(ctx context.Context) error {
 }
 
 func (b *builder) where() {
-	o := b.opts
-	conds := []string{"gone_at IS NULL"}
-	since, until := "", "9999"
-	if !o.Since.IsZero() {
-		since = sqlTime(o.Since)
+	b.since, b.until = "", "9999"
+	if !b.opts.Since.IsZero() {
+		b.since = sqlTime(b.opts.Since)
 	}
-	if !o.Until.IsZero() {
-		until = sqlTime(o.Until)
+	if !b.opts.Until.IsZero() {
+		b.until = sqlTime(b.opts.Until)
 	}
-	b.args = []any{sql.Named("since", since), sql.Named("until", until)}
-	if o.ProductID != 0 {
-		conds = append(conds, "product_id = :product")
-		b.args = append(b.args, sql.Named("product", o.ProductID))
+}
+
+// filter is the WHERE clause every query shares: live rows of the
+// product, variant or SKU asked for.
+func (b *builder) filter(q *query) string {
+	return strings.Join(append([]string{"gone_at IS NULL"}, b.picked(q)...), " AND ")
+}
+
+// tallyFilter is filter for report_tally's counts (which count live rows
+// only).
+func (b *builder) tallyFilter(q *query) string {
+	return strings.Join(append([]string{b.sp.yes}, b.picked(q)...), " AND ")
+}
+
+// picked are the conditions of the product, variant or SKU asked for.
+func (b *builder) picked(q *query) []string {
+	var conds []string
+	if b.opts.ProductID != 0 {
+		conds = append(conds, "product_id = "+q.arg("product", b.opts.ProductID))
 	}
-	if o.VariantID != 0 {
-		conds = append(conds, "variant_id = :variant")
-		b.args = append(b.args, sql.Named("variant", o.VariantID))
+	if b.opts.VariantID != 0 {
+		conds = append(conds, "variant_id = "+q.arg("variant", b.opts.VariantID))
 	}
-	if o.SKU != "" {
-		conds = append(conds, "sku = :sku COLLATE NOCASE")
-		b.args = append(b.args, sql.Named("sku", o.SKU))
+	if b.opts.SKU != "" {
+		conds = append(conds, b.sp.sameSKU(q.arg("sku", b.opts.SKU)))
 	}
-	b.filter = strings.Join(conds, " AND ")
-	b.tallyFilter = strings.Join(append([]string{"1"}, conds[1:]...), " AND ")
+	return conds
 }
 
 // groupKey is the products' grouping: per product, or per variant.
@@ -116,7 +124,8 @@ func (b *builder) firstCreated(ctx context.Context) error {
 		from = "report_tally"
 	}
 	var first sql.NullString
-	err := b.q.QueryRowContext(ctx, "SELECT min(oldest) FROM "+from+" WHERE "+b.tallyFilter, b.args...).Scan(&first)
+	q := b.query()
+	err := b.q.QueryRowContext(ctx, "SELECT min(oldest) FROM "+from+" WHERE "+b.tallyFilter(q), q.args...).Scan(&first)
 	b.first = first.String
 	return err
 }
@@ -138,14 +147,15 @@ func (b *builder) groups(ctx context.Context) error {
 
 // rangeGroups adds the range's counts, per group and locale.
 func (b *builder) rangeGroups(ctx context.Context, acc *accumulator) error {
-	src, args := b.source(b.rangeSpan(), "r", "product_id, variant_id, locale, status, n, detailed, opened, clicked, unsubscribed, oldest",
-		fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, rowDetailed, rowOpened, rowClicked,
-			rowUnsubscribed), "")
-	q := fmt.Sprintf(`SELECT %s, locale, sum(n), sum(CASE WHEN status = 0 THEN n ELSE 0 END), sum(CASE WHEN status = 1 THEN n ELSE 0 END),
+	q := b.query()
+	src := b.source(q, b.rangeSpan(), "r", "product_id, variant_id, locale, status, n, detailed, opened, clicked, unsubscribed, oldest",
+		fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, rowDetailed, b.rowEngaged("opened"),
+			b.rowEngaged("clicked"), rowUnsubscribed), "")
+	text := fmt.Sprintf(`SELECT %s, locale, sum(n), sum(CASE WHEN status = 0 THEN n ELSE 0 END), sum(CASE WHEN status = 1 THEN n ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN detailed ELSE 0 END), sum(CASE WHEN status = 1 THEN opened ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN clicked ELSE 0 END), sum(unsubscribed), sum(detailed), min(CASE WHEN status = 0 THEN oldest END)
 		FROM (%s) AS g GROUP BY 1, 2, 3`, b.groupKey(), src)
-	rows, err := b.q.QueryContext(ctx, q, append(slices.Clone(b.args), args...)...)
+	rows, err := b.q.QueryContext(ctx, text, q.args...)
 	if err != nil {
 		return err
 	}
@@ -168,12 +178,13 @@ func (b *builder) rangeGroups(ctx context.Context, acc *accumulator) error {
 func (b *builder) recentSignups(ctx context.Context, acc *accumulator) error {
 	ref := b.opts.end()
 	end := sqlTime(ref)
-	src7, args7 := b.source(span{sqlTime(ref.Add(-7 * 24 * time.Hour)), end}, "w7", "product_id, variant_id, n, 0", "product_id, variant_id, 1, 0", "")
-	src28, args28 := b.source(span{sqlTime(ref.Add(-28 * 24 * time.Hour)), end}, "w28", "product_id, variant_id, 0, n",
+	q := b.query()
+	src7 := b.source(q, span{sqlTime(ref.Add(-7 * 24 * time.Hour)), end}, "w7", "product_id, variant_id, n, 0", "product_id, variant_id, 1, 0", "")
+	src28 := b.source(q, span{sqlTime(ref.Add(-28 * 24 * time.Hour)), end}, "w28", "product_id, variant_id, 0, n",
 		"product_id, variant_id, 0, 1", "")
-	q := fmt.Sprintf("SELECT %s, sum(s7), sum(s28) FROM (SELECT 0 AS product_id, 0 AS variant_id, 0 AS s7, 0 AS s28 WHERE 0 UNION ALL %s UNION ALL %s) AS r GROUP BY 1, 2",
-		b.groupKey(), src7, src28)
-	rows, err := b.q.QueryContext(ctx, q, append(append(slices.Clone(b.args), args7...), args28...)...)
+	text := fmt.Sprintf("SELECT %s, sum(s7), sum(s28) FROM (SELECT 0 AS product_id, 0 AS variant_id, 0 AS s7, 0 AS s28 WHERE %s UNION ALL %s UNION ALL %s) AS r GROUP BY 1, 2",
+		b.groupKey(), b.sp.no, src7, src28)
+	rows, err := b.q.QueryContext(ctx, text, q.args...)
 	if err != nil {
 		return err
 	}
@@ -277,7 +288,8 @@ type names struct{ product, variant, sku sql.NullString }
 
 // titlesOf reads the titles of the submissions ids (a JSON array).
 func (b *builder) titlesOf(ctx context.Context, ids string) (map[int64]names, error) {
-	rows, err := b.q.QueryContext(ctx, "SELECT id, product_title, variant_title, sku FROM submissions WHERE id IN (SELECT value FROM json_each(?))", ids)
+	q := b.query()
+	rows, err := b.q.QueryContext(ctx, "SELECT id, product_title, variant_title, sku FROM submissions WHERE "+b.sp.idsIn(q.arg("ids", ids)), q.args...)
 	if err != nil {
 		return nil, err
 	}

@@ -169,7 +169,7 @@ func Build(ctx context.Context, db *mirror.DB, opts Options) (*Report, error) {
 		r.LastFullPass = &full
 	}
 	err = db.Read(ctx, func(q mirror.Querier) error {
-		b := &builder{q: q, opts: opts, r: r}
+		b := &builder{q: q, sp: spellings[db.Dialect()], opts: opts, r: r}
 		return b.build(ctx)
 	})
 	if err != nil {

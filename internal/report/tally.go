@@ -1,7 +1,6 @@
 package report
 
 import (
-	"database/sql"
 	"fmt"
 	"strconv"
 	"time"
@@ -19,15 +18,15 @@ import (
 // conditions are booleans, which a union with the tally's integers
 // refuses.
 const (
-	rowQuarter = `CASE WHEN created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
-		THEN substr(created_at, 1, 14) || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15)
-		ELSE created_at END`
 	rowLocale       = "coalesce(CASE WHEN " + detailed + " THEN locale END, '')"
 	rowDetailed     = "CASE WHEN " + detailed + " THEN 1 ELSE 0 END"
-	rowOpened       = "CASE WHEN " + detailed + " AND " + isOpened + " THEN 1 ELSE 0 END"
-	rowClicked      = "CASE WHEN " + detailed + " AND " + isClicked + " THEN 1 ELSE 0 END"
-	rowUnsubscribed = "CASE WHEN " + detailed + " AND unsubscribe IS 1 THEN 1 ELSE 0 END"
+	rowUnsubscribed = "CASE WHEN " + detailed + " AND unsubscribe = 1 THEN 1 ELSE 0 END"
 )
+
+// rowEngaged counts a row whose opened (or clicked) says it was.
+func (b *builder) rowEngaged(col string) string {
+	return "CASE WHEN " + detailed + " AND " + b.sp.engaged(col) + " THEN 1 ELSE 0 END"
+}
 
 // span is the created_at range [from, to), each end the API's form
 // (sqlTime) or open ("" below, "9999" above).
@@ -75,11 +74,11 @@ func quarterOf(s string) string {
 const quarterLayout = "2006-01-02T15:04"
 
 // sql spells the span for the tally (its whole quarters) and for the
-// table (the rows of the quarters its ends cut), with its bounds as
+// table (the rows of the quarters its ends cut), with its bounds as q's
 // arguments named after prefix. Every row in the span is counted by
 // exactly one of them: a quarter lies below its next one's start, and a
 // created_at not of the API's form is a quarter of its own.
-func (s span) sql(prefix string) (tally, rows string, args []any) {
+func (s span) sql(q *query, prefix string) (tally, rows string) {
 	whole0, whole1 := s.from, s.to
 	if isAPIForm(s.from) {
 		q, err := time.Parse(quarterLayout, quarterOf(s.from))
@@ -90,16 +89,15 @@ func (s span) sql(prefix string) (tally, rows string, args []any) {
 	if isAPIForm(s.to) {
 		whole1 = quarterOf(s.to)
 	}
-	n := func(k string) string { return ":" + prefix + k }
-	args = []any{sql.Named(prefix+"from", s.from), sql.Named(prefix+"to", s.to),
-		sql.Named(prefix+"whole0", whole0), sql.Named(prefix+"whole1", whole1)}
+	vals := map[string]string{"from": s.from, "to": s.to, "whole0": whole0, "whole1": whole1}
+	n := func(k string) string { return q.arg(prefix+k, vals[k]) }
 	if whole0 > whole1 {
-		return "0", fmt.Sprintf("(created_at >= %s AND created_at < %s)", n("from"), n("to")), args
+		return q.sp.no, fmt.Sprintf("(created_at >= %s AND created_at < %s)", n("from"), n("to"))
 	}
 	tally = fmt.Sprintf("(quarter >= %s AND quarter < %s)", n("whole0"), n("whole1"))
 	rows = fmt.Sprintf("(created_at >= %s AND created_at < %s OR created_at >= %s AND created_at < %s)",
 		n("from"), n("whole0"), n("whole1"), n("to"))
-	return tally, rows, args
+	return tally, rows
 }
 
 // rangeSpan is the report's range.
@@ -116,13 +114,13 @@ func (b *builder) rangeSpan() span {
 
 // source is the union of the tally's whole quarters and the cut
 // quarters' rows in span, as columns cols (tally spelling) and rowCols
-// (the same, per row), both kept to the report's filter and to where.
-func (b *builder) source(s span, prefix, cols, rowCols, where string) (string, []any) {
-	tally, rows, args := s.sql(prefix)
+// (the same, per row), both kept to the report's filter and to where, its
+// arguments q's.
+func (b *builder) source(q *query, s span, prefix, cols, rowCols, where string) string {
+	tally, rows := s.sql(q, prefix)
 	if where != "" {
 		where = " AND " + where
 	}
-	q := fmt.Sprintf("SELECT %s FROM report_tally WHERE %s AND %s%s UNION ALL SELECT %s FROM submissions INDEXED BY submissions_report WHERE %s AND %s%s",
-		cols, b.tallyFilter, tally, where, rowCols, b.filter, rows, where)
-	return q, args
+	return fmt.Sprintf("SELECT %s FROM report_tally WHERE %s AND %s%s UNION ALL SELECT %s FROM submissions%s WHERE %s AND %s%s",
+		cols, b.tallyFilter(q), tally, where, rowCols, b.sp.indexed("submissions_report"), b.filter(q), rows, where)
 }

@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"sort"
@@ -18,9 +17,9 @@ type pendingQuarters struct {
 
 // pendingByQuarter counts the range's pending submissions per quarter.
 func (b *builder) pendingByQuarter(ctx context.Context) (*pendingQuarters, error) {
-	src, args := b.source(b.rangeSpan(), "w", "quarter, n", rowQuarter+", 1", "status = 0")
-	rows, err := b.q.QueryContext(ctx, fmt.Sprintf("SELECT quarter, sum(n) FROM (%s) AS w GROUP BY 1 ORDER BY 1", src),
-		append(slices.Clone(b.args), args...)...)
+	q := b.query()
+	src := b.source(q, b.rangeSpan(), "w", "quarter, n", b.sp.quarter+", 1", "status = 0")
+	rows, err := b.q.QueryContext(ctx, fmt.Sprintf("SELECT quarter, sum(n) FROM (%s) AS w GROUP BY 1 ORDER BY 1", src), q.args...)
 	if err != nil {
 		return nil, err
 	}
@@ -41,13 +40,12 @@ func (b *builder) pendingByQuarter(ctx context.Context) (*pendingQuarters, error
 }
 
 // pendingBetween keeps the range's pending submissions created in
-// [from, to), the bounds given as arguments: one pair of bounds, which
-// the index seeks (with the range's own beside them SQLite may scan from
-// the range's).
-func (b *builder) pendingBetween(from, to string) (string, []any) {
+// [from, to), the bounds q's arguments: one pair of bounds, which the
+// index seeks (with the range's own beside them SQLite may scan from the
+// range's).
+func (b *builder) pendingBetween(q *query, from, to string) string {
 	s := b.rangeSpan()
-	return b.filter + " AND status = 0 AND created_at >= :lo AND created_at < :hi",
-		append(slices.Clone(b.args), sql.Named("lo", max(s.from, from)), sql.Named("hi", min(s.to, to)))
+	return b.filter(q) + " AND status = 0 AND created_at >= " + q.arg("lo", max(s.from, from)) + " AND created_at < " + q.arg("hi", min(s.to, to))
 }
 
 // quarterEnd is above every created_at of the quarter q (see span.sql):
@@ -64,12 +62,13 @@ func quarterEnd(q string) string {
 // then its place among that quarter's rows.
 func (b *builder) createdAtRank(ctx context.Context, pq *pendingQuarters, rn int) (string, error) {
 	i := sort.Search(len(pq.before), func(i int) bool { return pq.before[i] >= rn }) - 1
-	where, args := b.pendingBetween(pq.quarters[i], quarterEnd(pq.quarters[i]))
-	q := fmt.Sprintf(`SELECT created_at FROM submissions INDEXED BY submissions_report WHERE %s AND %s = :quarter
-		ORDER BY created_at LIMIT 1 OFFSET :skip`, where, rowQuarter)
+	q := b.query()
+	where := b.pendingBetween(q, pq.quarters[i], quarterEnd(pq.quarters[i]))
+	text := fmt.Sprintf(`SELECT created_at FROM submissions%s WHERE %s AND %s = %s
+		ORDER BY created_at LIMIT 1 OFFSET %s`, b.sp.indexed("submissions_report"), where, b.sp.quarter,
+		q.arg("quarter", pq.quarters[i]), q.arg("skip", rn-pq.before[i]-1))
 	var created string
-	err := b.q.QueryRowContext(ctx, q, append(args, sql.Named("quarter", pq.quarters[i]), sql.Named("skip", rn-pq.before[i]-1))...).
-		Scan(&created)
+	err := b.q.QueryRowContext(ctx, text, q.args...).Scan(&created)
 	return created, err
 }
 
@@ -173,8 +172,9 @@ func (b *builder) pendingBefore(ctx context.Context, cut string) (int, error) {
 	if i < len(pq.before) {
 		n = pq.before[i]
 	}
-	where, args := b.pendingBetween(quarter, cut)
+	q := b.query()
+	where := b.pendingBetween(q, quarter, cut)
 	var cutRows int
-	err := b.q.QueryRowContext(ctx, "SELECT count(*) FROM submissions INDEXED BY submissions_report WHERE "+where, args...).Scan(&cutRows)
+	err := b.q.QueryRowContext(ctx, "SELECT count(*) FROM submissions"+b.sp.indexed("submissions_report")+" WHERE "+where, q.args...).Scan(&cutRows)
 	return n + cutRows, err
 }

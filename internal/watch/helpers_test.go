@@ -12,6 +12,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -40,7 +41,7 @@ func newStore(t testing.TB, submissions int) *store {
 
 func (s *store) open() {
 	s.t.Helper()
-	db, err := mirror.Open(context.Background(), s.path, mirror.Options{Mode: mirror.Write, Store: "https://sandbox.test"})
+	db, err := mirror.Open(context.Background(), sqlite.At(s.path), mirror.Options{Mode: mirror.Write, Store: "https://sandbox.test"})
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox"
 )
@@ -71,7 +72,7 @@ func TestWatcherStaysWithinItsShare(t *testing.T) {
 		}
 		return shop.New(h)
 	}
-	db, err := mirror.Open(context.Background(), filepath.Join(t.TempDir(), "m.db"), mirror.Options{Mode: mirror.Write, Store: srv.URL})
+	db, err := mirror.Open(context.Background(), sqlite.At(filepath.Join(t.TempDir(), "m.db")), mirror.Options{Mode: mirror.Write, Store: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

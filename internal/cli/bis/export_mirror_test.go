@@ -14,6 +14,7 @@ import (
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -24,7 +25,7 @@ func mirrorPath(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := mirror.Path(dir, "default", false)
+	path := sqlite.Path(dir, "default", false)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -49,14 +50,14 @@ func TestExportWithoutAWritableMirror(t *testing.T) {
 			}
 		}, "the mirror cannot be written (the mirror at "},
 		{"another storectl writing it", func(t *testing.T, path string) {
-			db, err := mirror.Open(context.Background(), path, mirror.Options{Mode: mirror.Write})
+			db, err := mirror.Open(context.Background(), sqlite.At(path), mirror.Options{Mode: mirror.Write})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
 		}, "another storectl is writing the mirror"},
 		{"locked by another program", func(t *testing.T, path string) {
-			db, err := mirror.Open(context.Background(), path, mirror.Options{Mode: mirror.Write})
+			db, err := mirror.Open(context.Background(), sqlite.At(path), mirror.Options{Mode: mirror.Write})
 			if err != nil {
 				t.Fatal(err)
 			}

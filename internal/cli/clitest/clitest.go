@@ -27,6 +27,7 @@ import (
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/sandbox"
 )
@@ -134,7 +135,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		if err != nil {
 			return nil, err
 		}
-		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
+		return mirrorshared.OpenMirror(ctx, sqlite.At(sqlite.Path(dir, e.Settings.Profile, e.Settings.Sandbox)), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
 	}
 	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
 		base, token := "https://sandbox.test", o.shopToken

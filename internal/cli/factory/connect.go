@@ -17,7 +17,7 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
 	"github.com/storectl/storectl/internal/httpx"
-	"github.com/storectl/storectl/internal/pgpace"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgpace"
 	"github.com/storectl/storectl/internal/ratelimit"
 	"github.com/storectl/storectl/internal/sandbox"
 )

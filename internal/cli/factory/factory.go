@@ -72,16 +72,12 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		if err != nil {
 			return nil, err
 		}
-		dir, err := config.MirrorDir()
+		be, err := mirrorshared.Backend(s)
 		if err != nil {
 			return nil, err
 		}
-		pg, err := mirrorshared.PostgresTarget(s)
-		if err != nil {
-			return nil, err
-		}
-		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
-			Waiting: func(msg string) { f.Progress().Say(msg) }, Postgres: pg, LeaseTTL: s.MirrorLeaseTTL})
+		return mirrorshared.OpenMirror(ctx, be, mirror.Options{Mode: mode, Store: s.MirrorStore(),
+			Waiting: func(msg string) { f.Progress().Say(msg) }, LeaseTTL: s.MirrorLeaseTTL})
 	}
 
 	conn := &connector{f: f}

@@ -13,7 +13,9 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
-	"github.com/storectl/storectl/internal/pgurl"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // CopyOptions are the inputs of `mirror copy`.
@@ -56,16 +58,16 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if s.Sandbox {
 		return exitcode.UsageError("mirror copy moves a real store's mirror: the sandbox's stays local")
 	}
-	path, err := sqlitePath(s)
+	path, err := shared.SQLitePath(s)
 	if err != nil {
 		return err
 	}
-	src, err := shared.OpenMirror(ctx, path, mirror.Options{Mode: mirror.Inspect, Store: s.MirrorStore()})
+	src, err := shared.OpenMirror(ctx, sqlite.At(path), mirror.Options{Mode: mirror.Inspect, Store: s.MirrorStore()})
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	res, err := src.CopyToPostgres(ctx, target, s.BaseURL)
+	res, err := src.CopyTo(ctx, postgres.At(target), s.BaseURL)
 	if err != nil {
 		return shared.MirrorError(err)
 	}

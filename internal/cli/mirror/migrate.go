@@ -12,6 +12,8 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/backend"
+	"github.com/storectl/storectl/internal/mirror/postgres"
 )
 
 // MigrateOptions are the inputs of `mirror migrate`.
@@ -52,7 +54,7 @@ func runMigrate(ctx context.Context, opts *MigrateOptions) error {
 		return exitcode.UsageHint(fmt.Errorf("mirror migrate is for a PostgreSQL mirror, and profile %q has none (mirror_url is not set)", s.Profile),
 			"the local SQLite mirror upgrades itself at its next sync; for a team mirror set mirror_url (see docs/team-mirror.md)")
 	}
-	from, to, err := mirror.MigratePostgres(ctx, target)
+	from, to, err := postgres.Migrate(ctx, target, mirror.Parts(backend.Postgres))
 	if err != nil {
 		return shared.MirrorError(err)
 	}

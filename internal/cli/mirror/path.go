@@ -10,8 +10,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/mirror"
-	"github.com/storectl/storectl/internal/pgurl"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // PathOptions are the inputs of `mirror path`.
@@ -56,18 +55,8 @@ func mirrorPath(settings func() (*config.Settings, error)) (path string, onPG bo
 	if err != nil || pg != nil {
 		return pgDisplay(pg), pg != nil, err
 	}
-	path, err = sqlitePath(s)
+	path, err = shared.SQLitePath(s)
 	return path, false, err
-}
-
-// sqlitePath is where the profile's local SQLite mirror is, mirror_url or
-// not (mirror copy's source).
-func sqlitePath(s *config.Settings) (string, error) {
-	dir, err := config.MirrorDir()
-	if err != nil {
-		return "", err
-	}
-	return mirror.Path(dir, s.Profile, s.Sandbox), nil
 }
 
 func pgDisplay(pg *pgurl.Target) string {

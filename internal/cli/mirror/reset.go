@@ -11,7 +11,7 @@ import (
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // ResetOptions are the inputs of `mirror reset`.
@@ -51,7 +51,7 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 		return exitcode.UsageHint(fmt.Errorf("the mirror of profile %q is the team's, in the PostgreSQL mirror at %s: mirror reset deletes only a local SQLite mirror", s.Profile, path),
 			"to delete one store's rows there, a DBA runs DELETE FROM storectl.stores WHERE store = '…' (docs/team-mirror.md)")
 	}
-	if !mirror.Exists(path) {
+	if !sqlite.Exists(path) {
 		if !s.Quiet {
 			fmt.Fprintf(opts.IO.ErrOut, "no mirror to delete for profile %q (%s)\n", s.Profile, path)
 		}
@@ -60,7 +60,7 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 	if err := cmdutil.Confirm(opts.IO, fmt.Sprintf("delete the mirror of %s (%s)", cmdutil.StoreName(s), path), opts.Yes); err != nil {
 		return err
 	}
-	if err := mirror.Remove(ctx, path); err != nil {
+	if err := sqlite.Remove(ctx, path); err != nil {
 		return shared.MirrorError(err)
 	}
 	if !s.Quiet {

@@ -14,6 +14,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -54,7 +55,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	if !onPG && !mirror.Exists(path) {
+	if !onPG && !sqlite.Exists(path) {
 		return noMirrorYet(p, path)
 	}
 	db, err := opts.Mirror(ctx, mirror.ReadOnly)

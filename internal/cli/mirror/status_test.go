@@ -10,7 +10,7 @@ import (
 
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 var statusNow = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
@@ -31,7 +31,7 @@ func TestStatusWithoutAMirror(t *testing.T) {
 	if e.Out.String() != want {
 		t.Fatalf("got  %q\nwant %q", e.Out.String(), want)
 	}
-	if mirror.Exists(path) {
+	if sqlite.Exists(path) {
 		t.Fatal("status made a mirror")
 	}
 }
@@ -154,7 +154,7 @@ func TestResetWantsYesWithoutATerminal(t *testing.T) {
 	if !strings.Contains(err.Error()+exitcode.HintOf(err), "--yes") {
 		t.Errorf("%v (hint %q)", err, exitcode.HintOf(err))
 	}
-	if !mirror.Exists(path) {
+	if !sqlite.Exists(path) {
 		t.Fatal("refused reset deleted the mirror")
 	}
 	e.ErrOut.Reset()

@@ -12,6 +12,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/mirror/shared"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // VacuumOptions are the inputs of `mirror vacuum`.
@@ -55,7 +56,7 @@ func runVacuum(ctx context.Context, opts *VacuumOptions) error {
 		return exitcode.UsageHint(fmt.Errorf("the mirror is the team's PostgreSQL mirror at %s: mirror vacuum compacts a local SQLite mirror", path),
 			"PostgreSQL's autovacuum keeps the team's mirror (a DBA runs VACUUM there if needed)")
 	}
-	if !mirror.Exists(path) {
+	if !sqlite.Exists(path) {
 		return exitcode.UsageHint(fmt.Errorf("no mirror to vacuum for this profile (%s)", path), "run `storectl mirror sync` to make one")
 	}
 	db, err := opts.Mirror(ctx, mirror.Write)

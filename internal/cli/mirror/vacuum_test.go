@@ -7,7 +7,7 @@ import (
 
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // Without a mirror, vacuum says so (exit 2) and makes none.
@@ -19,7 +19,7 @@ func TestVacuumWithoutAMirror(t *testing.T) {
 		!strings.Contains(exitcode.HintOf(err), "mirror sync") {
 		t.Fatalf("err %v (exit %d, hint %q)", err, exitcode.Of(err), exitcode.HintOf(err))
 	}
-	if mirror.Exists(path) {
+	if sqlite.Exists(path) {
 		t.Fatal("vacuum made a mirror")
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // DeleteOptions are the inputs of `profile delete`.
@@ -73,7 +73,7 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 	// The mirror goes first: another storectl writing it keeps the profile,
 	// so that the command can simply run again.
 	if mirrorPath != "" {
-		if err := mirror.Remove(ctx, mirrorPath); err != nil {
+		if err := sqlite.Remove(ctx, mirrorPath); err != nil {
 			return exitcode.WithHint(exitcode.Failure, fmt.Errorf("profile kept: cannot delete its mirror %s: %w", mirrorPath, err),
 				"if a sync or export of this profile is running, run this again once it is done")
 		}
@@ -115,8 +115,8 @@ func (opts *DeleteOptions) mirrorPath() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := mirror.Path(dir, opts.Name, false)
-	if !mirror.Exists(path) {
+	path := sqlite.Path(dir, opts.Name, false)
+	if !sqlite.Exists(path) {
 		return "", nil
 	}
 	return path, nil

@@ -12,7 +12,7 @@ import (
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
-	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // profileLock is a profile's one watcher: a lock file beside its mirror,
@@ -25,7 +25,7 @@ func lockProfile(s *config.Settings) (*profileLock, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := mirror.Path(dir, s.Profile, s.Sandbox) + ".watch"
+	path := sqlite.Path(dir, s.Profile, s.Sandbox) + ".watch"
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the mirror's directory: %w", err)
 	}

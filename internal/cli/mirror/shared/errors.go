@@ -10,10 +10,10 @@ import (
 	"github.com/storectl/storectl/internal/mirror"
 )
 
-// OpenMirror opens the mirror at path, its errors worded for the user (see
-// MirrorError).
-func OpenMirror(ctx context.Context, path string, opts mirror.Options) (*mirror.DB, error) {
-	db, err := mirror.Open(ctx, path, opts)
+// OpenMirror opens the mirror be holds, its errors worded for the user
+// (see MirrorError).
+func OpenMirror(ctx context.Context, be mirror.Backend, opts mirror.Options) (*mirror.DB, error) {
+	db, err := mirror.Open(ctx, be, opts)
 	return db, MirrorError(err)
 }
 

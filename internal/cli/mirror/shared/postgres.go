@@ -2,7 +2,10 @@ package shared
 
 import (
 	"github.com/storectl/storectl/internal/config"
-	"github.com/storectl/storectl/internal/pgurl"
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
+	"github.com/storectl/storectl/internal/mirror/sqlite"
 )
 
 // PostgresTarget is the PostgreSQL database that holds the profile's
@@ -14,4 +17,31 @@ func PostgresTarget(s *config.Settings) (*pgurl.Target, error) {
 		return nil, nil
 	}
 	return pgurl.Parse(s.MirrorURL)
+}
+
+// Backend is where the profile's mirror lives, as the settings say: the
+// team's PostgreSQL database (mirror_url), else the local SQLite file.
+func Backend(s *config.Settings) (mirror.Backend, error) {
+	pg, err := PostgresTarget(s)
+	switch {
+	case err != nil:
+		return nil, err
+	case pg != nil:
+		return postgres.At(pg), nil
+	}
+	path, err := SQLitePath(s)
+	if err != nil {
+		return nil, err
+	}
+	return sqlite.At(path), nil
+}
+
+// SQLitePath is where the profile's local SQLite mirror is, mirror_url or
+// not (mirror copy's source).
+func SQLitePath(s *config.Settings) (string, error) {
+	dir, err := config.MirrorDir()
+	if err != nil {
+		return "", err
+	}
+	return sqlite.Path(dir, s.Profile, s.Sandbox), nil
 }
