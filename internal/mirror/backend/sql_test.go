@@ -23,4 +23,3 @@ func TestSplitStatements(t *testing.T) {
 		}
 	}
 }
-
