@@ -234,6 +234,18 @@ func explained(raw json.RawMessage, cols []output.Column) (json.RawMessage, erro
 // split takes the list under key out of an object, keeping the rest as
 // sent, in order.
 func split(obj json.RawMessage, key string) (rest json.RawMessage, list []json.RawMessage, err error) {
+	rest, value, err := cut(obj, key)
+	if err == nil && value != nil && string(value) != "null" {
+		if err = json.Unmarshal(value, &list); err != nil {
+			err = fmt.Errorf("the answer's %s: %w", key, err)
+		}
+	}
+	return rest, list, err
+}
+
+// cut takes the value under key out of an object, keeping the rest as
+// sent, in order.
+func cut(obj json.RawMessage, key string) (rest, value json.RawMessage, err error) {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, nil, fmt.Errorf("the answer is not an object")
@@ -252,9 +264,7 @@ func split(obj json.RawMessage, key string) (rest json.RawMessage, list []json.R
 			return nil, nil, err
 		}
 		if k == key {
-			if err := json.Unmarshal(v, &list); err != nil {
-				return nil, nil, fmt.Errorf("the answer's %s: %w", key, err)
-			}
+			value = v
 			continue
 		}
 		if n > 0 {
@@ -266,5 +276,5 @@ func split(obj json.RawMessage, key string) (rest json.RawMessage, list []json.R
 		b.Write(v)
 	}
 	b.WriteByte('}')
-	return b.Bytes(), list, nil
+	return b.Bytes(), value, nil
 }

@@ -28,7 +28,7 @@ func runStatus(ctx context.Context, s *server, c *call) (*result, error) {
 		return nil, err
 	}
 	for _, key := range []string{"path", "store"} {
-		if status, _, err = split(status, key); err != nil {
+		if status, _, err = cut(status, key); err != nil {
 			return nil, err
 		}
 	}

@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -46,9 +48,8 @@ type Options struct {
 	AllProfiles bool
 	// Globals are the global flags given, which each tool call repeats.
 	Globals []string
-	// Serve, when set, serves the server instead of stdio or --http
-	// (tests: an in-memory transport).
-	Serve func(ctx context.Context, srv *sdk.Server) error
+	// Now is the server's clock (a plan's expiry); nil: time.Now.
+	Now func() time.Time
 }
 
 // New returns `storectl mcp`.
@@ -158,9 +159,26 @@ func runMCP(ctx context.Context, opts *Options) error {
 	if opts.PrintConfig != "" {
 		return printConfig(opts)
 	}
-	s, err := opts.Settings()
+	srv, err := NewServer(opts)
 	if err != nil {
 		return err
+	}
+	if opts.HTTP != "" {
+		return serveHTTP(ctx, opts, srv)
+	}
+	err = srv.Run(ctx, mcp.Draining(&sdk.IOTransport{Reader: io.NopCloser(opts.IO.In), Writer: nopCloser{opts.IO.Out}}))
+	if ctx.Err() != nil {
+		return nil // a signal ends a server as its client closing stdin does
+	}
+	return err
+}
+
+// NewServer is the server runMCP serves: tests connect a client to it
+// in memory.
+func NewServer(opts *Options) (*sdk.Server, error) {
+	s, err := opts.Settings()
+	if err != nil {
+		return nil, err
 	}
 	secrets := &mcp.Secrets{}
 	secrets.Learn(os.Getenv("STORECTL_SHOP_TOKEN"), os.Getenv("STORECTL_CATALOG_TOKEN"), os.Getenv("STORECTL_WEBHOOK_SECRET"), os.Getenv("STORECTL_MIRROR_URL"))
@@ -171,25 +189,11 @@ func runMCP(ctx context.Context, opts *Options) error {
 	}
 	stateDir, err := config.StateDir()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	srv, err := mcp.New(mcp.Options{Profiles: opts.Profiles, Tools: opts.Tools, AllowWrites: opts.AllowWrites, RedactPII: opts.RedactPII,
-		Runner: st, PlanDir: stateDir + string(os.PathSeparator) + "mcp-plans", Secrets: secrets, Log: opts.IO.ErrOut, Debug: debug,
-		Version: opts.Build.Version})
-	if err != nil {
-		return err
-	}
-	switch {
-	case opts.Serve != nil:
-		return opts.Serve(ctx, srv)
-	case opts.HTTP != "":
-		return serveHTTP(ctx, opts, srv)
-	}
-	err = srv.Run(ctx, mcp.Draining(&sdk.IOTransport{Reader: io.NopCloser(opts.IO.In), Writer: nopCloser{opts.IO.Out}}))
-	if ctx.Err() != nil {
-		return nil // a signal ends a server as its client closing stdin does
-	}
-	return err
+	return mcp.New(mcp.Options{Profiles: opts.Profiles, Tools: opts.Tools, AllowWrites: opts.AllowWrites, RedactPII: opts.RedactPII,
+		Runner: st, PlanDir: filepath.Join(stateDir, "mcp-plans"), Secrets: secrets, Log: opts.IO.ErrOut, Debug: debug,
+		Version: opts.Build.Version, Now: opts.Now})
 }
 
 func serveHTTP(ctx context.Context, opts *Options, srv *sdk.Server) error {
