@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/storectl/storectl/internal/exitcode"
@@ -51,8 +52,9 @@ type server struct {
 	opts  Options
 	clean cleaner
 	plans plans
-	// served are the tools registered.
+	// served are the tools registered; inputs their schemas, resolved.
 	served []*tool
+	inputs map[string]*jsonschema.Resolved
 }
 
 // instructions tell an assistant how to read the answers. They name no
@@ -77,8 +79,13 @@ func New(o Options) (*sdk.Server, error) {
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "storectl", Title: "storectl", Version: o.Version},
 		&sdk.ServerOptions{Instructions: instructions})
+	s.inputs = map[string]*jsonschema.Resolved{}
 	for _, t := range chosen {
-		srv.AddTool(s.describe(t), s.handler(t))
+		desc := s.describe(t)
+		if s.inputs[t.name], err = desc.InputSchema.(*jsonschema.Schema).Resolve(nil); err != nil {
+			return nil, fmt.Errorf("the input schema of %s: %w", t.name, err)
+		}
+		srv.AddTool(desc, s.handler(t))
 	}
 	s.served = chosen
 	srv.AddReceivingMiddleware(s.refuseWrites)
@@ -182,7 +189,24 @@ func (s *server) answer(ctx context.Context, t *tool, c *call) (*result, error) 
 	default:
 		c.profile = head.Profile
 	}
+	if err := s.validate(t, c); err != nil {
+		return nil, err
+	}
 	return t.run(ctx, s, c)
+}
+
+// validate checks a call's arguments against the tool's schema: the types,
+// the values an enum allows, the bounds.
+func (s *server) validate(t *tool, c *call) error {
+	var args any
+	if err := json.Unmarshal(orEmpty(c.args), &args); err != nil {
+		return c.decode(&struct{}{})
+	}
+	if err := s.inputs[t.name].Validate(args); err != nil {
+		return exitcode.UsageHint(fmt.Errorf("the arguments of %s: %s", t.name, strings.TrimPrefix(err.Error(), "validating root: ")),
+			"see the tool's input schema for the arguments it takes")
+	}
+	return nil
 }
 
 func orEmpty(raw json.RawMessage) json.RawMessage {

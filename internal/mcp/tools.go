@@ -105,7 +105,7 @@ var tools = []*tool{
 	{name: "mirror_status", title: "How fresh the mirror is", readOnly: true,
 		description: "How fresh the local mirror is: per list its rows, when the last full and incremental syncs finished, unfinished passes, and the submissions' detail coverage.",
 		data:        anObject("mirror status: resources, submission_details, size_bytes, …"), run: runStatus},
-	{name: "mirror_sync", title: "Bring the mirror up to date", readOnly: true, store: true, lists: true,
+	{name: "mirror_sync", title: "Bring the mirror up to date", readOnly: true, store: true,
 		description: "Bring the mirror up to date with an incremental sync: it only reads the store, paced at the shop API's 30 requests a minute (at least one request a list; it says how many, and how long, before it spends them), and stops after max_seconds, to continue at the next call.",
 		input: []prop{
 			field("lists", listOf("the lists to sync (default: all three)", oneOf("", syncLists...))),

@@ -40,7 +40,9 @@ func TestReadToolsAnswerAsTheCommandLineOnPostgreSQL(t *testing.T) {
 func checkReadTools(t *testing.T, s *server) {
 	// What the command line prints, its strings as the server cleans them
 	// (the sandbox's own demo data holds a title with an escape sequence).
-	j := func(args ...string) any { return cleaned(decode(t, cli(t, append([]string{"-o", "json"}, args...)...))) }
+	j := func(args ...string) any {
+		return cleaned(decode(t, cli(t, append([]string{"-o", "json"}, args...)...)))
+	}
 
 	t.Run("find_submissions", func(t *testing.T) {
 		want := j("bis", "find", "--product-id", "8001234560026", "--offline")
@@ -190,4 +192,3 @@ func fresh(t *testing.T, r reply, source string) {
 		t.Errorf("freshness %q says not how old the answer is", f)
 	}
 }
-
