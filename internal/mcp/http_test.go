@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -106,5 +107,23 @@ func TestClientConfig(t *testing.T) {
 	}
 	if _, err := ClientConfig("emacs", "storectl", nil); err == nil {
 		t.Error("an unknown client")
+	}
+}
+
+// docs/mcp.md shows each client's configuration exactly as --print-config
+// prints it.
+func TestDocsShowTheConfigurationsVerbatim(t *testing.T) {
+	page, err := os.ReadFile("../../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, client := range Clients {
+		cfg, err := ClientConfig(client, "/usr/local/bin/storectl", []string{"mcp", "--profile", "eu"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), "```json\n"+string(cfg)+"```") {
+			t.Errorf("docs/mcp.md does not show %s's configuration:\n%s", client, cfg)
+		}
 	}
 }
