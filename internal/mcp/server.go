@@ -137,11 +137,11 @@ func (s *server) handler(t *tool) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, _ error) {
 		start := time.Now()
 		c := &call{tool: t, args: req.Params.Arguments, now: s.opts.Now()}
-		c.say = func(line string) {
+		c.say = tell(ctx, req, func(line string) string {
 			line = s.opts.Secrets.Scrub(clean(line))
 			c.keep(line)
-			_ = req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "storectl", Data: line})
-		}
+			return line
+		})
 		defer func() {
 			if p := recover(); p != nil {
 				s.logf("storectl mcp: %s panicked: %v\n%s", t.name, p, debug.Stack())
@@ -161,6 +161,22 @@ func (s *server) handler(t *tool) sdk.ToolHandler {
 			s.logf("storectl mcp: %s %s: %d of %s in %s", t.name, s.traceArgs(c), r.Returned, totalText(r.Total), time.Since(start).Round(time.Microsecond))
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(raw)}}, StructuredContent: json.RawMessage(raw)}, nil
+	}
+}
+
+// tell sends the client what a command says as it runs: a progress
+// notification when the call asked for progress, and a log message.
+func tell(ctx context.Context, req *sdk.CallToolRequest, prepare func(string) string) func(string) {
+	token := req.Params.GetProgressToken()
+	step := 0.0
+	return func(line string) {
+		line = prepare(line)
+		if token != nil {
+			step++
+			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: step, Message: line})
+		}
+		//lint:ignore SA1019 the clients of protocol versions before 2026-07-28 (Claude Desktop, VS Code, Cursor today) hear log messages, not a call's progress
+		_ = req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "storectl", Data: line})
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -69,7 +68,7 @@ type server struct {
 	logs   *logs
 }
 
-// logs are the log messages the client received.
+// logs are the progress messages the client received.
 type logs struct {
 	mu    chan struct{}
 	lines []string
@@ -116,7 +115,7 @@ func serve(t *testing.T, opts mcpcmd.Options) *server {
 	}
 	l := &logs{mu: make(chan struct{}, 1)}
 	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
-		LoggingMessageHandler: func(_ context.Context, r *sdk.LoggingMessageRequest) { l.add(fmt.Sprint(r.Params.Data)) }})
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) { l.add(r.Params.Message) }})
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -138,9 +137,10 @@ type reply struct {
 
 func (s *server) call(name string, args map[string]any) reply {
 	s.t.Helper()
-	// Log messages of the call (the protocol asks for them per request).
-	meta := sdk.Meta{sdk.MetaKeyLogLevel: "info"}
-	res, err := s.cs.CallTool(context.Background(), &sdk.CallToolParams{Meta: meta, Name: name, Arguments: args})
+	// What the commands say reaches the client as the call's progress.
+	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	params.SetProgressToken(name)
+	res, err := s.cs.CallTool(context.Background(), params)
 	if err != nil {
 		s.t.Fatalf("%s: %v", name, err)
 	}
