@@ -95,7 +95,8 @@ func runSync(ctx context.Context, s *server, c *call) (*result, error) {
 	}
 	passes := items(ans)
 	r.fromMirror(ans.AsOf, c.now)
-	r.Freshness = "the mirror was brought up to date just now"
+	r.Source = "store"
+	r.Freshness = "the mirror was brought up to date just now, reading the store"
 	r.RequestsSent = requestsOf(passes)
 	total := len(passes)
 	r.Total = &total

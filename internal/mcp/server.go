@@ -99,7 +99,7 @@ func New(o Options) (*sdk.Server, error) {
 func (s *server) choose() ([]*tool, error) {
 	if len(s.opts.Tools) == 0 {
 		var out []*tool
-		for _, t := range tools {
+		for _, t := range allTools() {
 			if !t.write || s.opts.AllowWrites {
 				out = append(out, t)
 			}
