@@ -132,6 +132,9 @@ func planApply(ctx context.Context, opts *ApplyOptions, env *cmdutil.BulkEnv, fi
 		return nil, err
 	}
 	plan := ruleform.MakePlan(file.wanted, store, opts.Prune)
+	if err := uncreatable(plan, fileName); err != nil {
+		return nil, err
+	}
 	return &applier{opts: opts, env: env, plan: plan, file: file, store: store, fileName: fileName}, nil
 }
 
