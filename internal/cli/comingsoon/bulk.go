@@ -40,7 +40,7 @@ const ruleFileHint = "fix those rows and run the command again"
 
 func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "comingsoon-create", Flag: "--from-file", Path: opts.FromFile,
-		Noun: "rules", Once: true, DryRun: opts.DryRun}, opts.IO.In)
+		Noun: "rules", Once: true, DryRun: opts.DryRun, Settings: opts.Settings}, opts.IO.In)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,10 +55,17 @@ and deletes nothing.
 On a terminal the command asks for confirmation, naming the store; otherwise
 --yes is required.
 
+An id the store no longer has counts as done: "already gone" (outcome gone),
+never "deleted". The API deletes the ids of a batch it finds and does not say
+which (finding none, it answers "Coming soon products not found"), so for
+more than one id the rule list is read first (until every id is seen; to its
+end when some are missing) and only the ids the store has are sent; a batch
+of ids all gone is not sent at all. One id alone is sent as it is, and a
+"not found" answer means it is gone.
+
 Each batch's outcome is shown and kept in a journal (--report FILE names it);
-an interrupted run continues with --resume. A batch the server answers
-"Coming soon products not found" is reported and the others go on. Exit 5
-when some batches failed, 3 when all did.`,
+an interrupted run continues with --resume. Exit 5 when some batches failed,
+3 when all did.`,
 		Example: `  storectl comingsoon delete 21 22 23
   storectl comingsoon list --all -o json --jq '.[] | select(.status == false) | .id' | storectl comingsoon delete - --yes
   storectl comingsoon delete --from-file old-rules.txt --dry-run
@@ -78,11 +86,14 @@ when some batches failed, 3 when all did.`,
 	return cmd
 }
 
-// batchResult is one delete request's line in the output.
+// batchResult is one delete request's line in the output. Gone are the
+// batch's ids the store's rule list did not have: already gone, they are
+// not sent.
 type batchResult struct {
 	Batch   int           `json:"batch"`
 	Count   int           `json:"count"`
 	IDs     []json.Number `json:"ids"`
+	Gone    []json.Number `json:"gone,omitempty"`
 	Outcome string        `json:"outcome,omitempty"`
 	Message string        `json:"message,omitempty"`
 }
@@ -116,6 +127,9 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 		return err
 	}
 	defer journal.Close()
+	if err := markGone(ctx, env, batches, names); err != nil {
+		return err
+	}
 	run, err := bulk.Start(bulk.Spec{Env: env.Env, Journal: journal, Columns: batchColumns, Noun: "delete requests", TallyLabel: "batches",
 		AllFailed: exitcode.APIRefused,
 		Emit: func(r bulk.Result, out *bulk.Results) error {
@@ -171,7 +185,11 @@ func confirmDelete(opts *DeleteOptions, store string, ids, batches int) error {
 // openDeleteJournal opens the journal, named after the ids, and checks
 // that the batches a resumed run finished are the same ids.
 func openDeleteJournal(opts *DeleteOptions, ruleIDs []json.Number, batches []batchResult) (*bulk.Journal, error) {
-	journal, err := opts.Bulk.OpenJournal("comingsoon-delete", idsHash(ruleIDs))
+	s, err := opts.Settings()
+	if err != nil {
+		return nil, err
+	}
+	journal, err := opts.Bulk.OpenJournal("comingsoon-delete", idsHash(ruleIDs), s)
 	if err != nil {
 		return nil, err
 	}
@@ -184,37 +202,123 @@ func openDeleteJournal(opts *DeleteOptions, ruleIDs []json.Number, batches []bat
 	return journal, nil
 }
 
-// deleteItem sends one batch. A batch an interrupted run sent is sent
-// again: deleting twice changes nothing, and "not found" then means the
-// first request did it.
-func deleteItem(client *shop.Client, b batchResult) *bulk.Item {
-	send := func(ctx context.Context) (bulk.Done, error) {
-		msg, err := client.DeleteRules(ctx, b.IDs)
-		return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(b.IDs), Message: msg}, err
+// markGone notes in each batch the ids the store does not have, which are
+// then not sent. The API deletes the ids of a batch it finds and says
+// only "deleted" (or, finding none, "Coming soon products not found"), not
+// which: so that no id is reported deleted that was not there, the rule
+// list is read first, unless the selectors read it already or one id alone
+// is deleted (its answer says it all).
+func markGone(ctx context.Context, env *cmdutil.BulkEnv, batches []batchResult, names ruleNames) error {
+	total := 0
+	for _, b := range batches {
+		total += b.Count
 	}
-	return &bulk.Item{Row: b.Batch, Key: bulk.RowKey(b.IDs), Name: output.Plural(b.Count, "id"), Ref: joinIDs(b.IDs), Send: send,
+	if names == nil && total < 2 {
+		return nil
+	}
+	inStore := func(id json.Number) bool { _, ok := names[id]; return ok }
+	if names == nil {
+		found, err := rulesInStore(ctx, env, batches, total)
+		if err != nil {
+			return err
+		}
+		inStore = func(id json.Number) bool { return found[id] }
+	}
+	for i, b := range batches {
+		for _, id := range b.IDs {
+			if !inStore(id) {
+				batches[i].Gone = append(batches[i].Gone, id)
+			}
+		}
+	}
+	return nil
+}
+
+// errAllFound stops reading the rule list once every id was seen.
+var errAllFound = errors.New("every id found")
+
+// rulesInStore reads the rule list until it has seen every id of the
+// batches (to its end when some are not there), and returns those it saw.
+func rulesInStore(ctx context.Context, env *cmdutil.BulkEnv, batches []batchResult, total int) (map[json.Number]bool, error) {
+	wanted := make(map[json.Number]bool, total)
+	for _, b := range batches {
+		for _, id := range b.IDs {
+			wanted[id] = false
+		}
+	}
+	seen := 0
+	err := shop.EachPage(ctx, env.Client.ListRules, func(p *shop.Page) error {
+		env.Progress.Update(fmt.Sprintf("reading the rule list to see which ids the store has: page %d of %d",
+			p.Pagination.CurrentPage.Value, max(p.Pagination.LastPage.Value, 1)))
+		rules, err := shop.DecodeItems(p, shop.DecodeRule)
+		if err != nil {
+			return err
+		}
+		for _, r := range rules {
+			id, ok := ids.Normalize(string(r.ID))
+			if already, isWanted := wanted[json.Number(id)]; ok && isWanted && !already {
+				wanted[json.Number(id)] = true
+				seen++
+			}
+		}
+		if seen == len(wanted) {
+			return errAllFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errAllFound) {
+		return nil, err
+	}
+	return wanted, nil
+}
+
+// deleteItem sends one batch: the ids of it the store has (all, when
+// that was not read). A batch the store has none of is done without a
+// request: already gone. So is one the server answers "not found" (the
+// rules went since the list was read, or a retry's first attempt landed).
+// A batch an interrupted run sent is sent again: deleting twice changes
+// nothing.
+func deleteItem(client *shop.Client, b batchResult) *bulk.Item {
+	send := slices.DeleteFunc(slices.Clone(b.IDs), func(id json.Number) bool { return slices.Contains(b.Gone, id) })
+	request := func(ctx context.Context) (bulk.Done, error) {
+		if len(send) == 0 {
+			return bulk.Done{Outcome: bulk.Gone, ID: joinIDs(b.IDs), Message: "already gone: the store's rule list has none of these ids; not sent"}, nil
+		}
+		msg, err := client.DeleteRules(ctx, send)
+		if refusal, ok := cmdutil.RefusalOf(err); ok && rulesNotFound(refusal.Message) {
+			return bulk.Done{Outcome: bulk.Gone, ID: joinIDs(b.IDs), Message: "already gone: " + refusal.Message}, nil
+		}
+		if err != nil {
+			return bulk.Done{}, err
+		}
+		if len(b.Gone) > 0 {
+			msg += "; " + goneNote(b.Gone)
+		}
+		return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(send), Message: msg}, nil
+	}
+	return &bulk.Item{Row: b.Batch, Key: bulk.RowKey(b.IDs), Name: output.Plural(b.Count, "id"), Ref: joinIDs(b.IDs), Send: request,
 		Recover: func(ctx context.Context, _ time.Time) (bulk.Done, bool, error) {
-			d, err := send(ctx)
-			if refusal, ok := cmdutil.RefusalOf(err); ok && strings.Contains(strings.ToLower(refusal.Message), "not found") {
-				return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(b.IDs), Message: "deleted by the interrupted run"}, true, nil
+			d, err := request(ctx)
+			if d.Outcome == bulk.Gone {
+				d.Message = "gone: deleted by the interrupted run, or before it"
 			}
 			return d, err == nil, nil
 		}}
 }
 
-// applyDeleteItem deletes one batch. A rule already gone is what apply
-// wants, so "not found" counts as deleted.
-func applyDeleteItem(client *shop.Client, row int, ids []json.Number) *bulk.Item {
-	it := deleteItem(client, batchResult{Batch: row, Count: len(ids), IDs: ids})
-	send := it.Send
-	it.Send = func(ctx context.Context) (bulk.Done, error) {
-		d, err := send(ctx)
-		if refusal, ok := cmdutil.RefusalOf(err); ok && strings.Contains(strings.ToLower(refusal.Message), "not found") {
-			return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(ids), Message: "already deleted"}, nil
-		}
-		return d, err
+// rulesNotFound reports the delete's answer when it found no rule of a
+// batch ("Coming soon products not found").
+func rulesNotFound(message string) bool {
+	return strings.Contains(strings.ToLower(message), "not found")
+}
+
+// goneNote says which ids of a batch were not sent, being gone already.
+func goneNote(gone []json.Number) string {
+	shown := make([]string, 0, min(len(gone), 5))
+	for _, id := range gone[:min(len(gone), 5)] {
+		shown = append(shown, id.String())
 	}
-	return it
+	return fmt.Sprintf("%s already gone (not in the store's rule list; not sent): %s", output.Plural(len(gone), "id"), output.FirstAndMore(shown, len(gone)))
 }
 
 // selectRules reads the rule list for the rules --expired and --name-prefix
