@@ -31,7 +31,7 @@ type ReportOptions struct {
 }
 
 func newReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Command {
-	opts := &ReportOptions{MirrorDeps: f.MirrorDeps(), Loc: time.Local, Now: time.Now}
+	opts := &ReportOptions{MirrorDeps: f.MirrorDeps(), Loc: time.Local, Now: cmdutil.Clock}
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Report signups, restock e-mails, opens and clicks (from the mirror)",
@@ -90,11 +90,8 @@ func runReport(ctx context.Context, opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	if s.ShopTimezone != "" {
-		if ro.ShopZone, err = config.ParseZone(s.ShopTimezone); err != nil {
-			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("shop_timezone: %w", err))
-		}
-		ro.ShopZoneSet = true
+	if ro.ShopZone, ro.ShopZoneSet, err = cmdutil.ShopZone(s); err != nil {
+		return err
 	}
 	p, err := opts.Printer()
 	if err != nil {
