@@ -175,7 +175,7 @@ func TestGetReadsBackAsTheSameRule(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d", format, r.ID), func(t *testing.T) {
 				e := clitest.New(t, clitest.WithOutput(format), withRules(rules))
 				e.Sends("GET /shop-api/coming-soon/get/*", "GET /shop-api/coming-soon/list")
-				if err := runGet(context.Background(), &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, ID: fmt.Sprint(r.ID)}); err != nil {
+				if err := runGet(context.Background(), &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, Now: time.Now, ID: fmt.Sprint(r.ID)}); err != nil {
 					t.Fatal(err)
 				}
 				file := filepath.Join(t.TempDir(), "rule."+format)
