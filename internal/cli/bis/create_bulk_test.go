@@ -165,7 +165,7 @@ func TestBulkCreateKnowsAFileWhateverItsReport(t *testing.T) {
 		err := runCreate(context.Background(), opts)
 		wantCode(t, err, exitcode.Usage)
 		if !strings.Contains(err.Error(), ` was run completely against profile "default" on `) ||
-			!strings.HasSuffix(err.Error(), "(2 submissions created, 1 failed; report "+first+"); nothing was sent") ||
+			!strings.HasSuffix(err.Error(), "(2 submissions sent, 1 failed; report "+first+"); nothing was sent") ||
 			exitcode.HintOf(err) != "--resume --report "+first+" retries the 1 that failed; --again creates every row again" {
 			t.Errorf("report %q: %v (hint %q)", report, err, exitcode.HintOf(err))
 		}

@@ -97,6 +97,9 @@ type BulkFile struct {
 	Flag    string // the flag that names the file: "--from-file"
 	Path    string
 	Noun    string // what the rows are: "rules"
+	// Done says what the run did with a row, in messages: "created" (the
+	// default), "sent".
+	Done string
 	// Once refuses a file an earlier run went through completely against
 	// the same store, whatever its report, unless --again (the creates).
 	Once   bool
@@ -126,7 +129,7 @@ func (b BulkFlags) Open(f BulkFile, stdin io.Reader) (*bulk.Input, *bulk.Journal
 		in.Close()
 		return nil, nil, err
 	}
-	journal, err := b.openJournal(bulkRun{command: f.Command, input: in.Hash, inputName: in.Name, noun: f.Noun, once: f.Once, settings: s})
+	journal, err := b.openJournal(bulkRun{command: f.Command, input: in.Hash, inputName: in.Name, noun: f.Noun, done: f.Done, once: f.Once, settings: s})
 	if err != nil {
 		in.Close()
 		return nil, nil, err
@@ -155,7 +158,7 @@ func (b BulkFlags) OpenJournal(command, inputHash string, s *config.Settings) (*
 type bulkRun struct {
 	command, input string
 	inputName      string // the file, as the user named it
-	noun           string // what its rows are
+	noun, done     string // what its rows are, and what it did with one
 	once           bool
 	settings       *config.Settings
 }
@@ -213,7 +216,7 @@ func NormalURL(raw string) string {
 // It says when, what the run did, and where its report is.
 func completed(r bulkRun, je *bulk.JournalError, store string) error {
 	noun := cmp.Or(r.noun, "rows")
-	did := output.Plural(je.Rows, strings.TrimSuffix(noun, "s")) + " created"
+	did := output.Plural(je.Rows, strings.TrimSuffix(noun, "s")) + " " + cmp.Or(r.done, "created")
 	if je.Failed > 0 {
 		did += fmt.Sprintf(", %d failed", je.Failed)
 	}
