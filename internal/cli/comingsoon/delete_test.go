@@ -194,7 +194,7 @@ func TestDeleteDryRunListsBatches(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, e.Out)
 		}
 	}
-	if !strings.Contains(e.ErrOut.String(), "101 ids in 2 requests; nothing was sent") ||
+	if !strings.Contains(e.ErrOut.String(), "101 ids in 2 batches, 1 request to send; nothing was sent") ||
 		!strings.Contains(e.ErrOut.String(), "81 ids are not in the store's rule list") {
 		t.Errorf("err: %s", e.ErrOut)
 	}
