@@ -2,6 +2,8 @@ package comingsoon
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -22,6 +24,9 @@ type ApplyOptions struct {
 	Yes    bool
 	DryRun bool
 	Bulk   cmdutil.BulkFlags
+	// ExpectPlan, when set, is the digest (ruleform.PlanDigest) of the
+	// plan a dry run showed: a run that plans otherwise sends nothing.
+	ExpectPlan string
 }
 
 func newApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command {
@@ -86,6 +91,10 @@ matches the file, 5 when some changes failed, 2 on a bad file.`,
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the requests it would send, and send nothing")
 	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
 	cmdutil.AddDelimiterFlag(cmd, &opts.Bulk)
+	// What storectl mcp applies a plan an assistant showed with: not for
+	// people, who see the plan and answer the question.
+	fl.StringVar(&opts.ExpectPlan, "expect-plan", "", "apply only when the plan made now has this `digest` (of the dry run's -o json steps)")
+	_ = fl.MarkHidden("expect-plan")
 	return cmd
 }
 
@@ -123,6 +132,9 @@ func runApply(ctx context.Context, opts *ApplyOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkExpected(file); err != nil {
+		return err
+	}
 	if opts.DryRun {
 		return a.shown().dryRun(file, in.Name)
 	}
@@ -143,6 +155,29 @@ func planApply(ctx context.Context, opts *ApplyOptions, env *cmdutil.BulkEnv, fi
 		return nil, err
 	}
 	return &applier{opts: opts, env: env, plan: plan, file: file, store: store, fileName: fileName}, nil
+}
+
+// checkExpected refuses a plan other than the one expected (--expect-plan):
+// the store's rules changed since it was shown. A resumed run plans again
+// from a store the run itself changed, so it is not held to it.
+func (a *applier) checkExpected(file *fileRules) error {
+	if a.opts.ExpectPlan == "" || a.opts.Bulk.Resume {
+		return nil
+	}
+	lines := a.shown().lines(file, true)
+	items := make([]json.RawMessage, len(lines))
+	for i, l := range lines {
+		raw, err := marshalLine(l)
+		if err != nil {
+			return err
+		}
+		items[i] = raw
+	}
+	if ruleform.PlanDigest(items) != a.opts.ExpectPlan {
+		return exitcode.UsageHint(errors.New("the store's coming-soon rules changed since the plan was made, so applying now would not do what the plan showed; nothing was sent"),
+			"make the plan again (comingsoon apply --dry-run) and check it")
+	}
+	return nil
 }
 
 // confirm shows the plan and asks before changing anything, unless --yes.
