@@ -49,6 +49,9 @@ var rules = []rule{
 	{"mirror/sqlite", "mirror/postgres", false}, {"mirror/postgres", "mirror/sqlite", false},
 	{"mirror!", "mirror/sqlite", false}, {"mirror!", "mirror/postgres", false},
 	{"watch", "mirror/sqlite", false}, {"watch", "mirror/postgres", false}, {"report", "mirror/sqlite", false}, {"report", "mirror/postgres", false},
+	// The MCP server runs commands through the Runner the command hands
+	// it: it knows no verb, client, transport, config or mirror.
+	{"mcp", "cli", false}, {"mcp", "api", true}, {"mcp", "httpx", true}, {"mcp", "config", false}, {"mcp", "mirror", false},
 }
 
 // notNouns are the packages under internal/cli that hold no verbs.
