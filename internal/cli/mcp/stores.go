@@ -18,8 +18,8 @@ import (
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mcp"
 	"github.com/storectl/storectl/internal/mirror"
-	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // stores runs the tools' commands, each for one store in a command tree

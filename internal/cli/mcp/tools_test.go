@@ -9,8 +9,8 @@ import (
 	"unicode"
 
 	mcpcmd "github.com/storectl/storectl/internal/cli/mcp"
-	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // Every read tool answers what the command line answers with -o json,
