@@ -15,8 +15,9 @@ import (
 )
 
 // TestDocsNameOnlyCommandsAndFlagsThatExist reads every storectl command
-// line of the README and the guides (in any block, run or not: a cron
-// line, a unit file, a transcript, a code span in the text) and checks
+// line of the README, the guides (in any block, run or not: a cron line,
+// a unit file, a transcript, a code span in the text) and the commands'
+// own examples (the reference's and the man pages'), and checks
 // that its command exists and takes each flag given; a flag named alone in
 // the text (`--template`) must be one some command takes. Examples that
 // cannot run against the sandbox cannot drift this way either.
@@ -37,6 +38,22 @@ func TestDocsNameOnlyCommandsAndFlagsThatExist(t *testing.T) {
 		}
 	}
 	collect(tree)
+	// The commands' own examples (storectl help, the reference, the man
+	// pages).
+	var examples func(*cobra.Command)
+	examples = func(c *cobra.Command) {
+		for _, l := range strings.Split(c.Example, "\n") {
+			for _, words := range storectlCommands(l) {
+				if problem := checkCommandLine(tree, words); problem != "" {
+					t.Errorf("%s --help, example `%s`: %s", c.CommandPath(), strings.TrimSpace(l), problem)
+				}
+			}
+		}
+		for _, sub := range c.Commands() {
+			examples(sub)
+		}
+	}
+	examples(tree)
 	for _, path := range docPages(t) {
 		text, err := os.ReadFile(path)
 		if err != nil {
