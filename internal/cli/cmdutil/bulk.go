@@ -265,12 +265,13 @@ func ResumeCommand() string {
 		if a == "--force" || a == "--resume" {
 			continue
 		}
-		args = append(args, shellQuote(a))
+		args = append(args, ShellQuote(a))
 	}
 	return strings.Join(append(args, "--resume"), " ")
 }
 
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell, when it needs it.
+func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@+%", r))
 	}) < 0 {

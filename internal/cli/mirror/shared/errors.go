@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 )
@@ -31,6 +32,7 @@ func MirrorError(err error) error {
 		resume  *mirror.ResumeMismatchError
 		perm    *mirror.PermissionError
 		held    *mirror.LeaseHeldError
+		refused *mirror.FileError
 	)
 	switch {
 	case err == nil:
@@ -38,8 +40,9 @@ func MirrorError(err error) error {
 	case errors.As(err, &none):
 		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%w: run `storectl mirror sync` first, or drop --offline", err))
 	case errors.As(err, &damaged):
-		return exitcode.UsageHint(err,
-			"`storectl mirror reset` deletes it (nothing in the store changes); the next sync makes a new mirror, reading every page again")
+		return exitcode.UsageHint(err, DamagedHint(damaged))
+	case errors.As(err, &refused):
+		return exitcode.WithHint(exitcode.Failure, err, fileHint(refused))
 	case errors.As(err, &locked):
 		return exitcode.WithHint(exitcode.Failure, err,
 			"end the other program's transaction (or close it), then run this again; nothing was lost")
@@ -62,4 +65,42 @@ func MirrorError(err error) error {
 		return exitcode.Wrap(exitcode.Failure, fmt.Errorf("%w: try again when it is done", err))
 	}
 	return err
+}
+
+// DamagedHint says what can be saved of a damaged mirror, and how, before
+// any way that deletes it: a database SQLite can partly read is checked
+// and its rows copied, and never deleted while it may hold watch events
+// not delivered; what is not a database is moved aside rather than lost.
+func DamagedHint(d *mirror.DamagedError) string {
+	if !d.Readable {
+		return fmt.Sprintf("move it aside (mv %s %s.aside) and the next sync makes a new mirror; "+
+			"or `storectl mirror reset` deletes it (nothing in the store changes; the next sync reads every page again)",
+			cmdutil.ShellQuote(d.Path), cmdutil.ShellQuote(d.Path))
+	}
+	return "`storectl mirror check` says what SQLite can still read in it; " + SaveBeforeReset(d)
+}
+
+// SaveBeforeReset says how a damaged database's readable rows are saved,
+// and offers a reset only when no watch event waits in it.
+func SaveBeforeReset(d *mirror.DamagedError) string {
+	switch {
+	case d.Undelivered > 0:
+		return fmt.Sprintf("it holds %d watch events not delivered yet: keep the file until they are saved", d.Undelivered)
+	case d.Undelivered < 0:
+		return "its watch events not delivered yet cannot be counted: keep the file until what it holds is saved"
+	}
+	return "with no watch event waiting in it, `storectl mirror reset` also starts over (nothing in the store changes; the next sync reads every page again)"
+}
+
+// fileHint says how to give storectl the file the system refused.
+func fileHint(e *mirror.FileError) string {
+	switch e.Cause {
+	case mirror.ReadOnlyFS:
+		return "storectl writes beside the mirror (its lock, log and shared-memory files), even to read it: remount that file system read-write, or set XDG_DATA_HOME to a writable directory"
+	case mirror.NoPermission:
+		return fmt.Sprintf("give your user read and write rights on it (`ls -ld %s` shows its owner and mode), or run storectl as the user who owns it", cmdutil.ShellQuote(e.At))
+	case mirror.DiskFull:
+		return "free some space there and run the command again: nothing committed is lost, and an interrupted sync continues where it stopped"
+	}
+	return ""
 }
