@@ -143,8 +143,8 @@ func TestReadCSV(t *testing.T) {
 		t.Errorf("a repeated column: %v", err)
 	}
 	// A listing saved with `comingsoon list -o csv` is read back: the
-	// server's own fields are not sent.
-	if _, problems := buildAll(t, "listed.csv", "id,name,status,start_date,apply_to,created_at\n7,A,true,2026-10-01T09:00:00.000000Z,all,2026-09-01T00:00:00Z\n"); len(problems[0]) != 0 {
+	// server's own fields and the state the listing computed are not sent.
+	if _, problems := buildAll(t, "listed.csv", "id,name,status,state,start_date,apply_to,created_at\n7,A,true,ended,2026-10-01T09:00:00.000000Z,all,2026-09-01T00:00:00Z\n"); len(problems[0]) != 0 {
 		t.Errorf("listing: %v", problems[0])
 	}
 	_, problems = buildAll(t, "extra.csv", "name,start,apply_to\nA,2026-10-01,all,extra\n")
