@@ -62,6 +62,7 @@ func TestScripts(t *testing.T) {
 			"reportcheck": cmdReportCheck,
 			"webhookrecv": cmdWebhookRecv,
 			"sandboxsend": cmdSandboxSend,
+			"proxyrec":    cmdProxyRec,
 		},
 	})
 }
