@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 )
 
@@ -100,13 +101,11 @@ func integrityCheck(ctx context.Context, conn *sql.DB) ([]string, error) {
 	return problems, rows.Err()
 }
 
-// salvageOrder lists the file's tables in the order their rows are worth
-// saving: the outbox first (its events exist nowhere else until
-// delivered), then the watch's state and the store's name, then the rest,
-// which a sync can fetch again.
+// salvageOrder lists the file's tables in the order a salvage copies them
+// (salvageTables: the outbox first), then the others, which it does not.
 func salvageOrder(ctx context.Context, conn *sql.DB) ([]string, error) {
 	rows, err := conn.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-		ORDER BY CASE name WHEN 'outbox' THEN 0 WHEN 'watch_lists' THEN 1 WHEN 'watch_alerts' THEN 2 WHEN 'store' THEN 3 ELSE 4 END, name`)
+		ORDER BY coalesce((SELECT key FROM json_each(?) WHERE value = name), 1000), name`, jsonArray(salvageTables))
 	if err != nil {
 		return nil, err
 	}
@@ -151,4 +150,10 @@ func ignoreDamage(err error) error {
 		return nil
 	}
 	return err
+}
+
+// jsonArray is names as a JSON array, for json_each.
+func jsonArray(names []string) string {
+	b, _ := json.Marshal(names)
+	return string(b)
 }

@@ -248,6 +248,11 @@ func explainSQLite(path string, err error) error {
 	return err
 }
 
+// FileRefused is err, met on one of the files beside the mirror at path
+// (a lock of its own a command keeps there), as a FileError naming the
+// file or directory refused and the cause when the system refused it.
+func FileRefused(path string, err error) error { return explainSystem(path, err) }
+
 // explainSystem names the file and the cause of a system error met on
 // the mirror's files: a read-only file system, a right missing, a full
 // disk.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // interruptedCheckpoint is a mirror as a kill -9 or a full disk in the
@@ -155,5 +156,103 @@ func TestDamageCountsUndeliveredEvents(t *testing.T) {
 	}
 	if n := countUndelivered(filepath.Join(t.TempDir(), "none.db")); n != -1 {
 		t.Fatalf("%d undelivered in no file, want -1 (unknown)", n)
+	}
+}
+
+// damagedLeaf is a synced mirror of 40 submissions (each row grown past a
+// page's worth) with three events waiting in its outbox, and one page of
+// the submissions table overwritten: SQLite opens it, its outbox reads,
+// and the rows on that page are lost.
+func damagedLeaf(t *testing.T) string {
+	t.Helper()
+	path := syncedMirror(t)
+	conn, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.SetMaxOpenConns(1)
+	if _, err := conn.Exec(`UPDATE submissions SET note = hex(randomblob(1500));
+		INSERT INTO outbox (id, type, resource, row_id, occurred_at, detected_at, data, state)
+		VALUES ('evt_1', 'submission.created', 'submissions', 1, 'x', 'x', '{}', 'pending'),
+		       ('evt_2', 'submission.created', 'submissions', 2, 'x', 'x', '{}', 'parked'),
+		       ('evt_3', 'submission.created', 'submissions', 3, 'x', 'x', '{}', 'pending')`); err != nil {
+		t.Fatal(err)
+	}
+	var root, pageSize int64
+	if err := conn.QueryRow("SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_master WHERE name = 'submissions'").Scan(&root, &pageSize); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close() // checkpoints: every page in the file
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	page := make([]byte, pageSize)
+	if _, err := f.ReadAt(page, (root-1)*pageSize); err != nil {
+		t.Fatal(err)
+	}
+	if page[0] != 0x05 { // an interior table page: its first cell points to a leaf
+		t.Fatalf("the submissions table's root page is of type %#x, not interior", page[0])
+	}
+	firstCell := binary.BigEndian.Uint16(page[12:14])
+	leaf := int64(binary.BigEndian.Uint32(page[firstCell : firstCell+4]))
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xA5}, int(pageSize)), (leaf-1)*pageSize); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// SQLite's damage is named with what the outbox still holds, mirror check
+// counts what can be read, and a salvage saves it, events first: the new
+// mirror holds the three events and every readable row, and the damaged
+// file is kept beside it, not deleted.
+func TestSalvageSavesWhatSQLiteReads(t *testing.T) {
+	path := damagedLeaf(t)
+	ctx := context.Background()
+	db, err := Open(ctx, path, Options{Mode: ReadOnly})
+	if err == nil {
+		_, err = db.Find(ctx, FindFilter{})
+		db.Close()
+	}
+	var damaged *DamagedError
+	if !errors.As(err, &damaged) || !damaged.Readable || damaged.Undelivered != 3 {
+		t.Fatalf("%v (%+v)", err, damaged)
+	}
+	rep, err := Check(ctx, path)
+	if err != nil || rep.Sound() || rep.Undelivered != 3 || rep.Tables[0] != (TableCount{Name: "outbox", Rows: 3}) {
+		t.Fatalf("%+v %v", rep, err)
+	}
+	saved, err := Salvage(ctx, path, time.Date(2026, 11, 25, 8, 6, 22, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]SalvageCount{}
+	for _, c := range saved.Tables {
+		counts[c.Name] = c
+	}
+	if counts["outbox"].Copied != 3 || counts["outbox"].Unreadable != "" || counts["store"].Copied != 2 ||
+		counts["submissions"].Copied == 0 || counts["submissions"].Copied >= 40 || counts["submissions"].Unreadable == "" {
+		t.Fatalf("%+v", saved.Tables)
+	}
+	if saved.KeptAs != path+".damaged-20261125T080622Z" {
+		t.Fatalf("kept as %s", saved.KeptAs)
+	}
+	if _, err := os.Stat(saved.KeptAs); err != nil {
+		t.Fatalf("the damaged file is gone: %v", err)
+	}
+	rep, err = Check(ctx, path)
+	if err != nil || !rep.Sound() || rep.Undelivered != 3 {
+		t.Fatalf("after the salvage: %+v %v", rep, err)
+	}
+	db, err = Open(ctx, path, Options{Mode: Write, Store: "https://sandbox.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var rows, pending int64
+	if err := db.sql.QueryRow("SELECT (SELECT count(*) FROM submissions), (SELECT count(*) FROM outbox WHERE state <> 'delivered')").Scan(&rows, &pending); err != nil ||
+		rows != counts["submissions"].Copied || pending != 3 {
+		t.Fatalf("%d rows, %d events pending, %v", rows, pending, err)
 	}
 }

@@ -77,7 +77,8 @@ func DamagedHint(d *mirror.DamagedError) string {
 			"or `storectl mirror reset` deletes it (nothing in the store changes; the next sync reads every page again)",
 			cmdutil.ShellQuote(d.Path), cmdutil.ShellQuote(d.Path))
 	}
-	return "`storectl mirror check` says what SQLite can still read in it; " + SaveBeforeReset(d)
+	return "`storectl mirror check` says what SQLite can still read in it, and `storectl mirror check --salvage` copies that into a new mirror, " +
+		"the undelivered watch events first, keeping this file beside it; " + SaveBeforeReset(d)
 }
 
 // SaveBeforeReset says how a damaged database's readable rows are saved,
