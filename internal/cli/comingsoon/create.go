@@ -191,7 +191,7 @@ func printCreatedRule(opts *CreateOptions, quiet bool, p *output.Printer, create
 	if p.IsTable() {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ created coming-soon rule %s\n", created.Rule.ID)
 	}
-	return printRule(p, opts.IO, created, opts.Loc)
+	return printRule(p, opts.IO, created, opts.Loc, opts.Now())
 }
 
 // invalidRule is the exit-2 error listing every problem of one rule.
