@@ -559,6 +559,10 @@ func TestDrillDamagedMirror(t *testing.T) {
 	if code != 2 || !strings.Contains(out, "outbox: 120 rows, 120 events not delivered") || strings.Contains(stderr, "mirror reset") {
 		t.Fatalf("mirror check: exit %d\n%s%s", code, out, stderr)
 	}
+	_, stderr, code = e.run("mirror", "reset", "--yes")
+	if code != 2 || !strings.Contains(stderr, "holds 120 watch events not delivered yet") || !strings.Contains(stderr, "nothing was deleted") {
+		t.Fatalf("mirror reset of a mirror holding undelivered events: exit %d\n%s", code, stderr)
+	}
 	out = e.works("mirror", "check", "--salvage")
 	if !strings.Contains(out, "outbox: 120 rows copied") {
 		t.Fatalf("mirror check --salvage:\n%s", out)
@@ -588,6 +592,7 @@ func TestDrillDamagedMirror(t *testing.T) {
 	if n := strings.TrimSpace(e.works("mirror", "query", "--no-headers", "SELECT count(*) FROM submissions")); n != strconv.Itoa(320+120) {
 		t.Fatalf("%s rows after the salvage and a sync, want %d", n, 320+120)
 	}
+	e.works("mirror", "reset", "--yes") // every event delivered
 }
 
 // damageFirstLeaf overwrites the first leaf page of the table whose root

@@ -69,6 +69,19 @@ func damagedDatabase(path, cause string) *DamagedError {
 	return &DamagedError{Path: path, Cause: cause, Readable: true, Undelivered: countUndelivered(path)}
 }
 
+// Undelivered counts the watch events of the mirror at path that no
+// destination took yet: what deleting the file would lose. It is 0 when
+// nothing at path is a database (nothing there, an empty file, a
+// directory), -1 when a database's outbox cannot be read.
+func Undelivered(path string) int {
+	missing, err := inspect(path)
+	var damaged *DamagedError
+	if missing || errors.As(err, &damaged) {
+		return 0
+	}
+	return countUndelivered(path)
+}
+
 // countUndelivered counts the events of the outbox at path not delivered
 // yet (pending or parked), read on a connection of its own since the
 // database is damaged; -1 when SQLite cannot read them.

@@ -154,7 +154,7 @@ func queryError(err error) error {
 		return exitcode.UsageHint(err, "select less of it (substr(), length(), a LIMIT); docs/mirror.md says what a query may take")
 	case errors.As(err, &refused):
 		return exitcode.UsageHint(err,
-			"mirror query runs one statement that reads; `storectl mirror sync` updates the mirror, `storectl mirror reset` starts it over")
+			"mirror query runs one statement that reads; `storectl mirror sync` is what updates the mirror")
 	case errors.As(err, &failed):
 		return exitcode.UsageHint(err,
 			"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -47,12 +48,12 @@ func MirrorError(err error) error {
 		return exitcode.WithHint(exitcode.Failure, err,
 			"end the other program's transaction (or close it), then run this again; nothing was lost")
 	case errors.As(err, &other):
-		return exitcode.UsageHint(err, "start it over for the new store with `storectl mirror reset`, or use another profile")
+		return exitcode.UsageHint(err, fmt.Sprintf("use another profile for that store (--profile NAME), or point this one back at %s", other.Have)+resetAlso(other.Path))
 	case errors.As(err, &older):
 		return exitcode.UsageHint(fmt.Errorf("%w: run `storectl mirror sync` once to upgrade it", err),
 			"the upgrade keeps every row; that sync reads only what changed")
 	case errors.As(err, &newer):
-		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%w: upgrade storectl, or start the mirror over with `storectl mirror reset`", err))
+		return exitcode.UsageHint(err, "upgrade storectl"+resetAlso(newer.Path))
 	case errors.As(err, &resume):
 		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("the interrupted export was run %s --details: run it the same way to resume, or without --resume to start over",
 			map[bool]string{true: "with", false: "without"}[resume.Details]))
@@ -104,4 +105,20 @@ func fileHint(e *mirror.FileError) string {
 		return "free some space there and run the command again: nothing committed is lost, and an interrupted sync continues where it stopped"
 	}
 	return ""
+}
+
+// resetAlso offers mirror reset beside another way out, for a local
+// mirror that holds no watch event waiting for delivery, and says why not
+// when it does.
+func resetAlso(path string) string {
+	if strings.Contains(path, "://") {
+		return "" // the team's PostgreSQL mirror: reset deletes only a local one
+	}
+	switch n := mirror.Undelivered(path); {
+	case n > 0:
+		return fmt.Sprintf("; it holds %d watch events not delivered yet, which a reset would delete", n)
+	case n < 0:
+		return ""
+	}
+	return "; or start the mirror over with `storectl mirror reset` (nothing in the store changes; the next sync reads every page again)"
 }

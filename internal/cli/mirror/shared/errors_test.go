@@ -49,3 +49,23 @@ func TestFileRefusalsNameTheFileAndTheCause(t *testing.T) {
 		}
 	}
 }
+
+// A mirror of another store, or of a newer storectl, is offered mirror
+// reset only when nothing waits in it for delivery, and never on the
+// team's PostgreSQL mirror.
+func TestResetOfferedOnlyWithNothingWaiting(t *testing.T) {
+	none := t.TempDir() + "/default.db"
+	for _, c := range []struct {
+		err   error
+		reset bool
+	}{
+		{&mirror.OtherStoreError{Path: none, Have: "https://a.example", Want: "https://b.example"}, true},
+		{&mirror.NewerSchemaError{Path: none, Version: 99}, true},
+		{&mirror.NewerSchemaError{Path: "postgres://db.example/storectl", Version: 99}, false},
+	} {
+		hint := exitcode.HintOf(MirrorError(c.err))
+		if strings.Contains(hint, "mirror reset") != c.reset || hint == "" {
+			t.Errorf("%v: hint %q", c.err, hint)
+		}
+	}
+}
