@@ -51,7 +51,7 @@ func newDrillEnv(t *testing.T, dir string) *drillEnv {
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
 		"NO_COLOR=1", "STORECTL_RATE_LIMIT=0", "STORECTL_SANDBOX=1", "STORECTL_WATCH_RETRY_FIRST=10ms",
-		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-dbus"), "PATH=" + os.Getenv("PATH")}
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-dbus"), "PATH=" + os.Getenv("PATH"), "GORACE=" + raceOptions()}
 	return &drillEnv{t: t, dir: dir, env: env}
 }
 
@@ -136,6 +136,8 @@ func (e *drillEnv) everyCommandWorks() {
 	e.works("mirror", "check")
 }
 
+// drillKills is how many kills of each kind a drill makes: 12, or
+// STORECTL_DRILL_KILLS.
 func drillKills() int {
 	if n, err := strconv.Atoi(os.Getenv("STORECTL_DRILL_KILLS")); err == nil && n > 0 {
 		return n
@@ -143,23 +145,54 @@ func drillKills() int {
 	return 12
 }
 
+// drillBudget is how long a drill's kills may take in all, unless
+// STORECTL_DRILL_KILLS asks for a number: under the race detector each
+// storectl starts ten times slower, and the drill stops killing, after 3
+// kills at least, once its budget is spent, so that CI runs it in seconds.
+const drillBudget = 15 * time.Second
+
+// killing says whether a drill that has made kills kills since start goes
+// on.
+func killing(kills int, start time.Time) bool {
+	if os.Getenv("STORECTL_DRILL_KILLS") != "" {
+		return kills < drillKills()
+	}
+	return kills < drillKills() && (kills < 3 || time.Since(start) < drillBudget)
+}
+
+// afterKill checks a killed storectl left a mirror every command opens:
+// mirror status after each kill (it opens it as every command does), the
+// readers, the outbox and SQLite's check after every fourth.
+func (e *drillEnv) afterKill(kill int) {
+	e.t.Helper()
+	e.t.Logf("kill %d", kill)
+	if kill%4 == 0 {
+		e.everyCommandWorks()
+		return
+	}
+	e.works("mirror", "status")
+}
+
 // A mirror sync --full killed at random instants: after each kill every
 // command works, and the last sync leaves every row and a sound mirror.
 func TestDrillKillSync(t *testing.T) {
+	t.Parallel()
 	e := newDrillEnv(t, t.TempDir())
 	e.works("mirror", "sync", "bis")
 	e.grow(300)
 	full := e.timed("mirror", "sync", "--full", "bis")
-	for i := range drillKills() {
+	kills := 0
+	for start := time.Now(); killing(kills, start); {
 		e.grow(5)
 		e.killAt(time.Duration(rand.Int64N(int64(full)+1)), "mirror", "sync", "--full", "bis")
-		t.Logf("kill %d", i+1)
-		e.everyCommandWorks()
+		kills++
+		e.afterKill(kills)
 	}
 	e.works("mirror", "sync", "--full", "bis")
+	e.everyCommandWorks()
 	out := e.works("mirror", "query", "--no-headers", "SELECT count(*) FROM submissions WHERE gone_at IS NULL")
-	if strings.TrimSpace(out) != strconv.Itoa(320+300+5*drillKills()) {
-		t.Fatalf("%s rows after the drill, want %d", out, 320+300+5*drillKills())
+	if strings.TrimSpace(out) != strconv.Itoa(320+300+5*kills) {
+		t.Fatalf("%s rows after the drill, want %d", out, 320+300+5*kills)
 	}
 }
 
@@ -201,6 +234,7 @@ func (e *drillEnv) outboxIDs() []string {
 // each kill every command works; the next watch delivers what was pending,
 // every event arrives, and only events in flight at a kill arrive twice.
 func TestDrillKillWatch(t *testing.T) {
+	t.Parallel()
 	e := newDrillEnv(t, t.TempDir())
 	rec := &drillReceiver{secret: "drill", got: map[string]int{}}
 	srv := httptest.NewServer(rec)
@@ -209,24 +243,26 @@ func TestDrillKillWatch(t *testing.T) {
 	e.works("watch", "bis", "--once")
 	e.grow(200)
 	once := e.timed(append([]string{"watch", "bis", "--once"}, hook...)...)
-	for i := range drillKills() {
+	kills := 0
+	for start := time.Now(); killing(kills, start); {
 		e.grow(40)
 		e.killAt(time.Duration(rand.Int64N(int64(once)+1)), append([]string{"watch", "bis", "--every", "1h"}, hook...)...)
-		t.Logf("kill %d", i+1)
-		e.everyCommandWorks()
+		kills++
+		e.afterKill(kills)
 	}
 	// Two cycles: a pass continued after a kill leaves the rows that
 	// arrived at the top meanwhile to the next one, as every incremental
 	// pass leaves to the next the rows that arrive while it reads.
 	e.works(append([]string{"watch", "bis", "--once"}, hook...)...)
 	e.works(append([]string{"watch", "bis", "--once"}, hook...)...)
+	e.everyCommandWorks()
 	ids := e.outboxIDs()
-	if len(ids) != 200+40*drillKills() {
+	if len(ids) != 200+40*kills {
 		t.Log(e.works("mirror", "query", "SELECT type, state, count(*) FROM outbox GROUP BY 1, 2"))
 		t.Log(e.works("mirror", "query", "SELECT count(*), sum(gone_at IS NULL) FROM submissions"))
 		t.Log(e.works("bis", "list", "-o", "json", "--jq", "length"))
 		t.Log(e.works("mirror", "status"))
-		t.Fatalf("%d events in the outbox, want %d", len(ids), 200+40*drillKills())
+		t.Fatalf("%d events in the outbox, want %d", len(ids), 200+40*kills)
 	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
@@ -239,7 +275,7 @@ func TestDrillKillWatch(t *testing.T) {
 			twice++
 		}
 	}
-	if len(rec.got) != len(ids) || twice > drillKills() {
+	if len(rec.got) != len(ids) || twice > kills {
 		t.Fatalf("%d events received for %d in the outbox, %d twice (at most one per kill)", len(rec.got), len(ids), twice)
 	}
 	if out := e.works("watch", "events", "--pending"); strings.Contains(out, "evt_") {
@@ -324,6 +360,7 @@ func fill(t *testing.T, dir string, room int64) (release func()) {
 // the state issue 37 met: the log whole, the file shorter than its
 // header, a checkpoint cut short.
 func TestDrillDiskFull(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(drillChildEnv) == "" {
 		inNamespace(t, t.Name())
 		return
@@ -452,6 +489,7 @@ func (e *drillEnv) unprivileged(args ...string) (stderr string, code int) {
 // database file (14)", "stat …: permission denied", "another storectl is
 // writing the mirror").
 func TestDrillRefusals(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(drillChildEnv) == "" {
 		inNamespace(t, t.Name())
 		return
@@ -539,6 +577,7 @@ func TestDrillRefusals(t *testing.T) {
 // into a new mirror, keeping the damaged file; then every command works
 // and the events are delivered.
 func TestDrillDamagedMirror(t *testing.T) {
+	t.Parallel()
 	e := newDrillEnv(t, t.TempDir())
 	e.works("watch", "bis", "--once")
 	e.grow(120)
