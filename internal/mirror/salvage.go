@@ -14,6 +14,8 @@ import (
 	"github.com/gofrs/flock"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/storectl/storectl/internal/fsutil"
 )
 
 // salvageTables are the tables whose rows a salvage copies, in this order:
@@ -95,6 +97,7 @@ func Salvage(ctx context.Context, path string, now time.Time) (rep *SalvageRepor
 	if err := placeSalvaged(path, newPath, rep.KeptAs); err != nil {
 		return nil, err
 	}
+	removeWithLog(newPath) // the shared-memory index the copy left
 	return rep, nil
 }
 
@@ -320,15 +323,15 @@ func writeBatch(ctx context.Context, dst *sql.DB, insert string, batch [][]any) 
 // the new mirror would be read as its own.
 func placeSalvaged(path, newPath, keptAs string) error {
 	for _, suffix := range []string{"-wal", "-shm", ""} {
-		err := os.Rename(path+suffix, keptAs+suffix)
+		err := fsutil.PlaceFile(path+suffix, keptAs+suffix)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			if suffix == "" {
-				_ = os.Rename(keptAs+"-wal", path+"-wal")
+				_ = fsutil.PlaceFile(keptAs+"-wal", path+"-wal")
 			}
 			return err
 		}
 	}
-	return os.Rename(newPath, path)
+	return fsutil.PlaceFile(newPath, path)
 }
 
 // keptAsName is where the damaged file goes: a name no file has yet.
