@@ -25,7 +25,7 @@ func TestQueryBounds(t *testing.T) {
 	}{
 		{"a gigabyte", "SELECT zeroblob(1000000000)", false},
 		{"text past the value bound", "SELECT printf('%.*c', 20000000, 'x')", false},
-		{"an aggregate that grows past it", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 5000000) SELECT group_concat(x) FROM c", false},
+		{"an aggregate that grows past it", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 20) SELECT group_concat(printf('%.*c', 1000000, 'x')) FROM c", false},
 		{"a row past the row bound", "SELECT printf('%.*c', 15000000, 'a') AS a, printf('%.*c', 15000000, 'b') AS b, printf('%.*c', 15000000, 'c') AS c, " +
 			"printf('%.*c', 15000000, 'd') AS d, printf('%.*c', 15000000, 'e') AS e", false},
 		{"an endless recursive CTE", endless, true},
