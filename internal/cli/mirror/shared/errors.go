@@ -40,7 +40,7 @@ func MirrorError(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &none):
-		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%w: run `storectl mirror sync` first, or drop --offline", err))
+		return exitcode.UsageHint(err, "run `storectl mirror sync` first")
 	case errors.As(err, &damaged):
 		return exitcode.UsageHint(err, DamagedHint(damaged))
 	case errors.As(err, &refused):
