@@ -34,6 +34,24 @@ type (
 	NotEmptyError     = backend.NotEmptyError
 	LeaseHeldError    = backend.LeaseHeldError
 	LeaseHolder       = backend.LeaseHolder
+	BusyError         = backend.BusyError
+	FileError         = backend.FileError
+	FileCause         = backend.FileCause
+	QueryLimitError   = backend.QueryLimitError
+)
+
+// Why the system refused a mirror's file (FileError.Cause).
+const (
+	ReadOnlyFS   = backend.ReadOnlyFS
+	NoPermission = backend.NoPermission
+	DiskFull     = backend.DiskFull
+)
+
+// mirror query's bounds (backend.QueryValueLimit and the rest).
+const (
+	QueryValueLimit       = backend.QueryValueLimit
+	QueryRowLimit         = backend.QueryRowLimit
+	DefaultQueryTimeLimit = backend.DefaultQueryTimeLimit
 )
 
 // ResumeMismatchError is an export resumed differently from how it was

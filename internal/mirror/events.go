@@ -43,8 +43,13 @@ func init() {
 			backend.SQLite:   {sqliteWatch},
 			backend.Postgres: {postgresWatch},
 		},
-		Copied: []string{"watch_lists", "outbox", "watch_alerts"},
-		Pass:   watchPass,
+		// The outbox first: its events exist nowhere else until delivered.
+		Copied: []string{"outbox", "watch_lists", "watch_alerts"},
+		Unrecoverable: map[backend.Dialect]string{
+			backend.SQLite:   "SELECT count(*) FROM outbox WHERE state <> 'delivered'",
+			backend.Postgres: "SELECT count(*) FROM outbox WHERE state <> 'delivered'",
+		},
+		Pass: watchPass,
 		Detail: func(ctx context.Context, db *DB, tx Tx, ch DetailChange) error {
 			return db.recordEngagement(ctx, tx, ch)
 		},

@@ -43,6 +43,10 @@ type Feature struct {
 	// Copied are the part's tables mirror copy moves, in the order their
 	// references need.
 	Copied []string
+	// Unrecoverable counts, per dialect, the part's rows that exist
+	// nowhere else (the watch's undelivered events): what a damaged
+	// mirror's messages and mirror reset weigh before anything deletes it.
+	Unrecoverable map[backend.Dialect]string
 	// Pass, when set, is called as a pass of list (a table: submissions,
 	// offers, priority_rows, rules) begins storing pages; the hooks it
 	// returns (nil: none) hear the pass's pages and the rows it marks
@@ -116,7 +120,8 @@ func Parts(d backend.Dialect) []backend.Part {
 	var out []backend.Part
 	for _, f := range registered() {
 		if len(f.Schema[d]) > 0 {
-			out = append(out, backend.Part{Name: f.Name, Migrations: f.Schema[d], Refill: f.Refill[d], RefillTable: f.RefillTable})
+			out = append(out, backend.Part{Name: f.Name, Migrations: f.Schema[d], Refill: f.Refill[d], RefillTable: f.RefillTable,
+				Copied: f.Copied, Unrecoverable: f.Unrecoverable[d]})
 		}
 	}
 	return out

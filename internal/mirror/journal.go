@@ -69,7 +69,7 @@ func (db *DB) openPass(ctx context.Context, res *resource, purpose string) (*pas
 	}
 	p.started = parseStamp(started)
 	if err := json.Unmarshal([]byte(walk), &p.walk); err != nil {
-		return nil, &DamagedError{Path: db.Display(), Cause: fmt.Sprintf("its journal entry %d is damaged (%v)", p.id, err)}
+		return nil, db.conn.Damaged(fmt.Sprintf("its journal entry %d is damaged (%v)", p.id, err))
 	}
 	if purpose == purposeExport {
 		if err := db.sql().QueryRowContext(ctx, db.q.ExportedSeq, p.id).Scan(&p.exported); err != nil {

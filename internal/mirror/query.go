@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/mirror/backend"
@@ -18,6 +19,9 @@ import (
 type QueryRows struct {
 	Columns func(cols []string) error
 	Row     func(item json.RawMessage) error
+	// TimeLimit is how long the database may work on the query, not
+	// counting the time Row takes (zero: no limit).
+	TimeLimit time.Duration
 }
 
 // Query runs the user's SQL, which must be one statement that only reads,
@@ -34,7 +38,13 @@ func (db *DB) Query(ctx context.Context, query string, out QueryRows) (err error
 		objects = newObjectWriter(cols)
 		return out.Columns(cols)
 	}
-	return db.conn.Query(ctx, query, columns, func(vals []any) error { return out.Row(objects.object(vals)) })
+	return db.conn.Query(ctx, query, out.TimeLimit, columns, func(vals []any) error {
+		obj := objects.object(vals)
+		if len(obj) > QueryRowLimit {
+			return backend.RowLimitError()
+		}
+		return out.Row(obj)
+	})
 }
 
 // objectWriter writes the rows of one result as JSON objects: the column

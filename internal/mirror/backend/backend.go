@@ -102,6 +102,13 @@ type Part struct {
 	// parameter names.
 	Refill      []string
 	RefillTable string
+	// Copied are the part's tables mirror copy moves and a salvage of a
+	// damaged file saves, in that order, before the mirror's own.
+	Copied []string
+	// Unrecoverable counts the part's rows that exist nowhere else (not
+	// in the store: the watch events not delivered yet), which deleting
+	// the mirror would lose; "" when it keeps none.
+	Unrecoverable string
 }
 
 // Conn is an open mirror.
@@ -154,7 +161,9 @@ type Conn interface {
 	// Query runs the user's SQL, one statement that only reads, refused
 	// otherwise before it runs; row gets each row's values (int64,
 	// float64, bool, string, []byte, RawJSON or nil).
-	Query(ctx context.Context, q string, columns func([]string) error, row func([]any) error) error
+	// The database works on it at most limit (zero: no limit), not
+	// counting the time row takes; a bound met is a QueryLimitError.
+	Query(ctx context.Context, q string, limit time.Duration, columns func([]string) error, row func([]any) error) error
 	// Checkpoint ends a pass's write-ahead log (SQLite); Space and Vacuum
 	// are a file's (zero, and refused, on a server).
 	Checkpoint(ctx context.Context)
@@ -163,6 +172,9 @@ type Conn interface {
 	// Explain turns a driver's error into the backend's errors the
 	// commands word (DamagedError, LockedError, PermissionError, …).
 	Explain(err error) error
+	// Damaged is the backend's verdict that the mirror's data is damaged
+	// (cause says how: a journal entry that does not parse).
+	Damaged(cause string) error
 	Close() error
 }
 

@@ -20,6 +20,17 @@ const BaselineVersion = 20
 // ErrBusy is a mirror another storectl is writing.
 var ErrBusy = errors.New("another storectl is writing the mirror")
 
+// BusyError is a mirror another storectl is writing: it holds the mirror's
+// lock file. It is ErrBusy.
+type BusyError struct{ Path string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("another storectl is writing the mirror at %s (it holds %s.lock)", e.Path, e.Path)
+}
+
+// Is makes a busy mirror ErrBusy.
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
 // NoMirrorError is a read of a mirror that was never synced.
 type NoMirrorError struct{ Path string }
 
@@ -28,11 +39,20 @@ func (e *NoMirrorError) Error() string { return fmt.Sprintf("there is no mirror 
 // ExitCode makes a missing mirror a usage problem: nothing was sent.
 func (e *NoMirrorError) ExitCode() int { return exitcode.Usage }
 
-// DamagedError is a mirror file that cannot be used: empty, truncated, not
-// a SQLite database, malformed, or not a file at all.
+// DamagedError is a mirror file that cannot be used: empty, not a SQLite
+// database, one SQLite itself finds damaged, or not a file at all. Only
+// SQLite calls a database damaged: a file it opens whole, with its
+// write-ahead log, never is.
 type DamagedError struct {
 	Path  string // the file (or the file standing where a directory should be)
 	Cause string // what is wrong with it: "it is empty (0 bytes)"
+	// Readable is set for a SQLite database that SQLite cannot read
+	// whole: what it can still read may be saved (mirror check).
+	Readable bool
+	// Undelivered counts, in a Readable file, the rows of the features'
+	// parts that exist nowhere else (Part.Unrecoverable: the watch events
+	// no destination took yet); -1 when they cannot be counted.
+	Undelivered int
 }
 
 func (e *DamagedError) Error() string {
@@ -268,3 +288,102 @@ func (e *LeaseHeldError) Is(target error) bool { return target == ErrBusy }
 
 // ErrLeaseLost ends the work of a writer whose lease another took over.
 var ErrLeaseLost = errors.New("the mirror's lease was taken over by another storectl (this one's heartbeat had expired)")
+
+// FileError is a mirror the system does not let storectl use as it must:
+// which file or directory was refused, and why.
+type FileError struct {
+	Path  string    // the mirror
+	At    string    // what was refused: the file, its directory, its log
+	Cause FileCause // why
+	Says  string    // what the database said, if it said anything
+	Err   error     // what the system or the database said
+}
+
+// FileCause is why the system refused a mirror's file.
+type FileCause int
+
+const (
+	// ReadOnlyFS: the file system holding it is mounted read-only.
+	ReadOnlyFS FileCause = iota + 1
+	// NoPermission: the user lacks the rights on the file or directory.
+	NoPermission
+	// DiskFull: no space is left (or the user's quota is spent).
+	DiskFull
+)
+
+func (e *FileError) Error() string {
+	var why string
+	switch e.Cause {
+	case ReadOnlyFS:
+		why = fmt.Sprintf("%s is on a read-only file system", e.At)
+	case NoPermission:
+		why = fmt.Sprintf("permission denied on %s", e.At)
+	case DiskFull:
+		why = fmt.Sprintf("the disk holding %s is full", e.At)
+	}
+	msg := fmt.Sprintf("the mirror at %s cannot be used: %s", e.Path, why)
+	if e.Says != "" {
+		msg += " (" + e.Says + ")"
+	}
+	return msg
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ExitCode: the system refused a file; nothing was sent.
+func (e *FileError) ExitCode() int { return exitcode.Failure }
+
+// mirror query's bounds: what one query may take of the machine, on
+// SQLite and on PostgreSQL alike, so that a mistyped query (a value of a
+// gigabyte, a recursive CTE that never ends, a join of everything with
+// everything) stops with a message instead of taking the machine's memory
+// or running for ever.
+const (
+	// QueryValueLimit is the longest value (text or blob) a query may
+	// make: SQLite's length limit on the query's connection refuses a
+	// longer one before making it.
+	QueryValueLimit = 16 << 20
+	// QueryRowLimit is the most a row of the result may hold, as JSON.
+	QueryRowLimit = 64 << 20
+	// DefaultQueryTimeLimit is how long a query may work by default.
+	DefaultQueryTimeLimit = time.Minute
+)
+
+// QueryLimitError is a query stopped at one of its bounds.
+type QueryLimitError struct {
+	// What says which bound it met: "a value would be longer than 16 MiB,
+	// the most a query may make".
+	What string
+	// Time is set when the bound was the time limit.
+	Time bool
+}
+
+func (e *QueryLimitError) Error() string {
+	return "mirror query stopped: " + e.What + " (nothing was changed)"
+}
+
+// ExitCode: the query is the user's to change.
+func (e *QueryLimitError) ExitCode() int { return exitcode.Usage }
+
+// ValueLimitError is a query refused a value past QueryValueLimit.
+func ValueLimitError() error {
+	return &QueryLimitError{What: fmt.Sprintf("a value would be longer than %s, the most a query may make", mib(QueryValueLimit))}
+}
+
+// RowLimitError is a query stopped at a row past QueryRowLimit.
+func RowLimitError() error {
+	return &QueryLimitError{What: fmt.Sprintf("a row holds more than %s, the most a query may return", mib(QueryRowLimit))}
+}
+
+// TimeLimitError is a query stopped at its time limit; where says more of
+// which clock ("the statement timeout on the team's server"), if anything.
+func TimeLimitError(limit time.Duration, where string) error {
+	what := fmt.Sprintf("it worked %s, its time limit", limit)
+	if where != "" {
+		what += " (" + where + ")"
+	}
+	return &QueryLimitError{What: what, Time: true}
+}
+
+// mib says a byte count in MiB.
+func mib(n int) string { return fmt.Sprintf("%d MiB", n>>20) }

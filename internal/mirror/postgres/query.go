@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/big"
 	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/storectl/storectl/internal/mirror/backend"
@@ -22,8 +22,10 @@ import (
 //   - the statement runs in a READ ONLY transaction, which PostgreSQL
 //     refuses to write in, through the extended protocol, which runs one
 //     statement only;
-//   - with a statement timeout (QueryTimeout), so that no query holds the
-//     team's server for long;
+//   - with a statement timeout (the query's time limit), so that no query
+//     holds the team's server for long, and a row no bigger than
+//     backend.QueryRowLimit reaches storectl (the protocol's message of a row is
+//     refused past it, before it is read);
 //   - on the connection's role, which docs/team-mirror.md tells to make a
 //     read-only one (SELECT on the storectl schema only).
 //
@@ -31,21 +33,18 @@ import (
 // schema storectl_store, storeConfig); storectl.<table> is every store's,
 // as far as the role may read them.
 
-// QueryTimeout bounds a mirror query on PostgreSQL.
-var QueryTimeout = 60 * time.Second
-
 var pgReadingVerbs = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "TABLE": true, "EXPLAIN": true, "SHOW": true}
 
 // Query runs the user's SQL as the layers above say; row gets each row's
 // values as backend.Conn.Query gives them.
-func (c *conn) Query(ctx context.Context, query string, columns func([]string) error, row func([]any) error) error {
+func (c *conn) Query(ctx context.Context, query string, limit time.Duration, columns func([]string) error, row func([]any) error) error {
 	if !c.readOnly {
 		return errors.New("mirror: Query needs a read-only mirror")
 	}
-	return c.target.RedactError(c.query(ctx, query, columns, row))
+	return c.target.RedactError(c.query(ctx, query, limit, columns, row))
 }
 
-func (c *conn) query(ctx context.Context, query string, columns func([]string) error, row func([]any) error) error {
+func (c *conn) query(ctx context.Context, query string, limit time.Duration, columns func([]string) error, row func([]any) error) error {
 	stmt, err := backend.OneReadingStatement(query, pgReadingVerbs)
 	if err != nil {
 		return err
@@ -55,6 +54,7 @@ func (c *conn) query(ctx context.Context, query string, columns func([]string) e
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	conn.PgConn().Frontend().SetMaxBodyLen(backend.QueryRowLimit)
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return err
@@ -63,14 +63,14 @@ func (c *conn) query(ctx context.Context, query string, columns func([]string) e
 	// The store and the schema too, as a reader's every statement names
 	// them (readerScope): a pooler may have passed no startup parameter.
 	if _, err := tx.Exec(ctx, readerScope+`, set_config('statement_timeout', $2, true)`, pgx.QueryExecModeExec,
-		c.store, strconv.FormatInt(QueryTimeout.Milliseconds(), 10)); err != nil {
+		c.store, strconv.FormatInt(limit.Milliseconds(), 10)); err != nil {
 		return err
 	}
 	// Unnamed: a statement prepared by name would stay on a pooler's
 	// server connection after this transaction.
 	rows, err := tx.Query(ctx, stmt, pgx.QueryExecModeDescribeExec)
 	if err != nil {
-		return pgQueryError(ctx, err)
+		return pgQueryError(ctx, err, limit)
 	}
 	defer rows.Close()
 	fields := rows.FieldDescriptions()
@@ -94,7 +94,7 @@ func (c *conn) query(ctx context.Context, query string, columns func([]string) e
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return pgQueryError(ctx, err)
+		return pgQueryError(ctx, err, limit)
 	}
 	return nil
 }
@@ -144,9 +144,13 @@ func numericText(n pgtype.Numeric) any {
 // pgQueryError is the server's refusal of the user's SQL: a syntax or
 // naming error, a write refused by the read-only transaction or the role,
 // the statement timeout; or the interruption it is.
-func pgQueryError(ctx context.Context, err error) error {
+func pgQueryError(ctx context.Context, err error, limit time.Duration) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	var tooLong *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(err, &tooLong) {
+		return backend.RowLimitError()
 	}
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) || len(pe.Code) != 5 {
@@ -156,7 +160,9 @@ func pgQueryError(ctx context.Context, err error) error {
 	case pe.Code[:2] == "25" || pe.Code == "42501": // the read-only transaction's refusals, insufficient_privilege
 		return &backend.QueryRefusedError{Verb: "what it asked (" + pe.Message + ")"}
 	case pe.Code == "57014": // query_canceled: the statement timeout
-		return &backend.QuerySQLError{Msg: fmt.Sprintf("stopped after %s (the statement timeout of a query on the team's server)", QueryTimeout)}
+		return backend.TimeLimitError(limit, "the statement timeout on the team's server")
+	case pe.Code == "54000": // program_limit_exceeded: a value past the server's own bound
+		return &backend.QueryLimitError{What: "a value would be longer than the server makes (" + pe.Message + ")"}
 	case (pe.Code[:2] == "42" || pe.Code[:2] == "22" || pe.Code[:2] == "0A"):
 		return &backend.QuerySQLError{Msg: pe.Message}
 	}

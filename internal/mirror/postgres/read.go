@@ -116,3 +116,9 @@ func (c *conn) Freshness(ctx context.Context, tables []string) (map[string]backe
 	}
 	return out, rows.Err()
 }
+
+// Damaged is the server's mirror holding data the engine cannot read (the
+// server keeps its pages sound: only what storectl wrote can be wrong).
+func (c *conn) Damaged(cause string) error {
+	return &backend.DamagedError{Path: c.target.Display, Cause: cause}
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -103,8 +104,11 @@ var actionVerbs = map[sqlite.AuthorizerActionCode]string{
 
 // Query runs the user's SQL, which must be one statement that only reads,
 // on a read-only mirror. Anything else is refused (QueryRefusedError)
-// before it runs. Cancelling ctx stops the query.
-func (c *conn) Query(ctx context.Context, query string, columns func([]string) error, row func([]any) error) error {
+// before it runs. It is bounded: a value past backend.QueryValueLimit is
+// refused before SQLite makes it, a result of more than queryColumnLimit
+// columns too, and the query stops once SQLite worked limit on it (the
+// time row takes does not count). Cancelling ctx stops the query.
+func (c *conn) Query(ctx context.Context, query string, limit time.Duration, columns func([]string) error, row func([]any) error) error {
 	if !c.readOnly {
 		return errors.New("mirror: Query needs a read-only mirror")
 	}
@@ -122,14 +126,27 @@ func (c *conn) Query(ctx context.Context, query string, columns func([]string) e
 		return err
 	}
 	defer unguard(conn)
-	rows, err := conn.QueryContext(ctx, stmt)
+	unlimit, err := limitConn(conn)
+	if err != nil {
+		return err
+	}
+	defer unlimit()
+	qctx, clock := newQueryClock(ctx, limit)
+	defer clock.stop()
+	clock.run()
+	rows, err := conn.QueryContext(qctx, stmt)
+	clock.pause()
 	if refused != "" {
 		return &backend.QueryRefusedError{Verb: refused}
 	}
 	if err != nil {
-		return queryError(ctx, err)
+		return clock.explain(queryError(ctx, err))
 	}
 	defer rows.Close()
+	return clock.explain(streamRows(ctx, rows, clock, columns, row))
+}
+
+func streamRows(ctx context.Context, rows *sql.Rows, clock *queryClock, columns func([]string) error, row func([]any) error) error {
 	names, err := rows.Columns()
 	if err != nil {
 		return err
@@ -142,7 +159,13 @@ func (c *conn) Query(ctx context.Context, query string, columns func([]string) e
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	for rows.Next() {
+	for {
+		clock.run()
+		next := rows.Next()
+		clock.pause()
+		if !next {
+			break
+		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
@@ -195,6 +218,9 @@ func unguard(conn *sql.Conn) {
 func queryError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if tooBig(err) {
+		return backend.ValueLimitError()
 	}
 	var se *sqlite.Error
 	if errors.As(err, &se) && !damagedCode(se.Code()) && se.Code()&0xff != sqlite3.SQLITE_BUSY {

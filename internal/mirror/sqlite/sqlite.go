@@ -49,6 +49,9 @@ type conn struct {
 	readOnly bool
 	version  int
 	lock     *flock.Flock
+	// parts are the features' parts: what a damaged file's verdict counts
+	// of what exists nowhere else (Part.Unrecoverable).
+	parts []backend.Part
 	// stmts are the statements prepared on the writer's one connection
 	// (Prepare), bound to each page's transaction once.
 	stmts map[string]*sql.Stmt
@@ -59,8 +62,8 @@ type conn struct {
 // time; readers are never blocked (WAL). A file that cannot be a mirror is
 // a DamagedError, whatever the mode.
 func (f File) Open(ctx context.Context, opts backend.OpenOptions) (_ backend.Conn, err error) {
-	defer func() { err = explain(f.Path, err) }()
-	c := &conn{path: f.Path, readOnly: opts.Mode.Reads()}
+	defer func() { err = explain(f.Path, opts.Parts, err) }()
+	c := &conn{path: f.Path, readOnly: opts.Mode.Reads(), parts: opts.Parts}
 	missing, err := inspect(f.Path)
 	switch {
 	case err != nil:
@@ -91,6 +94,11 @@ func (c *conn) connect(ctx context.Context, opts backend.OpenOptions) error {
 		// One connection: every write goes through one transaction at a
 		// time, and the pragmas above apply to it.
 		db.SetMaxOpenConns(1)
+	}
+	if err := c.verify(ctx); err != nil {
+		return err
+	}
+	if !c.readOnly {
 		if err := c.waitForWriteLock(ctx, opts.Mode == backend.Write || opts.Mode == backend.Outbox, opts.Waiting); err != nil {
 			return err
 		}
@@ -172,7 +180,7 @@ func (c *conn) takeLock(ctx context.Context, wait bool, waiting func(string)) er
 		return nil
 	}
 	if !wait {
-		return backend.ErrBusy
+		return &backend.BusyError{Path: c.path}
 	}
 	if waiting != nil {
 		waiting("waiting for another storectl that is writing this mirror (" + c.path + ")")
@@ -265,7 +273,7 @@ func (c *conn) Display() string                { return c.path }
 func (c *conn) DB() *sql.DB                    { return c.sql }
 func (c *conn) SQL() *backend.Statements       { return statements() }
 func (c *conn) Version() int                   { return c.version }
-func (c *conn) Explain(err error) error        { return explain(c.path, err) }
+func (c *conn) Explain(err error) error        { return explain(c.path, c.parts, err) }
 func (c *conn) Fit(string, []string, []any)    {}
 func (c *conn) Checkpoint(ctx context.Context) { checkpoint(ctx, c.sql) }
 
@@ -293,7 +301,8 @@ func Exists(path string) bool {
 // other storectl is writing it; also whatever stands in its place (a
 // directory, a file where the mirror's directory should be), which
 // inspect names as damaged.
-func Remove(ctx context.Context, path string) error {
+func Remove(ctx context.Context, path string) (err error) {
+	defer func() { err = explainSystem(path, err) }()
 	var damaged *backend.DamagedError
 	if _, err := inspect(path); errors.As(err, &damaged) && damaged.Path != path {
 		return os.Remove(damaged.Path)
@@ -304,7 +313,7 @@ func Remove(ctx context.Context, path string) error {
 		return err
 	}
 	if !ok {
-		return backend.ErrBusy
+		return &backend.BusyError{Path: path}
 	}
 	defer lock.Unlock()
 	if info, err := os.Lstat(path); err == nil && info.IsDir() {
@@ -326,3 +335,7 @@ func cancelled(ctx context.Context, err error) error {
 	}
 	return err
 }
+
+// Damaged is SQLite's file holding data the engine cannot read, with what
+// it can still count of the rows that exist nowhere else.
+func (c *conn) Damaged(cause string) error { return damagedDatabase(c.path, c.parts, cause) }

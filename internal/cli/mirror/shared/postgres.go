@@ -45,3 +45,9 @@ func SQLitePath(s *config.Settings) (string, error) {
 	}
 	return sqlite.Path(dir, s.Profile, s.Sandbox), nil
 }
+
+// Undelivered counts the watch events of the local SQLite mirror at path
+// that no destination took yet (the features' rows that exist nowhere
+// else): what deleting the file would lose; -1 when a damaged file's
+// cannot be counted.
+func Undelivered(path string) int { return sqlite.Undelivered(path, mirror.Parts(mirror.SQLite)) }
