@@ -82,7 +82,7 @@ func TestParkedEventsDoNotBlockTheRest(t *testing.T) {
 		t.Fatalf("delivered %v", got)
 	}
 	parked, _ := Events(context.Background(), s.db, EventFilter{State: EventParked})
-	if len(parked) != 1 || parked[0].ID != first || parked[0].LastError != "the recorder: HTTP 500" {
+	if len(parked) != 1 || parked[0].ID != first || parked[0].LastError != "HTTP 500 (the recorder)" {
 		t.Fatalf("parked %+v", parked)
 	}
 }

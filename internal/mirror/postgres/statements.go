@@ -120,7 +120,8 @@ var statements = sync.OnceValue(func() *backend.Statements {
 		Status: func(table string, details bool) string {
 			counted := "0"
 			if details {
-				counted = "count(detail_json)"
+				// Of the rows counted: a row gone from the store keeps its detail.
+				counted = "count(CASE WHEN gone_at IS NULL THEN detail_json END)"
 			}
 			return fmt.Sprintf("SELECT count(*) - count(gone_at), count(gone_at), %s FROM %s", counted, table)
 		},
