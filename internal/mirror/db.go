@@ -127,10 +127,6 @@ func (db *DB) Vacuum(ctx context.Context) (before, after Space, err error) {
 // Space is how much of the mirror's file holds data.
 type Space = backend.Space
 
-// sameStore compares two base URLs as the same address: scheme and host in
-// any case, with or without a trailing slash.
-func sameStore(a, b string) bool { return backend.SameStore(a, b) }
-
 // storeKey is a store's base URL as the mirror keys it.
 func storeKey(base string) string { return backend.StoreKey(base) }
 
