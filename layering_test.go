@@ -49,6 +49,12 @@ var rules = []rule{
 	{"mirror/sqlite", "mirror/postgres", false}, {"mirror/postgres", "mirror/sqlite", false},
 	{"mirror!", "mirror/sqlite", false}, {"mirror!", "mirror/postgres", false},
 	{"watch", "mirror/sqlite", false}, {"watch", "mirror/postgres", false}, {"report", "mirror/sqlite", false}, {"report", "mirror/postgres", false},
+	// Features own their data: the engine knows none of them (each
+	// registers its part and hooks), and a feature's schema (its tables'
+	// SQL in each dialect, a package of its own) knows nothing of the
+	// engine either, only the backends' shared types.
+	{"mirror!", "watch", false}, {"mirror!", "report", false},
+	{"watch/schema", "mirror!", false}, {"report/schema", "mirror!", false},
 	// The MCP server runs commands through the Runner the command hands
 	// it: it knows no verb, client, transport, config or mirror.
 	{"mcp", "cli", false}, {"mcp", "api", true}, {"mcp", "httpx", true}, {"mcp", "config", false}, {"mcp", "mirror", false},

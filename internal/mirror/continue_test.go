@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -35,5 +36,15 @@ func TestContinuedIncrementalPassReadsPastItsOwnRows(t *testing.T) {
 	w.sync(SyncOptions{}, "bis") // the rows that arrived at the top meanwhile
 	if n := w.count("SELECT count(*) FROM submissions"); n != 30+90+45 {
 		t.Fatalf("%d rows after the continued pass and one more, want 165", n)
+	}
+}
+
+// killAtRequest cancels the pass as it sends request k+1: k requests were
+// answered and their pages stored.
+func killAtRequest(k int, cancel func()) func(int, *http.Request) {
+	return func(n int, _ *http.Request) {
+		if n == k+1 {
+			cancel()
+		}
 	}
 }

@@ -160,3 +160,22 @@ const (
 	SQLite   = backend.SQLite
 	Postgres = backend.Postgres
 )
+
+// Pool is the mirror's connection pool (the store's own rows on a
+// PostgreSQL mirror), for a feature's own statements.
+func (db *DB) Pool() *sql.DB { return db.conn.DB() }
+
+// Explain turns a driver's error into the backend's (a damaged or locked
+// file, a role refused), as every method of the mirror's does; a feature
+// ends its own with it too.
+func (db *DB) Explain(err error) error { return db.conn.Explain(err) }
+
+// StoreKey is a store's base URL as the mirror keys and compares it.
+func StoreKey(base string) string { return backend.StoreKey(base) }
+
+// Stamp is how the mirror writes times (UTC, microseconds, fixed width:
+// text order is time order), and ParseStamp reads one back (zero when it
+// is not one).
+func Stamp(t time.Time) string { return backend.Stamp(t) }
+
+func ParseStamp(s string) time.Time { return parseStamp(s) }

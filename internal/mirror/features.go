@@ -24,7 +24,18 @@ import (
 // statements once per dialect (backend.Dialect), as plain text, picks them
 // by the mirror's Dialect, and runs them on the connections and
 // transactions the mirror hands it (database/sql's interfaces, no
-// driver): the texts are the feature's, the wire the backend's.
+// driver): the texts are the feature's, the wire the backend's. Per-
+// backend sub-packages of each feature were the other way; they would
+// double the features' packages for SQL that is a few strings per
+// dialect, and a third backend would touch every feature either way.
+//
+// A feature's part (its migrations, the statements the engine runs for it
+// such as Refill, the tables mirror copy moves) sits in a package of its
+// own that imports only internal/mirror/backend (internal/watch/schema,
+// internal/report/schema): the feature registers it with its hooks, and
+// the mirror's own tests register it too, so they make the schema
+// storectl makes. The statements the feature runs itself (the watch's
+// outbox, the report's queries) sit with its code.
 
 // Feature is a package's data in the mirror and what it hears of the
 // engine's writes.
@@ -248,3 +259,6 @@ func (db *DB) detailHeard(ctx context.Context, tx Tx, ch DetailChange) error {
 	}
 	return nil
 }
+
+// SQLTx is a database/sql transaction as a Tx.
+type SQLTx = backend.SQLTx

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -226,4 +228,64 @@ func queryPlan(t *testing.T, db *DB, q string, args ...any) []string {
 		t.Fatal(err)
 	}
 	return plan
+}
+
+// sendRestock marks submissions sent, as the store's restock e-mail does.
+func (w *world) sendRestock(ids ...int64) {
+	w.t.Helper()
+	now := time.Now().UTC()
+	err := w.store.Update(func(st *sandbox.State) error {
+		for i := range st.Submissions {
+			if slices.Contains(ids, st.Submissions[i].ID) {
+				st.Submissions[i].Status, st.Submissions[i].LastSent, st.Submissions[i].UpdatedAt = 1, &now, now
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *world) newestSubmissionIDs(n int) []int64 {
+	w.t.Helper()
+	var out []int64
+	_ = w.store.View(func(st *sandbox.State) error {
+		for i := len(st.Submissions) - 1; i >= 0 && len(out) < n; i-- {
+			out = append(out, st.Submissions[i].ID)
+		}
+		return nil
+	})
+	return out
+}
+
+// addForVariant registers n submissions for one variant, which it returns.
+func addForVariant(t *testing.T, w *world, n int) sandbox.Submission {
+	t.Helper()
+	if err := sandbox.AddSubmissions(w.store, 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var sub sandbox.Submission
+	_ = w.store.View(func(st *sandbox.State) error { sub = st.Submissions[len(st.Submissions)-1]; return nil })
+	addFor(t, w, sub, n-1)
+	return sub
+}
+
+// addFor registers n more submissions like like.
+func addFor(t *testing.T, w *world, like sandbox.Submission, n int) {
+	t.Helper()
+	err := w.store.Update(func(st *sandbox.State) error {
+		for range n {
+			s := like
+			s.ID = st.NextSubmissionID
+			st.NextSubmissionID++
+			s.CustomerEmail = fmt.Sprintf("%d.%s", s.ID, like.CustomerEmail)
+			s.CreatedAt, s.UpdatedAt, s.Status = time.Now().UTC(), time.Now().UTC(), 0
+			st.Submissions = append(st.Submissions, s)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -6,14 +6,16 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/storectl/storectl/internal/report/schema"
 )
 
 // reportTallyMismatch compares report_tally with the counts made afresh
 // from the rows (the refill a first pass's end runs: SQLite's
-// fillReportTally, PostgreSQL's storectl.count_report_tally's query).
+// schema.FillSQLite, PostgreSQL's storectl.count_report_tally's query).
 func reportTallyMismatch(t *testing.T, db *sql.DB) string {
 	t.Helper()
-	fresh := fillReportTally[strings.Index(fillReportTally, "SELECT"):] + " ORDER BY 1, 2, 3, 4, 5, 6"
+	fresh := schema.FillSQLite[strings.Index(schema.FillSQLite, "SELECT"):] + " ORDER BY 1, 2, 3, 4, 5, 6"
 	if onPostgres {
 		fresh = `SELECT product_id, variant_id, sku, coalesce(CASE WHEN detail_fetched_at IS NOT NULL THEN locale END, ''), status,
 			storectl.report_quarter(created_at), count(*),

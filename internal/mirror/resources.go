@@ -290,3 +290,14 @@ func (db *DB) columnValues(res *resource, raw json.RawMessage, cols []string) ([
 	}
 	return vals, err
 }
+
+// Lists are the tables a `mirror sync` group holds (submissions, offers,
+// priority_rows, rules), in sync order: a feature's hooks hear them by
+// these names.
+func Lists(group string) []string {
+	var out []string
+	for _, r := range resourcesOf(group) {
+		out = append(out, r.name)
+	}
+	return out
+}

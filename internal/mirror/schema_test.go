@@ -20,6 +20,7 @@ import (
 	"github.com/storectl/storectl/internal/mirror/backend"
 	"github.com/storectl/storectl/internal/mirror/postgres"
 	"github.com/storectl/storectl/internal/mirror/sqlite"
+	"github.com/storectl/storectl/internal/report/schema"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -28,8 +29,10 @@ var update = flag.Bool("update", false, "rewrite testdata/statements.golden")
 // A migration, once on main, is never edited: mirrors made by that
 // storectl ran its text, and a change would make two mirrors of the same
 // version differ. A new change is a new migration, appended: to the core's
-// list of its backend, or to a feature's part (parts.go). Adding one
-// appends its digest here; the baselines (version 20) are the first.
+// list of its backend, or to a feature's part (its schema package:
+// internal/watch/schema, internal/report/schema; features_test.go
+// registers each for these tests). Adding one appends its digest here;
+// the baselines (version 20) are the first.
 func TestMigrationsArePinned(t *testing.T) {
 	pinned := map[string][]string{
 		"sqlite":          {"e031bee8d384c4bda0ad09330d80faf4d2d47b6350ac27e7ace6fd71e01ea7d8"},
@@ -43,6 +46,11 @@ func TestMigrationsArePinned(t *testing.T) {
 	for _, f := range registered() {
 		lists["sqlite "+f.Name] = f.Schema[backend.SQLite]
 		lists["postgres "+f.Name] = f.Schema[backend.Postgres]
+	}
+	for name := range pinned {
+		if _, ok := lists[name]; !ok {
+			t.Errorf("the migrations of %s are pinned but not registered: register the part in features_test.go", name)
+		}
 	}
 	for name, list := range lists {
 		want, ok := pinned[name]
@@ -358,7 +366,7 @@ func TestManyNewRowsInOneWriteKeepListOrder(t *testing.T) {
 func TestTallyFillsReadACoveringIndex(t *testing.T) {
 	sqliteOnly(t, "a query plan (a PostgreSQL mirror defers no index, so fills none: bulk.go)")
 	w := newWorld(t, 10)
-	for _, q := range append(sqlite.Rebuilds("submissions"), fillReportTally) {
+	for _, q := range append(sqlite.Rebuilds("submissions"), schema.FillSQLite) {
 		if strings.HasPrefix(q, "DELETE") {
 			continue
 		}

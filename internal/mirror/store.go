@@ -334,3 +334,7 @@ func parseAPITime(s string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("not a datetime: %q", s)
 }
+
+// ParseAPITime reads one of the shop API's datetimes: ISO 8601 with or
+// without fractions and zone, or YYYY-MM-DD HH:MM:SS (read as UTC).
+func ParseAPITime(s string) (time.Time, error) { return parseAPITime(s) }

@@ -3,6 +3,7 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -530,3 +531,25 @@ func (db *DB) Form(ctx context.Context) (_ json.RawMessage, err error) {
 }
 
 var formField = &resource{name: "form_fields"}
+
+// fullDue says whether a list is due a full pass (SyncOptions.FullAfter):
+// its last pass found a single page, or its last full pass finished more
+// than after ago.
+func (db *DB) fullDue(ctx context.Context, res *resource, after time.Duration) (bool, error) {
+	var walk string
+	err := db.sql().QueryRowContext(ctx, db.q.LastWalk, res.name, purposeSync).Scan(&walk)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil // a first sync reads every page anyway
+	}
+	if err != nil {
+		return false, err
+	}
+	var st struct {
+		LastPage int `json:"last_page"`
+	}
+	if json.Unmarshal([]byte(walk), &st) == nil && st.LastPage <= 1 {
+		return true, nil
+	}
+	last, _, ok, err := db.lastFull(ctx, res)
+	return !ok || db.Now().Sub(last) >= after, err
+}

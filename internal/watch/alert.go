@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/mirror"
 )
 
 var alertPattern = sync.OnceValue(func() *regexp.Regexp {
@@ -17,26 +16,26 @@ var alertPattern = sync.OnceValue(func() *regexp.Regexp {
 
 // ParseAlert reads an --alert: 'pending>=N', 'pending>N', each optionally
 // followed by 'by variant' (the default) or 'by product'.
-func ParseAlert(expr string) (mirror.Alert, error) {
+func ParseAlert(expr string) (Alert, error) {
 	text := strings.Join(strings.Fields(strings.ToLower(expr)), " ")
 	m := alertPattern().FindStringSubmatch(text)
 	if m == nil {
-		return mirror.Alert{}, exitcode.UsageHint(fmt.Errorf("--alert %q is not an alert storectl knows", expr),
+		return Alert{}, exitcode.UsageHint(fmt.Errorf("--alert %q is not an alert storectl knows", expr),
 			"write 'pending>=N' (per variant) or 'pending>=N by product', for example --alert 'pending>=20'")
 	}
 	n, err := strconv.Atoi(m[2])
 	if err != nil || n > 1<<30 {
-		return mirror.Alert{}, exitcode.Usagef("--alert %q: %s is too large a threshold", expr, m[2])
+		return Alert{}, exitcode.Usagef("--alert %q: %s is too large a threshold", expr, m[2])
 	}
 	if m[1] == ">" {
 		n++
 	}
 	if n < 1 {
-		return mirror.Alert{}, exitcode.Usagef("--alert %q never fires below and so never crosses: give a threshold of 1 or more", expr)
+		return Alert{}, exitcode.Usagef("--alert %q never fires below and so never crosses: give a threshold of 1 or more", expr)
 	}
 	name := "pending" + m[1] + m[2]
 	if m[3] == "product" {
 		name += " by product"
 	}
-	return mirror.Alert{Name: name, Min: n, ByProduct: m[3] == "product"}, nil
+	return Alert{Name: name, Min: n, ByProduct: m[3] == "product"}, nil
 }

@@ -4,11 +4,10 @@ import (
 	"testing"
 
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/mirror"
 )
 
 func TestParseAlert(t *testing.T) {
-	for in, want := range map[string]mirror.Alert{
+	for in, want := range map[string]Alert{
 		"pending>=20":                  {Name: "pending>=20", Min: 20},
 		" Pending >= 3 ":               {Name: "pending>=3", Min: 3},
 		"pending>=50 by product":       {Name: "pending>=50 by product", Min: 50, ByProduct: true},

@@ -18,7 +18,7 @@ const keepDelivered = 7 * 24 * time.Hour
 // with it), then records what the clock and the alerts say. A list's
 // first watch takes the mirror as the baseline.
 func (w *Watcher) cycle(ctx context.Context) error {
-	unwatched, err := w.DB.Unwatched(ctx, w.Groups)
+	unwatched, err := Unwatched(ctx, w.DB, w.Groups)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (w *Watcher) cycle(ctx context.Context) error {
 		}
 		replayed := 0
 		if first {
-			if replayed, err = w.DB.StartWatching(ctx, g, w.Since); err != nil {
+			if replayed, err = StartWatching(ctx, w.DB, g, w.Since); err != nil {
 				return err
 			}
 		}
@@ -55,7 +55,7 @@ func (w *Watcher) cycle(ctx context.Context) error {
 	w.mu.Lock()
 	w.stats.cycles++
 	w.mu.Unlock()
-	return w.DB.PruneEvents(ctx, time.Now().Add(-keepDelivered))
+	return PruneEvents(ctx, w.DB, time.Now().Add(-keepDelivered))
 }
 
 // syncOptions are a cycle's for g: a full pass when FullEvery says so
@@ -90,9 +90,9 @@ func (w *Watcher) sayFirstWatch(g string, events int) {
 func (w *Watcher) afterSync(ctx context.Context, g string) (int, error) {
 	switch g {
 	case "comingsoon":
-		return w.DB.ClockEvents(ctx)
+		return ClockEvents(ctx, w.DB)
 	case "bis":
-		return w.DB.Alerts(ctx, w.Alerts)
+		return Alerts(ctx, w.DB, w.Alerts)
 	}
 	return 0, nil
 }

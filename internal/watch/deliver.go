@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/mirror"
 )
 
 // deliverPending delivers the outbox's events in order, each to every
@@ -15,7 +14,7 @@ import (
 // ctx ends.
 func (w *Watcher) deliverPending(ctx context.Context, once bool) error {
 	for {
-		ev, err := w.DB.NextEvent(ctx)
+		ev, err := NextEvent(ctx, w.DB)
 		if err != nil {
 			return err
 		}
@@ -50,7 +49,7 @@ func (w *Watcher) deliverPending(ctx context.Context, once bool) error {
 // deliver hands one event to every sink and records the outcome. The
 // event in flight is finished, and its outcome recorded, even when a stop
 // was asked for meanwhile.
-func (w *Watcher) deliver(ctx context.Context, ev *mirror.Event) error {
+func (w *Watcher) deliver(ctx context.Context, ev *Event) error {
 	ctx = context.WithoutCancel(ctx)
 	d := Delivery{ID: ev.ID, Type: ev.Type, Body: Encode(*ev, w.Profile, w.Store)}
 	for _, s := range w.Sinks {
@@ -63,7 +62,7 @@ func (w *Watcher) deliver(ctx context.Context, ev *mirror.Event) error {
 			return w.failed(ctx, ev, fmt.Errorf("%w (%s)", err, s))
 		}
 	}
-	if err := w.DB.EventDelivered(ctx, ev.Seq); err != nil {
+	if err := MarkDelivered(ctx, w.DB, ev.Seq); err != nil {
 		return err
 	}
 	w.mu.Lock()
@@ -79,7 +78,7 @@ func (w *Watcher) deliver(ctx context.Context, ev *mirror.Event) error {
 
 // failed records a failed attempt: retried later, or parked once the
 // retries are spent.
-func (w *Watcher) failed(ctx context.Context, ev *mirror.Event, cause error) error {
+func (w *Watcher) failed(ctx context.Context, ev *Event, cause error) error {
 	now := time.Now()
 	first := ev.FirstFailedAt
 	if first.IsZero() {
@@ -93,10 +92,10 @@ func (w *Watcher) failed(ctx context.Context, ev *mirror.Event, cause error) err
 		w.mu.Unlock()
 		w.logf("%s %s parked after %d attempts over %s: %v; `storectl watch events resend %s` sends it again",
 			ev.Type, ev.ID, attempts, now.Sub(first).Round(time.Second), cause, ev.ID)
-		return w.DB.EventParked(ctx, ev.Seq, cause.Error())
+		return MarkParked(ctx, w.DB, ev.Seq, cause.Error())
 	}
 	w.logf("%s %s: attempt %d failed: %v; next in %s", ev.Type, ev.ID, attempts, cause, time.Until(at).Round(time.Millisecond))
-	return w.DB.EventFailed(ctx, ev.Seq, at, cause.Error())
+	return MarkFailed(ctx, w.DB, ev.Seq, at, cause.Error())
 }
 
 // parkedError is a --once run that had to park events: exit 5, naming how

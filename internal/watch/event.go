@@ -10,13 +10,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
-
-	"github.com/storectl/storectl/internal/mirror"
 )
 
 // Encode is an event as delivered: one JSON object, keys in the order of
 // the contract (docs/watch.md), data as the API sent it.
-func Encode(e mirror.Event, profile, store string) []byte {
+func Encode(e Event, profile, store string) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"id":`)
 	writeString(&b, e.ID)

@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
-
-	"github.com/storectl/storectl/internal/mirror"
 )
 
 func TestEncodeKeepsTheContract(t *testing.T) {
-	e := mirror.Event{ID: "evt_1", Type: "submission.created",
+	e := Event{ID: "evt_1", Type: "submission.created",
 		OccurredAt: time.Date(2026, 11, 1, 10, 0, 0, 123456000, time.UTC), DetectedAt: time.Date(2026, 11, 1, 10, 1, 0, 0, time.FixedZone("x", 3600)),
 		Data: json.RawMessage(`{ "id": 12345678901234567890, "note": "<b>&</b>", "unknown": [1] }`)}
 	got := string(Encode(e, "eu", "https://shop.example.com"))

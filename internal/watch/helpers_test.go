@@ -12,7 +12,6 @@ import (
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/httpx"
 	"github.com/storectl/storectl/internal/mirror"
-	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -22,7 +21,7 @@ type store struct {
 	data   sandbox.Store
 	client *shop.Client
 	db     *mirror.DB
-	path   string
+	be     mirror.Backend
 }
 
 func newStore(t testing.TB, submissions int) *store {
@@ -34,14 +33,14 @@ func newStore(t testing.TB, submissions int) *store {
 		t.Fatal(err)
 	}
 	s.client = shop.New(h)
-	s.path = filepath.Join(t.TempDir(), "default.db")
+	s.be = at(t, filepath.Join(t.TempDir(), "default.db"))
 	s.open()
 	return s
 }
 
 func (s *store) open() {
 	s.t.Helper()
-	db, err := mirror.Open(context.Background(), sqlite.At(s.path), mirror.Options{Mode: mirror.Write, Store: "https://sandbox.test"})
+	db, err := mirror.Open(context.Background(), s.be, mirror.Options{Mode: mirror.Write, Store: "https://sandbox.test"})
 	if err != nil {
 		s.t.Fatal(err)
 	}

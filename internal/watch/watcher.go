@@ -32,7 +32,7 @@ type Watcher struct {
 	Share   float64
 	Once    bool      // one cycle, deliver what is pending, return
 	Since   time.Time // a first watch of a list replays its changes since then
-	Alerts  []mirror.Alert
+	Alerts  []Alert
 	Sinks   []Sink
 	Retry   Retry
 	// Profile and Store are each event's "profile" and "store".
@@ -162,7 +162,7 @@ func (w *Watcher) heartbeat(next time.Time) {
 	if w.Heartbeat == nil {
 		return
 	}
-	pending, parked, _ := w.DB.OutboxCounts(context.Background())
+	pending, parked, _ := OutboxCounts(context.Background(), w.DB)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s := w.stats

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/storectl/storectl/internal/exitcode"
-	"github.com/storectl/storectl/internal/mirror"
 )
 
 func types(evs []map[string]any) []string {
@@ -43,7 +42,7 @@ func TestOnceDeliversEachEventOnceAfterRetries(t *testing.T) {
 			t.Fatalf("out of order: %v", types(got))
 		}
 	}
-	if e := got[0]; e["profile"] != "default" || e["store"] != "https://sandbox.test" || e["type"] != mirror.SubmissionCreated {
+	if e := got[0]; e["profile"] != "default" || e["store"] != "https://sandbox.test" || e["type"] != SubmissionCreated {
 		t.Fatalf("event %v", e)
 	}
 	// Nothing is delivered twice.
@@ -82,7 +81,7 @@ func TestParkedEventsDoNotBlockTheRest(t *testing.T) {
 	if got := rec.events(); len(got) != 1 || got[0]["id"] == first {
 		t.Fatalf("delivered %v", got)
 	}
-	parked, _ := s.db.Events(context.Background(), mirror.EventFilter{State: mirror.EventParked})
+	parked, _ := Events(context.Background(), s.db, EventFilter{State: EventParked})
 	if len(parked) != 1 || parked[0].ID != first || parked[0].LastError != "HTTP 500 (the recorder)" {
 		t.Fatalf("parked %+v", parked)
 	}
@@ -100,7 +99,7 @@ func TestStopErrorEndsTheWatch(t *testing.T) {
 	if err := s.watcher(rec).runOnce(t); exitcode.Of(err) != 3 {
 		t.Fatalf("%v, want exit 3", err)
 	}
-	if pending, _, _ := s.db.OutboxCounts(context.Background()); pending != 1 {
+	if pending, _, _ := OutboxCounts(context.Background(), s.db); pending != 1 {
 		t.Fatalf("%d pending, want the event kept", pending)
 	}
 }
@@ -127,7 +126,7 @@ func TestRunStopsAfterTheEventInFlight(t *testing.T) {
 	if got := rec.events(); len(got) != 1 {
 		t.Fatalf("delivered %d, want the one in flight", len(got))
 	}
-	if pending, _, _ := s.db.OutboxCounts(context.Background()); pending != 1 {
+	if pending, _, _ := OutboxCounts(context.Background(), s.db); pending != 1 {
 		t.Fatalf("%d pending, want 1 (the in-flight one recorded delivered)", pending)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/watch"
 )
 
 // EventsOptions are the inputs of `storectl watch events`.
@@ -68,14 +69,14 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 		return shared.MirrorError(err)
 	}
 	defer db.Close()
-	f := mirror.EventFilter{Last: opts.Last}
+	f := watch.EventFilter{Last: opts.Last}
 	switch {
 	case opts.Failed:
-		f.State, f.Last = mirror.EventParked, 0
+		f.State, f.Last = watch.EventParked, 0
 	case opts.Pending:
-		f.State = mirror.EventPending
+		f.State = watch.EventPending
 	}
-	events, err := db.Events(ctx, f)
+	events, err := watch.Events(ctx, db, f)
 	if err != nil {
 		return shared.MirrorError(err)
 	}
@@ -114,7 +115,7 @@ type eventItem struct {
 	Data        json.RawMessage `json:"data"`
 }
 
-func eventJSON(e mirror.Event) json.RawMessage {
+func eventJSON(e watch.Event) json.RawMessage {
 	item := eventItem{ID: e.ID, Type: e.Type, State: e.State, Attempts: e.Attempts, OccurredAt: stamp(e.OccurredAt),
 		DetectedAt: stamp(e.DetectedAt), NextAttempt: optStamp(e.NextAttemptAt), DeliveredAt: optStamp(e.DeliveredAt),
 		Data: e.Data}

@@ -12,6 +12,7 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
+	"github.com/storectl/storectl/internal/watch"
 )
 
 // ResendOptions are the inputs of `storectl watch events resend`.
@@ -57,10 +58,10 @@ func runResend(ctx context.Context, opts *ResendOptions) error {
 	defer db.Close()
 	n := len(opts.IDs)
 	if opts.Failed {
-		n, err = db.ResendParked(ctx)
+		n, err = watch.ResendParked(ctx, db)
 	} else {
 		var missing []string
-		missing, err = db.ResendEvents(ctx, opts.IDs)
+		missing, err = watch.ResendEvents(ctx, db, opts.IDs)
 		if err == nil && len(missing) > 0 {
 			return exitcode.UsageHint(fmt.Errorf("the outbox of profile %q holds no event %s; nothing was changed", s.Profile, strings.Join(missing, ", ")),
 				"`storectl watch events --last 0` lists every event it keeps (delivered ones for 7 days)")

@@ -176,7 +176,7 @@ func destinations(sinks []watch.Sink) string {
 
 // sayStopped tells a stopped watch's outbox.
 func sayStopped(ctx context.Context, w io.Writer, db *mirror.DB) {
-	pending, parked, err := db.OutboxCounts(context.WithoutCancel(ctx))
+	pending, parked, err := watch.OutboxCounts(context.WithoutCancel(ctx), db)
 	if err != nil {
 		return
 	}

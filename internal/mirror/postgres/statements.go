@@ -250,41 +250,44 @@ func coverage() string {
 func find(f backend.FindFilter) (string, []any) {
 	var where []string
 	var args []any
+	// add appends a condition whose %s are its arguments' parameters,
+	// numbered in the order they are added.
 	add := func(cond string, arg ...any) {
-		for _, a := range arg {
+		params := make([]any, len(arg))
+		for i, a := range arg {
 			args = append(args, a)
-			cond = strings.Replace(cond, "?", "$"+strconv.Itoa(len(args)), 1)
+			params[i] = "$" + strconv.Itoa(len(args))
 		}
-		where = append(where, cond)
+		where = append(where, fmt.Sprintf(cond, params...))
 	}
 	// A pattern cannot seek an index, but scanning the index for the ids
 	// beats scanning the table.
 	if f.Email != "" {
 		if strings.Contains(f.Email, "*") {
-			add(`id IN (SELECT id FROM submissions WHERE storectl.fold_case(customer_email) LIKE storectl.fold_case(?) ESCAPE '\')`, likePattern(f.Email))
+			add(`id IN (SELECT id FROM submissions WHERE storectl.fold_case(customer_email) LIKE storectl.fold_case(%s) ESCAPE '\')`, likePattern(f.Email))
 		} else {
-			add("storectl.fold_case(customer_email) = storectl.fold_case(?)", f.Email)
+			add("storectl.fold_case(customer_email) = storectl.fold_case(%s)", f.Email)
 		}
 	}
 	// The digits end the number's: its reversed digits begin with theirs.
 	if d := backend.ReversedDigits(f.Phone); d != "" {
-		add("phone_reversed >= ? AND phone_reversed < ?", d, d+":") // ':' follows '9'
+		add("phone_reversed >= %s AND phone_reversed < %s", d, d+":") // ':' follows '9'
 	}
 	if f.ProductID != "" {
-		add("product_id = ?", f.ProductID)
+		add("product_id = %s", f.ProductID)
 	}
 	if f.VariantID != "" {
-		add("variant_id = ?", f.VariantID)
+		add("variant_id = %s", f.VariantID)
 	}
 	if f.SKU != "" {
-		add("storectl.fold_case(sku) = storectl.fold_case(?)", f.SKU)
+		add("storectl.fold_case(sku) = storectl.fold_case(%s)", f.SKU)
 	}
 	if f.Status != nil {
-		add("status = ?", *f.Status)
+		add("status = %s", *f.Status)
 	}
 	if !f.Since.IsZero() {
 		// At or after, to the microsecond the API's created_at has.
-		add("created_at >= ?", f.Since.UTC().Format("2006-01-02T15:04:05.000000"))
+		add("created_at >= %s", f.Since.UTC().Format("2006-01-02T15:04:05.000000"))
 	}
 	q := "SELECT list_json FROM live_submissions"
 	if len(where) > 0 {

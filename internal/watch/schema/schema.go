@@ -1,7 +1,32 @@
-package mirror
+// Package schema is storectl watch's data in the mirror (its schema
+// part): the watched lists, the outbox of events and the alerts' states,
+// in each backend's dialect. The watch registers it (internal/watch, with
+// the hooks that write it and its statements); it is a package of its own,
+// importing nothing but the backends' shared types, so that the mirror's
+// own tests can make the whole schema storectl makes.
+package schema
 
-// storectl watch's data: the watched lists, the outbox of events, the
-// alerts' states, in each dialect.
+import "github.com/storectl/storectl/internal/mirror/backend"
+
+// Name names the part (schema_parts, storectl.meta).
+const Name = "watch"
+
+// Migrations are, per dialect, the part's migrations: append, never edit.
+var Migrations = map[backend.Dialect][]string{
+	backend.SQLite:   {sqliteWatch},
+	backend.Postgres: {postgresWatch},
+}
+
+// Copied are the part's tables mirror copy moves, in order: the outbox
+// first, since its events exist nowhere else until delivered.
+var Copied = []string{"outbox", "watch_lists", "watch_alerts"}
+
+// Unrecoverable counts, per dialect, the events no destination took yet:
+// the part's rows that exist nowhere else.
+var Unrecoverable = map[backend.Dialect]string{
+	backend.SQLite:   "SELECT count(*) FROM outbox WHERE state <> 'delivered'",
+	backend.Postgres: "SELECT count(*) FROM outbox WHERE state <> 'delivered'",
+}
 
 const sqliteWatch = `
 -- storectl watch (docs/watch.md). A list named in watch_lists is watched:

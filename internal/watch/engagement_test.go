@@ -1,4 +1,4 @@
-package mirror
+package watch
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
@@ -18,7 +19,7 @@ func TestDetailRefreshRecordsOpenedAndClickedOnce(t *testing.T) {
 	w := watchWorld(t, 20, "bis")
 	details := func() {
 		t.Helper()
-		if _, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, SyncOptions{Details: true, FullAfter: time.Nanosecond}); err != nil {
+		if _, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, mirror.SyncOptions{Details: true, FullAfter: time.Nanosecond}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,16 +1,18 @@
-package mirror
+package watch
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/mirror/sqlite"
 	"github.com/storectl/storectl/internal/sandbox"
 )
@@ -19,9 +21,9 @@ import (
 func watchWorld(t *testing.T, submissions int, groups ...string) *world {
 	t.Helper()
 	w := newWorld(t, submissions)
-	w.sync(SyncOptions{}, groups...)
+	w.sync(mirror.SyncOptions{}, groups...)
 	for _, g := range groups {
-		if _, err := w.db.StartWatching(context.Background(), g, time.Time{}); err != nil {
+		if _, err := StartWatching(context.Background(), w.db, g, time.Time{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -31,7 +33,7 @@ func watchWorld(t *testing.T, submissions int, groups ...string) *world {
 // events lists the outbox as "type row" lines, in order.
 func (w *world) events() []string {
 	w.t.Helper()
-	evs, err := w.db.Events(context.Background(), EventFilter{})
+	evs, err := Events(context.Background(), w.db, EventFilter{})
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -73,11 +75,11 @@ func (w *world) newestSubmissionIDs(n int) []int64 {
 
 func TestAnUnwatchedMirrorRecordsNoEvents(t *testing.T) {
 	w := newWorld(t, 30)
-	w.sync(SyncOptions{}, "bis")
+	w.sync(mirror.SyncOptions{}, "bis")
 	if err := sandbox.AddSubmissions(w.store, 3, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w.sync(SyncOptions{Full: true}, "bis")
+	w.sync(mirror.SyncOptions{Full: true}, "bis")
 	if got := w.events(); len(got) != 0 {
 		t.Fatalf("an unwatched mirror recorded %v", got)
 	}
@@ -93,15 +95,15 @@ func TestWatchedChangesBecomeEventsOnce(t *testing.T) {
 	if err := sandbox.AddSubmissions(w.store, 3, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w.sync(SyncOptions{}, "bis")
+	w.sync(mirror.SyncOptions{}, "bis")
 	ids := w.newestSubmissionIDs(3)
 	want := []string{"submission.created " + fmt.Sprint(ids[2]), "submission.created " + fmt.Sprint(ids[1]), "submission.created " + fmt.Sprint(ids[0])}
 	if got := w.events(); !slices.Equal(got, want) {
 		t.Fatalf("after 3 new: %v, want %v", got, want)
 	}
 	w.sendRestock(ids[1])
-	w.sync(SyncOptions{Full: true}, "bis")
-	w.sync(SyncOptions{Full: true}, "bis")
+	w.sync(mirror.SyncOptions{Full: true}, "bis")
+	w.sync(mirror.SyncOptions{Full: true}, "bis")
 	want = append(want, "submission.sent "+fmt.Sprint(ids[1]))
 	if got := w.events(); !slices.Equal(got, want) {
 		t.Fatalf("after a restock e-mail: %v, want %v", got, want)
@@ -112,8 +114,8 @@ func TestWatchedChangesBecomeEventsOnce(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	w.sync(SyncOptions{}, "bis") // an incremental pass cannot tell a row left
-	w.sync(SyncOptions{Full: true}, "bis")
+	w.sync(mirror.SyncOptions{}, "bis") // an incremental pass cannot tell a row left
+	w.sync(mirror.SyncOptions{Full: true}, "bis")
 	want = append(want, "submission.gone "+fmt.Sprint(ids[2]))
 	if got := w.events(); !slices.Equal(got, want) {
 		t.Fatalf("after a deletion: %v, want %v", got, want)
@@ -127,13 +129,13 @@ func TestEventIDsAreStable(t *testing.T) {
 	if err := sandbox.AddSubmissions(w.store, 1, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w.sync(SyncOptions{}, "bis")
-	evs, _ := w.db.Events(context.Background(), EventFilter{})
+	w.sync(mirror.SyncOptions{}, "bis")
+	evs, _ := Events(context.Background(), w.db, EventFilter{})
 	if len(evs) != 1 {
 		t.Fatalf("events %v", w.events())
 	}
 	e := evs[0]
-	if want := EventID(storeKey("https://sandbox.test"), SubmissionCreated, e.RowID, ""); e.ID != want || !strings.HasPrefix(e.ID, "evt_") || len(e.ID) != 36 {
+	if want := EventID(mirror.StoreKey("https://sandbox.test"), SubmissionCreated, e.RowID, ""); e.ID != want || !strings.HasPrefix(e.ID, "evt_") || len(e.ID) != 36 {
 		t.Errorf("id %q, want %q", e.ID, want)
 	}
 	var row map[string]any
@@ -145,13 +147,19 @@ func TestEventIDsAreStable(t *testing.T) {
 	}
 	// Derived again (a transaction retried, a replay): recorded once.
 	ctx := context.Background()
-	hooks, err := watchPass(ctx, w.db, submissions.name)
+	hooks, err := watchPass(ctx, w.db, "submissions")
 	if err != nil || hooks == nil {
 		t.Fatalf("the watched list's hooks: %v %v", hooks, err)
 	}
-	if err := w.db.conn.WritePage(ctx, func(tx Tx) error {
-		return hooks.Page(ctx, tx, []RowChange{{List: submissions.name, ID: e.RowID, Kind: ChangeNew, After: e.Data}})
-	}); err != nil {
+	tx, err := w.db.Pool().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if err := hooks.Page(ctx, mirror.SQLTx{Tx: tx}, []mirror.RowChange{{List: "submissions", ID: e.RowID, Kind: mirror.ChangeNew, After: e.Data}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.events(); len(got) != 1 {
@@ -171,14 +179,14 @@ func TestEventsCommitWithTheirPage(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			w.before = killAtRequest(killAt, cancel)
-			_, _ = w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{})
+			_, _ = w.db.Sync(ctx, w.client, []string{"bis"}, mirror.SyncOptions{})
 			w.before = nil
 			n := w.count("SELECT count(*) FROM outbox")
 			if stored := w.count("SELECT count(*) FROM submissions"); n != stored-30 {
 				t.Fatalf("%d events for %d new rows stored", n, stored-30)
 			}
 			w.reopen()
-			w.sync(SyncOptions{}, "bis")
+			w.sync(mirror.SyncOptions{}, "bis")
 			if n := w.count("SELECT count(DISTINCT row_id) FROM outbox WHERE type = 'submission.created'"); n != 40 {
 				t.Fatalf("%d created events after the re-run, want 40", n)
 			}
@@ -205,8 +213,8 @@ func TestRulesEvents(t *testing.T) {
 	if err := w.store.Update(func(st *sandbox.State) error { st.Rules = nil; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	w.sync(SyncOptions{}, "comingsoon")
-	if _, err := w.db.StartWatching(context.Background(), "comingsoon", time.Time{}); err != nil {
+	w.sync(mirror.SyncOptions{}, "comingsoon")
+	if _, err := StartWatching(context.Background(), w.db, "comingsoon", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -214,26 +222,26 @@ func TestRulesEvents(t *testing.T) {
 	live := createRule(t, w, "live", now.Add(-time.Minute), time.Time{})
 	later := createRule(t, w, "later", now.Add(time.Hour), now.Add(2*time.Hour))
 	off := createRuleStatus(t, w, "off", now.Add(time.Hour), time.Time{}, 0)
-	w.sync(SyncOptions{Full: true}, "comingsoon")
+	w.sync(mirror.SyncOptions{Full: true}, "comingsoon")
 	want := []string{"rule.created " + live, "rule.started " + live, "rule.created " + later, "rule.created " + off}
 	if got := w.events(); !slices.Equal(got, want) {
 		t.Fatalf("after creating rules: %v, want %v", got, want)
 	}
-	if n, err := w.db.ClockEvents(ctx); err != nil || n != 0 {
+	if n, err := ClockEvents(ctx, w.db); err != nil || n != 0 {
 		t.Fatalf("clock now: %d events (%v), want none", n, err)
 	}
 	w.db.Now = func() time.Time { return now.Add(90 * time.Minute) }
-	if n, err := w.db.ClockEvents(ctx); err != nil || n != 1 {
+	if n, err := ClockEvents(ctx, w.db); err != nil || n != 1 {
 		t.Fatalf("clock +90m: %d events (%v), want 1", n, err)
 	}
 	w.db.Now = func() time.Time { return now.Add(3 * time.Hour) }
-	if n, err := w.db.ClockEvents(ctx); err != nil || n != 1 {
+	if n, err := ClockEvents(ctx, w.db); err != nil || n != 1 {
 		t.Fatalf("clock +3h: %d events (%v), want 1", n, err)
 	}
 	if _, err := w.client.DeleteRules(ctx, []json.Number{json.Number(later)}); err != nil {
 		t.Fatal(err)
 	}
-	w.sync(SyncOptions{Full: true}, "comingsoon")
+	w.sync(mirror.SyncOptions{Full: true}, "comingsoon")
 	want = append(want, "rule.started "+later, "rule.ended "+later, "rule.deleted "+later)
 	if got := w.events(); !slices.Equal(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
@@ -260,7 +268,7 @@ func createRuleStatus(t *testing.T, w *world, name string, start, end time.Time,
 // --since replays what the mirror can tell happened since then.
 func TestStartWatchingSinceReplays(t *testing.T) {
 	w := newWorld(t, 10)
-	w.sync(SyncOptions{}, "bis", "comingsoon")
+	w.sync(mirror.SyncOptions{}, "bis", "comingsoon")
 	since := time.Now().Add(-time.Second)
 	if err := sandbox.AddSubmissions(w.store, 2, time.Now()); err != nil {
 		t.Fatal(err)
@@ -268,13 +276,13 @@ func TestStartWatchingSinceReplays(t *testing.T) {
 	ids := w.newestSubmissionIDs(2)
 	w.sendRestock(ids[0])
 	rule := createRule(t, w, "soon", time.Now().Add(time.Hour), time.Time{})
-	w.sync(SyncOptions{}, "bis", "comingsoon")
+	w.sync(mirror.SyncOptions{}, "bis", "comingsoon")
 	ctx := context.Background()
-	n, err := w.db.StartWatching(ctx, "bis", since)
+	n, err := StartWatching(ctx, w.db, "bis", since)
 	if err != nil || n != 3 {
 		t.Fatalf("replayed %d (%v), want 3", n, err)
 	}
-	if n, err := w.db.StartWatching(ctx, "comingsoon", since); err != nil || n != 1 {
+	if n, err := StartWatching(ctx, w.db, "comingsoon", since); err != nil || n != 1 {
 		t.Fatalf("replayed %d rules (%v), want 1", n, err)
 	}
 	want := []string{"submission.created " + fmt.Sprint(ids[1]), "submission.created " + fmt.Sprint(ids[0]),
@@ -283,10 +291,10 @@ func TestStartWatchingSinceReplays(t *testing.T) {
 		t.Fatalf("replay %v, want %v", got, want)
 	}
 	// Watching again changes nothing.
-	if n, err := w.db.StartWatching(ctx, "bis", since); err != nil || n != 0 {
+	if n, err := StartWatching(ctx, w.db, "bis", since); err != nil || n != 0 {
 		t.Fatalf("a second start replayed %d (%v)", n, err)
 	}
-	if un, err := w.db.Unwatched(ctx, []string{"bis", "comingsoon", "preorder"}); err != nil || !slices.Equal(un, []string{"preorder"}) {
+	if un, err := Unwatched(ctx, w.db, []string{"bis", "comingsoon", "preorder"}); err != nil || !slices.Equal(un, []string{"preorder"}) {
 		t.Fatalf("unwatched %v (%v)", un, err)
 	}
 }
@@ -297,12 +305,12 @@ func TestStartWatchingSinceReplays(t *testing.T) {
 func TestStartWatchingSinceIsAtOrAfter(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	w := newWorldAt(t, 0, func() time.Time { return now })
-	w.sync(SyncOptions{}, "comingsoon")
+	w.sync(mirror.SyncOptions{}, "comingsoon")
 	ctx := context.Background()
-	if _, err := w.db.StartWatching(ctx, "comingsoon", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := StartWatching(ctx, w.db, "comingsoon", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.db.ClockEvents(ctx); err != nil {
+	if _, err := ClockEvents(ctx, w.db); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.events(); !slices.Contains(got, "rule.started 8") {
@@ -319,7 +327,7 @@ func TestOffersChange(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	w.sync(SyncOptions{}, "preorder")
+	w.sync(mirror.SyncOptions{}, "preorder")
 	got := w.events()
 	if len(got) != 1 || !strings.HasPrefix(got[0], "offer.changed ") {
 		t.Fatalf("after an offer's edit: %v", got)
@@ -334,8 +342,8 @@ func TestAlertCrossings(t *testing.T) {
 	alert := Alert{Name: "pending>=3", Min: 3}
 	evaluate := func(want int) {
 		t.Helper()
-		w.sync(SyncOptions{Full: true}, "bis")
-		if n, err := w.db.Alerts(ctx, []Alert{alert}); err != nil || n != want {
+		w.sync(mirror.SyncOptions{Full: true}, "bis")
+		if n, err := Alerts(ctx, w.db, []Alert{alert}); err != nil || n != want {
 			t.Fatalf("%d alerts (%v), want %d", n, err, want)
 		}
 	}
@@ -349,7 +357,7 @@ func TestAlertCrossings(t *testing.T) {
 	evaluate(0) // 2: below, re-armed
 	addFor(t, w, variant, 1)
 	evaluate(1) // 3 again
-	all, _ := w.db.Events(ctx, EventFilter{})
+	all, _ := Events(ctx, w.db, EventFilter{})
 	evs := slices.DeleteFunc(all, func(e Event) bool { return e.Type != DemandThreshold })
 	if len(evs) != 2 || evs[0].ID == evs[1].ID {
 		t.Fatalf("alert events %+v", evs)
@@ -402,51 +410,51 @@ func TestOutboxDelivery(t *testing.T) {
 	if err := sandbox.AddSubmissions(w.store, 2, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w.sync(SyncOptions{}, "bis")
+	w.sync(mirror.SyncOptions{}, "bis")
 	ctx := context.Background()
-	first, err := w.db.NextEvent(ctx)
+	first, err := NextEvent(ctx, w.db)
 	if err != nil || first == nil || first.State != EventPending {
 		t.Fatalf("next %+v (%v)", first, err)
 	}
 	retry := time.Now().Add(time.Minute).UTC().Truncate(time.Microsecond)
-	if err := w.db.EventFailed(ctx, first.Seq, retry, "HTTP 500"); err != nil {
+	if err := MarkFailed(ctx, w.db, first.Seq, retry, "HTTP 500"); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := w.db.NextEvent(ctx)
+	again, _ := NextEvent(ctx, w.db)
 	if again.Seq != first.Seq || again.Attempts != 1 || !again.NextAttemptAt.Equal(retry) || again.LastError != "HTTP 500" || again.FirstFailedAt.IsZero() {
 		t.Fatalf("after a failed attempt %+v", again)
 	}
-	if err := w.db.EventParked(ctx, first.Seq, "HTTP 500"); err != nil {
+	if err := MarkParked(ctx, w.db, first.Seq, "HTTP 500"); err != nil {
 		t.Fatal(err)
 	}
-	second, _ := w.db.NextEvent(ctx)
+	second, _ := NextEvent(ctx, w.db)
 	if second.Seq == first.Seq {
 		t.Fatal("a parked event is still next")
 	}
-	if err := w.db.EventDelivered(ctx, second.Seq); err != nil {
+	if err := MarkDelivered(ctx, w.db, second.Seq); err != nil {
 		t.Fatal(err)
 	}
-	if next, _ := w.db.NextEvent(ctx); next != nil {
+	if next, _ := NextEvent(ctx, w.db); next != nil {
 		t.Fatalf("next after all: %+v", next)
 	}
-	parked, _ := w.db.Events(ctx, EventFilter{State: EventParked})
+	parked, _ := Events(ctx, w.db, EventFilter{State: EventParked})
 	if len(parked) != 1 || parked[0].Attempts != 2 {
 		t.Fatalf("parked %+v", parked)
 	}
-	if missing, err := w.db.ResendEvents(ctx, []string{first.ID, "evt_nope"}); err != nil || !slices.Equal(missing, []string{"evt_nope"}) {
+	if missing, err := ResendEvents(ctx, w.db, []string{first.ID, "evt_nope"}); err != nil || !slices.Equal(missing, []string{"evt_nope"}) {
 		t.Fatalf("resend with an unknown id: %v (%v)", missing, err)
 	}
-	if n, err := w.db.ResendParked(ctx); err != nil || n != 1 {
+	if n, err := ResendParked(ctx, w.db); err != nil || n != 1 {
 		t.Fatalf("resend parked: %d (%v)", n, err)
 	}
-	back, _ := w.db.NextEvent(ctx)
+	back, _ := NextEvent(ctx, w.db)
 	if back.Seq != first.Seq || back.Attempts != 0 || back.LastError != "" {
 		t.Fatalf("resent %+v", back)
 	}
-	if pending, parked, err := w.db.OutboxCounts(ctx); err != nil || pending != 1 || parked != 0 {
+	if pending, parked, err := OutboxCounts(ctx, w.db); err != nil || pending != 1 || parked != 0 {
 		t.Fatalf("counts %d %d (%v)", pending, parked, err)
 	}
-	if err := w.db.PruneEvents(ctx, time.Now().Add(time.Hour)); err != nil {
+	if err := PruneEvents(ctx, w.db, time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.events(); len(got) != 1 {
@@ -458,18 +466,18 @@ func TestOutboxDelivery(t *testing.T) {
 func TestOutboxModeBesideAWriter(t *testing.T) {
 	w := watchWorld(t, 5, "bis")
 	ctx := context.Background()
-	other, err := Open(ctx, w.backend(), w.options(Outbox, "https://sandbox.test"))
+	other, err := mirror.Open(ctx, w.be, mirror.Options{Mode: mirror.Outbox, Store: "https://sandbox.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if n, err := other.ResendParked(ctx); err != nil || n != 0 {
+	if n, err := ResendParked(ctx, other); err != nil || n != 0 {
 		t.Fatalf("%d (%v)", n, err)
 	}
-	if _, err := Open(ctx, w.backend(), w.options(Outbox, "https://other.test")); err == nil {
+	if _, err := mirror.Open(ctx, w.be, mirror.Options{Mode: mirror.Outbox, Store: "https://other.test"}); err == nil {
 		t.Fatal("a mirror of another store was opened")
 	}
-	if _, err := Open(ctx, sqlite.At(w.path+".none"), Options{Mode: Outbox}); w.pg == nil && err == nil {
+	if _, err := mirror.Open(ctx, sqlite.At(filepath.Join(t.TempDir(), "none.db")), mirror.Options{Mode: mirror.Outbox}); err == nil {
 		t.Fatal("a missing mirror was opened (or created)")
 	}
 }

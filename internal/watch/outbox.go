@@ -1,4 +1,4 @@
-package mirror
+package watch
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/storectl/storectl/internal/mirror"
 )
 
 // The outbox of storectl watch: the events derived from what syncs stored,
@@ -43,9 +45,9 @@ const (
 
 // insertEvents records events in the order given; one whose id is already
 // recorded (the same change derived again) is left as it is.
-func (db *DB) insertEvents(ctx context.Context, tx Tx, events []Event) error {
+func insertEvents(ctx context.Context, db *mirror.DB, tx mirror.Tx, events []Event) error {
 	for _, e := range events {
-		if _, err := tx.ExecContext(ctx, db.watchSQL().InsertEvent,
+		if _, err := tx.ExecContext(ctx, sqlOf(db).InsertEvent,
 			e.ID, e.Type, e.Resource, e.RowID, stamp(e.OccurredAt), stamp(e.DetectedAt), string(e.Data)); err != nil {
 			return err
 		}
@@ -58,16 +60,16 @@ func scanEvent(scan func(...any) error) (Event, error) {
 	var occurred, detected, data, firstFailed, next, delivered string
 	err := scan(&e.Seq, &e.ID, &e.Type, &e.Resource, &e.RowID, &occurred, &detected, &data, &e.State, &e.Attempts,
 		&firstFailed, &next, &e.LastError, &delivered)
-	e.OccurredAt, e.DetectedAt, e.Data = parseStamp(occurred), parseStamp(detected), json.RawMessage(data)
-	e.FirstFailedAt, e.NextAttemptAt, e.DeliveredAt = parseStamp(firstFailed), parseStamp(next), parseStamp(delivered)
+	e.OccurredAt, e.DetectedAt, e.Data = mirror.ParseStamp(occurred), mirror.ParseStamp(detected), json.RawMessage(data)
+	e.FirstFailedAt, e.NextAttemptAt, e.DeliveredAt = mirror.ParseStamp(firstFailed), mirror.ParseStamp(next), mirror.ParseStamp(delivered)
 	return e, err
 }
 
 // NextEvent is the first pending event, in the order they were recorded;
 // nil when none is.
-func (db *DB) NextEvent(ctx context.Context) (_ *Event, err error) {
-	defer db.explain(&err)
-	row := db.sql().QueryRowContext(ctx, db.watchSQL().NextEvent)
+func NextEvent(ctx context.Context, db *mirror.DB) (_ *Event, err error) {
+	defer func() { err = db.Explain(err) }()
+	row := db.Pool().QueryRowContext(ctx, sqlOf(db).NextEvent)
 	e, err := scanEvent(row.Scan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -75,25 +77,25 @@ func (db *DB) NextEvent(ctx context.Context) (_ *Event, err error) {
 	return &e, err
 }
 
-// EventDelivered marks an event delivered.
-func (db *DB) EventDelivered(ctx context.Context, seq int64) (err error) {
-	defer db.explain(&err)
-	_, err = db.sql().ExecContext(ctx, db.watchSQL().Delivered, stamp(db.Now()), seq)
+// MarkDelivered marks an event delivered.
+func MarkDelivered(ctx context.Context, db *mirror.DB, seq int64) (err error) {
+	defer func() { err = db.Explain(err) }()
+	_, err = db.Pool().ExecContext(ctx, sqlOf(db).Delivered, stamp(db.Now()), seq)
 	return err
 }
 
-// EventFailed records a failed attempt and when the next one is due.
-func (db *DB) EventFailed(ctx context.Context, seq int64, next time.Time, cause string) (err error) {
-	defer db.explain(&err)
-	_, err = db.sql().ExecContext(ctx, db.watchSQL().Failed, stamp(db.Now()), stamp(next), cause, seq)
+// MarkFailed records a failed attempt and when the next one is due.
+func MarkFailed(ctx context.Context, db *mirror.DB, seq int64, next time.Time, cause string) (err error) {
+	defer func() { err = db.Explain(err) }()
+	_, err = db.Pool().ExecContext(ctx, sqlOf(db).Failed, stamp(db.Now()), stamp(next), cause, seq)
 	return err
 }
 
-// EventParked records a last failed attempt and sets the event aside:
+// MarkParked records a last failed attempt and sets the event aside:
 // later events are delivered; `watch events resend` brings it back.
-func (db *DB) EventParked(ctx context.Context, seq int64, cause string) (err error) {
-	defer db.explain(&err)
-	_, err = db.sql().ExecContext(ctx, db.watchSQL().Parked, stamp(db.Now()), cause, seq)
+func MarkParked(ctx context.Context, db *mirror.DB, seq int64, cause string) (err error) {
+	defer func() { err = db.Explain(err) }()
+	_, err = db.Pool().ExecContext(ctx, sqlOf(db).Parked, stamp(db.Now()), cause, seq)
 	return err
 }
 
@@ -105,8 +107,8 @@ type EventFilter struct {
 }
 
 // Events lists the outbox's events.
-func (db *DB) Events(ctx context.Context, f EventFilter) (_ []Event, err error) {
-	defer db.explain(&err)
+func Events(ctx context.Context, db *mirror.DB, f EventFilter) (_ []Event, err error) {
+	defer func() { err = db.Explain(err) }()
 	var args []any
 	if f.State != "" {
 		args = append(args, f.State)
@@ -114,7 +116,7 @@ func (db *DB) Events(ctx context.Context, f EventFilter) (_ []Event, err error) 
 	if f.Last > 0 {
 		args = append(args, f.Last)
 	}
-	rows, err := db.sql().QueryContext(ctx, db.watchSQL().Events(f.State != "", f.Last > 0), args...)
+	rows, err := db.Pool().QueryContext(ctx, sqlOf(db).Events(f.State != "", f.Last > 0), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -136,15 +138,15 @@ func (db *DB) Events(ctx context.Context, f EventFilter) (_ []Event, err error) 
 // ResendEvents makes the events named pending again, whatever their state,
 // with their attempts reset: delivered again in their place in the order.
 // It returns the ids the outbox does not hold.
-func (db *DB) ResendEvents(ctx context.Context, ids []string) (missing []string, err error) {
-	defer db.explain(&err)
-	tx, err := db.sql().BeginTx(ctx, nil)
+func ResendEvents(ctx context.Context, db *mirror.DB, ids []string) (missing []string, err error) {
+	defer func() { err = db.Explain(err) }()
+	tx, err := db.Pool().BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
 	for _, id := range ids {
-		r, err := tx.ExecContext(ctx, db.watchSQL().ResendID, strings.TrimSpace(id))
+		r, err := tx.ExecContext(ctx, sqlOf(db).ResendID, strings.TrimSpace(id))
 		if err != nil {
 			return nil, err
 		}
@@ -159,9 +161,9 @@ func (db *DB) ResendEvents(ctx context.Context, ids []string) (missing []string,
 }
 
 // ResendParked makes every parked event pending again; it returns how many.
-func (db *DB) ResendParked(ctx context.Context) (_ int, err error) {
-	defer db.explain(&err)
-	r, err := db.sql().ExecContext(ctx, db.watchSQL().ResendParked)
+func ResendParked(ctx context.Context, db *mirror.DB) (_ int, err error) {
+	defer func() { err = db.Explain(err) }()
+	r, err := db.Pool().ExecContext(ctx, sqlOf(db).ResendParked)
 	if err != nil {
 		return 0, err
 	}
@@ -172,15 +174,15 @@ func (db *DB) ResendParked(ctx context.Context) (_ int, err error) {
 // PruneEvents deletes the events delivered before before: the outbox keeps
 // what is pending or parked, and the recent past (a re-derived change is
 // recognised by its id while its event is kept).
-func (db *DB) PruneEvents(ctx context.Context, before time.Time) (err error) {
-	defer db.explain(&err)
-	_, err = db.sql().ExecContext(ctx, db.watchSQL().Prune, stamp(before))
+func PruneEvents(ctx context.Context, db *mirror.DB, before time.Time) (err error) {
+	defer func() { err = db.Explain(err) }()
+	_, err = db.Pool().ExecContext(ctx, sqlOf(db).Prune, stamp(before))
 	return err
 }
 
 // OutboxCounts are how many events are pending and parked.
-func (db *DB) OutboxCounts(ctx context.Context) (pending, parked int, err error) {
-	defer db.explain(&err)
-	err = db.sql().QueryRowContext(ctx, db.watchSQL().Counts).Scan(&pending, &parked)
+func OutboxCounts(ctx context.Context, db *mirror.DB) (pending, parked int, err error) {
+	defer func() { err = db.Explain(err) }()
+	err = db.Pool().QueryRowContext(ctx, sqlOf(db).Counts).Scan(&pending, &parked)
 	return pending, parked, err
 }

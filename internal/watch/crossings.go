@@ -1,4 +1,4 @@
-package mirror
+package watch
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/storectl/storectl/internal/mirror/backend"
+	"github.com/storectl/storectl/internal/mirror"
 )
 
 // Alert is a demand threshold (`watch --alert 'pending>=20 by product'`):
@@ -38,30 +38,30 @@ type alertState struct {
 // first evaluation is its baseline: what already stands above it is not a
 // crossing. Run it after a sync of the submissions. It returns how many
 // events it recorded.
-func (db *DB) Alerts(ctx context.Context, alerts []Alert) (_ int, err error) {
-	defer db.explain(&err)
+func Alerts(ctx context.Context, db *mirror.DB, alerts []Alert) (_ int, err error) {
+	defer func() { err = db.Explain(err) }()
 	if len(alerts) == 0 {
 		return 0, nil
 	}
-	sqlTx, err := db.sql().BeginTx(ctx, nil)
+	sqlTx, err := db.Pool().BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer sqlTx.Rollback()
-	tx := backend.SQLTx{Tx: sqlTx}
-	d, err := db.deriver(ctx, tx)
+	tx := mirror.SQLTx{Tx: sqlTx}
+	d, err := newDeriver(ctx, db, tx)
 	if err != nil {
 		return 0, err
 	}
 	var events []Event
 	for _, a := range alerts {
-		fired, err := db.evaluate(ctx, d, tx, a)
+		fired, err := evaluate(ctx, db, d, tx, a)
 		if err != nil {
 			return 0, err
 		}
 		events = append(events, fired...)
 	}
-	if err := db.insertEvents(ctx, tx, events); err != nil {
+	if err := insertEvents(ctx, db, tx, events); err != nil {
 		return 0, err
 	}
 	return len(events), sqlTx.Commit()
@@ -69,12 +69,12 @@ func (db *DB) Alerts(ctx context.Context, alerts []Alert) (_ int, err error) {
 
 // evaluate compares one alert's counts with what it saw last, keeps what
 // it sees now, and returns the crossings' events.
-func (db *DB) evaluate(ctx context.Context, d *deriver, tx Tx, a Alert) ([]Event, error) {
-	counts, err := db.pendingDemand(ctx, tx, a.ByProduct)
+func evaluate(ctx context.Context, db *mirror.DB, d *deriver, tx mirror.Tx, a Alert) ([]Event, error) {
+	counts, err := pendingDemand(ctx, db, tx, a.ByProduct)
 	if err != nil {
 		return nil, err
 	}
-	states, baseline, err := db.alertStates(ctx, tx, a.Name)
+	states, baseline, err := alertStates(ctx, db, tx, a.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -90,13 +90,13 @@ func (db *DB) evaluate(ctx context.Context, d *deriver, tx Tx, a Alert) ([]Event
 			st.crossings++
 			out = append(out, d.crossing(a, c, st.crossings))
 		}
-		if err := db.saveAlertState(ctx, tx, a.Name, c.key, above, st.crossings); err != nil {
+		if err := saveAlertState(ctx, db, tx, a.Name, c.key, above, st.crossings); err != nil {
 			return nil, err
 		}
 	}
 	for key, st := range states { // no pending left: below, re-armed
 		if st.above {
-			if err := db.saveAlertState(ctx, tx, a.Name, key, false, st.crossings); err != nil {
+			if err := saveAlertState(ctx, db, tx, a.Name, key, false, st.crossings); err != nil {
 				return nil, err
 			}
 		}
@@ -104,7 +104,7 @@ func (db *DB) evaluate(ctx context.Context, d *deriver, tx Tx, a Alert) ([]Event
 	if !baseline {
 		return out, nil
 	}
-	return out, db.saveAlertState(ctx, tx, a.Name, "", false, 0)
+	return out, saveAlertState(ctx, db, tx, a.Name, "", false, 0)
 }
 
 // crossing is the event of an alert's nth crossing for a key.
@@ -136,8 +136,8 @@ func nullable[T any](v sql.Null[T]) any {
 
 // pendingDemand counts the live pending submissions per variant (or
 // product), with the titles of the newest.
-func (db *DB) pendingDemand(ctx context.Context, tx Tx, byProduct bool) ([]demand, error) {
-	rows, err := tx.QueryContext(ctx, db.watchSQL().PendingDemand(byProduct))
+func pendingDemand(ctx context.Context, db *mirror.DB, tx mirror.Tx, byProduct bool) ([]demand, error) {
+	rows, err := tx.QueryContext(ctx, sqlOf(db).PendingDemand(byProduct))
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +158,8 @@ func (db *DB) pendingDemand(ctx context.Context, tx Tx, byProduct bool) ([]deman
 
 // alertStates is what the alert saw last, per key; baseline says it never
 // ran.
-func (db *DB) alertStates(ctx context.Context, tx Tx, alert string) (map[string]alertState, bool, error) {
-	rows, err := tx.QueryContext(ctx, db.watchSQL().AlertStates, alert)
+func alertStates(ctx context.Context, db *mirror.DB, tx mirror.Tx, alert string) (map[string]alertState, bool, error) {
+	rows, err := tx.QueryContext(ctx, sqlOf(db).AlertStates, alert)
 	if err != nil {
 		return nil, false, err
 	}
@@ -181,7 +181,7 @@ func (db *DB) alertStates(ctx context.Context, tx Tx, alert string) (map[string]
 	return states, baseline, rows.Err()
 }
 
-func (db *DB) saveAlertState(ctx context.Context, tx Tx, alert, key string, above bool, crossings int) error {
-	_, err := tx.ExecContext(ctx, db.watchSQL().SaveAlert, alert, key, above, crossings)
+func saveAlertState(ctx context.Context, db *mirror.DB, tx mirror.Tx, alert, key string, above bool, crossings int) error {
+	_, err := tx.ExecContext(ctx, sqlOf(db).SaveAlert, alert, key, above, crossings)
 	return err
 }

@@ -1,25 +1,32 @@
-package mirror
+// Package schema is bis report's data in the mirror (its schema part):
+// report_tally, its triggers, and the indexes submissions_report and
+// submissions_engagement, in each backend's dialect, and the statements
+// that count the tally afresh from the rows where a first pass that
+// deferred it ends. The report registers it (internal/report); it is a
+// package of its own, importing nothing but the backends' shared types,
+// so that the mirror's own tests can write it too.
+package schema
 
 import "github.com/storectl/storectl/internal/mirror/backend"
 
-// The report's tally (internal/report reads it): report_tally, its
-// triggers, and the indexes submissions_report and submissions_engagement,
-// in each dialect, counted afresh from the rows when a first pass that
-// deferred them ends.
-func init() {
-	Register(&Feature{
-		Name: "report",
-		Schema: map[backend.Dialect][]string{
-			backend.SQLite:   {sqliteReport},
-			backend.Postgres: {postgresReport},
-		},
-		Refill: map[backend.Dialect][]string{
-			backend.SQLite:   {"DELETE FROM report_tally", fillReportTally},
-			backend.Postgres: {"SELECT storectl.count_report_tally($1)"},
-		},
-		RefillTable: "submissions",
-	})
+// Name names the part (schema_parts, storectl.meta).
+const Name = "report"
+
+// Migrations are, per dialect, the part's migrations: append, never edit.
+var Migrations = map[backend.Dialect][]string{
+	backend.SQLite:   {sqliteReport},
+	backend.Postgres: {postgresReport},
 }
+
+// Refill counts the tally afresh from the rows of RefillTable: on SQLite
+// the whole table's, on PostgreSQL the store's its parameter names.
+var Refill = map[backend.Dialect][]string{
+	backend.SQLite:   {"DELETE FROM report_tally", FillSQLite},
+	backend.Postgres: {"SELECT storectl.count_report_tally($1)"},
+}
+
+// RefillTable is the table whose first pass defers the tally's triggers.
+const RefillTable = "submissions"
 
 const sqliteReport = `
 -- What bis report counts, per product, variant, SKU, status, e-mail locale
@@ -340,9 +347,10 @@ CREATE INDEX submissions_engagement ON storectl.submissions (store, created_at, 
 	WHERE gone_at IS NULL AND status = 1 AND detail_fetched_at IS NOT NULL;
 `
 
-// fillReportTally counts report_tally afresh from the rows (as the
-// triggers keep it), read as fillDemandTally reads them.
-const fillReportTally = `INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest)
+// FillSQLite counts report_tally afresh from the rows (as the triggers
+// keep it), read as the mirror's own fills read them: "+gone_at" keeps
+// SQLite's planner on the covering index submissions_report.
+const FillSQLite = `INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest)
 SELECT product_id, variant_id, sku, l, status, q, count(*), sum(d), sum(o), sum(c), sum(u), min(created_at)
 FROM (SELECT product_id, variant_id, sku, status, created_at,
 		CASE WHEN created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'

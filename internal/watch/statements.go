@@ -1,9 +1,9 @@
-package mirror
+package watch
 
 import (
 	"strconv"
 
-	"github.com/storectl/storectl/internal/mirror/backend"
+	"github.com/storectl/storectl/internal/mirror"
 )
 
 // watchSQL are storectl watch's statements in one dialect (parameters in
@@ -68,8 +68,8 @@ func pendingDemandSQL(byProduct bool) string {
 }
 
 // watchSQLs are the statements of each dialect.
-var watchSQLs = map[backend.Dialect]*watchSQL{
-	backend.SQLite: {
+var watchSQLs = map[mirror.Dialect]*watchSQL{
+	mirror.SQLite: {
 		Watched: "SELECT count(*) FROM watch_lists WHERE resource = ?",
 		StartWatch: `INSERT INTO watch_lists (resource, watched_since, clock_at) VALUES (?, ?, ?)
 			ON CONFLICT (resource) DO NOTHING`,
@@ -119,7 +119,7 @@ var watchSQLs = map[backend.Dialect]*watchSQL{
 		WHERE w.resource = 'submissions' AND (?2 OR s.first_seen_at > w.watched_since)`,
 		DetailJSON: "SELECT detail_json FROM submissions WHERE id = ?",
 	},
-	backend.Postgres: {
+	mirror.Postgres: {
 		Watched: "SELECT count(*) FROM watch_lists WHERE resource = $1",
 		StartWatch: `INSERT INTO watch_lists (resource, watched_since, clock_at) VALUES ($1, $2, $3)
 			ON CONFLICT (store, resource) DO NOTHING`,

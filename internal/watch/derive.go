@@ -1,4 +1,4 @@
-package mirror
+package watch
 
 import (
 	"bytes"
@@ -11,7 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/storectl/storectl/internal/mirror/backend"
+	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/watch/schema"
 )
 
 // Event types: a contract with users' scripts and receivers (docs/watch.md).
@@ -33,67 +34,64 @@ const (
 var EventTypes = []string{SubmissionCreated, SubmissionSent, SubmissionOpened, SubmissionClicked, SubmissionGone,
 	RuleCreated, RuleDeleted, RuleStarted, RuleEnded, OfferChanged, DemandThreshold}
 
-// The watch feature: the events of what passes store, written into the
-// outbox in the transactions that store it (watch_part.go holds its
-// tables, watch_sql.go its statements).
+// Watch is a feature of the mirror (mirror.Feature): it owns its data
+// (package schema: the watched lists, the outbox, the alerts' states) and its
+// statements (statements.go), and hears, in the transactions that store
+// them, the rows every pass of a watched list stores: their events go into
+// the outbox with them, or not at all.
 func init() {
-	Register(&Feature{
-		Name: "watch",
-		Schema: map[backend.Dialect][]string{
-			backend.SQLite:   {sqliteWatch},
-			backend.Postgres: {postgresWatch},
-		},
-		// The outbox first: its events exist nowhere else until delivered.
-		Copied: []string{"outbox", "watch_lists", "watch_alerts"},
-		Unrecoverable: map[backend.Dialect]string{
-			backend.SQLite:   "SELECT count(*) FROM outbox WHERE state <> 'delivered'",
-			backend.Postgres: "SELECT count(*) FROM outbox WHERE state <> 'delivered'",
-		},
-		Pass: watchPass,
-		Detail: func(ctx context.Context, db *DB, tx Tx, ch DetailChange) error {
-			return db.recordEngagement(ctx, tx, ch)
+	mirror.Register(&mirror.Feature{
+		Name:   schema.Name,
+		Schema: schema.Migrations,
+		Copied: schema.Copied,
+		// Its undelivered events exist nowhere else: a damaged mirror's
+		// messages and mirror reset weigh them before anything is deleted.
+		Unrecoverable: schema.Unrecoverable,
+		Pass:          watchPass,
+		Detail: func(ctx context.Context, db *mirror.DB, tx mirror.Tx, ch mirror.DetailChange) error {
+			return recordEngagement(ctx, db, tx, ch)
 		},
 	})
 }
 
-// watchSQL is the watch's statements in the mirror's dialect.
-func (db *DB) watchSQL() *watchSQL { return watchSQLs[db.Dialect()] }
+// sqlOf is the watch's statements in the mirror's dialect.
+func sqlOf(db *mirror.DB) *watchSQL { return watchSQLs[db.Dialect()] }
 
 // watchPass hears a pass of a watched list: whether it is, and the store
 // every event id names, are read once, as the pass begins. A list's
 // watch starts only where its writer is (the one that holds the mirror's
 // lock or lease), so it cannot start during another's pass.
-func watchPass(ctx context.Context, db *DB, list string) (PassHooks, error) {
-	if ok, err := watched(ctx, db, db.sql(), list); err != nil || !ok {
+func watchPass(ctx context.Context, db *mirror.DB, list string) (mirror.PassHooks, error) {
+	if ok, err := watched(ctx, db, db.Pool(), list); err != nil || !ok {
 		return nil, err
 	}
 	var base string
-	if err := db.sql().QueryRowContext(ctx, db.watchSQL().BaseURL).Scan(&base); err != nil {
+	if err := db.Pool().QueryRowContext(ctx, sqlOf(db).BaseURL).Scan(&base); err != nil {
 		return nil, err
 	}
-	return &watchHooks{db: db, store: storeKey(base)}, nil
+	return &watchHooks{db: db, store: mirror.StoreKey(base)}, nil
 }
 
 // watchHooks record a watched list's events.
 type watchHooks struct {
-	db    *DB
+	db    *mirror.DB
 	store string
 }
 
 // Page records the events of a page's changes. Pages list the newest rows
 // first: the oldest row's events go first, and each row's in the order
 // they happened.
-func (h *watchHooks) Page(ctx context.Context, tx Tx, changes []RowChange) error {
+func (h *watchHooks) Page(ctx context.Context, tx mirror.Tx, changes []mirror.RowChange) error {
 	d := &deriver{store: h.store, now: h.db.Now().UTC()}
 	var events []Event
 	for _, c := range slices.Backward(changes) {
 		events = append(events, d.derive(c)...)
 	}
-	return h.db.insertEvents(ctx, tx, events)
+	return insertEvents(ctx, h.db, tx, events)
 }
 
 // Gone records the events of the rows a full pass marks gone.
-func (h *watchHooks) Gone(ctx context.Context, tx Tx, changes []RowChange) error {
+func (h *watchHooks) Gone(ctx context.Context, tx mirror.Tx, changes []mirror.RowChange) error {
 	return h.Page(ctx, tx, changes)
 }
 
@@ -103,9 +101,9 @@ type rowQuerier interface {
 }
 
 // watched reports whether list is watched.
-func watched(ctx context.Context, db *DB, q rowQuerier, list string) (bool, error) {
+func watched(ctx context.Context, db *mirror.DB, q rowQuerier, list string) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, db.watchSQL().Watched, list).Scan(&n)
+	err := q.QueryRowContext(ctx, sqlOf(db).Watched, list).Scan(&n)
 	return n > 0, err
 }
 
@@ -115,40 +113,40 @@ type deriver struct {
 	now   time.Time
 }
 
-func (db *DB) deriver(ctx context.Context, tx Tx) (*deriver, error) {
+func newDeriver(ctx context.Context, db *mirror.DB, tx mirror.Tx) (*deriver, error) {
 	var base string
-	err := tx.QueryRowContext(ctx, db.watchSQL().BaseURL).Scan(&base)
-	return &deriver{store: storeKey(base), now: db.Now().UTC()}, err
+	err := tx.QueryRowContext(ctx, sqlOf(db).BaseURL).Scan(&base)
+	return &deriver{store: mirror.StoreKey(base), now: db.Now().UTC()}, err
 }
 
 // derive is the events one change makes (docs/watch.md says which).
-func (d *deriver) derive(c RowChange) []Event {
+func (d *deriver) derive(c mirror.RowChange) []Event {
 	switch c.List {
-	case submissions.name:
+	case "submissions":
 		return d.submission(c)
-	case rules.name:
+	case "rules":
 		return d.rule(c)
-	case offers.name:
-		if c.Kind != ChangeGone {
+	case "offers":
+		if c.Kind != mirror.ChangeGone {
 			return []Event{d.event(OfferChanged, c.List, c.ID, contentVersion(c.After), d.when(c.After, "updated_at"), c.After)}
 		}
 	}
 	return nil
 }
 
-func (d *deriver) submission(c RowChange) []Event {
+func (d *deriver) submission(c mirror.RowChange) []Event {
 	switch c.Kind {
-	case ChangeNew:
+	case mirror.ChangeNew:
 		out := []Event{d.event(SubmissionCreated, c.List, c.ID, "", d.when(c.After, "created_at"), c.After)}
 		if statusOf(c.After) == 1 {
 			out = append(out, d.sent(c))
 		}
 		return out
-	case ChangeUpdated:
+	case mirror.ChangeUpdated:
 		if statusOf(c.After) == 1 && statusOf(c.Before) != 1 {
 			return []Event{d.sent(c)}
 		}
-	case ChangeGone:
+	case mirror.ChangeGone:
 		return []Event{d.event(SubmissionGone, c.List, c.ID, rowVersion(c.Before), d.now, c.Before)}
 	}
 	return nil
@@ -156,13 +154,13 @@ func (d *deriver) submission(c RowChange) []Event {
 
 // sent is submission.sent: its version is the row's updated_at, so a row
 // sent again later (pending in between) is a new event.
-func (d *deriver) sent(c RowChange) Event {
+func (d *deriver) sent(c mirror.RowChange) Event {
 	return d.event(SubmissionSent, c.List, c.ID, rowVersion(c.After), d.when(c.After, "updated_at"), c.After)
 }
 
-func (d *deriver) rule(c RowChange) []Event {
+func (d *deriver) rule(c mirror.RowChange) []Event {
 	switch c.Kind {
-	case ChangeNew:
+	case mirror.ChangeNew:
 		out := []Event{d.event(RuleCreated, c.List, c.ID, "", d.when(c.After, "created_at"), c.After)}
 		// A rule that is live when first seen went live: the clock's
 		// check (ClockEvents) would give the same event, with the same id.
@@ -172,18 +170,18 @@ func (d *deriver) rule(c RowChange) []Event {
 			}
 		}
 		return out
-	case ChangeGone:
+	case mirror.ChangeGone:
 		return []Event{d.event(RuleDeleted, c.List, c.ID, "", d.now, c.Before)}
 	}
 	return nil
 }
 
 func (d *deriver) ruleStarted(id string, row json.RawMessage, at time.Time) Event {
-	return d.event(RuleStarted, rules.name, id, stringField(row, "start_date"), at, row)
+	return d.event(RuleStarted, "rules", id, stringField(row, "start_date"), at, row)
 }
 
 func (d *deriver) ruleEnded(id string, row json.RawMessage, at time.Time) Event {
-	return d.event(RuleEnded, rules.name, id, stringField(row, "end_date"), at, row)
+	return d.event(RuleEnded, "rules", id, stringField(row, "end_date"), at, row)
 }
 
 // event builds an event whose id is derived from the store, the type, the
@@ -263,7 +261,7 @@ func timeField(row json.RawMessage, key string) (time.Time, bool) {
 	if s == "" {
 		return time.Time{}, false
 	}
-	t, err := parseAPITime(s)
+	t, err := mirror.ParseAPITime(s)
 	return t.UTC(), err == nil
 }
 

@@ -1,4 +1,4 @@
-package mirror
+package watch
 
 import (
 	"context"
@@ -9,17 +9,17 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/storectl/storectl/internal/mirror/backend"
+	"github.com/storectl/storectl/internal/mirror"
 )
 
 // Unwatched lists the groups among want that are not watched yet: their
 // first watch takes the mirror as it stands as the baseline.
-func (db *DB) Unwatched(ctx context.Context, want []string) (_ []string, err error) {
-	defer db.explain(&err)
+func Unwatched(ctx context.Context, db *mirror.DB, want []string) (_ []string, err error) {
+	defer func() { err = db.Explain(err) }()
 	var out []string
 	for _, g := range want {
-		for _, res := range resourcesOf(g) {
-			ok, err := watched(ctx, db, db.sql(), res.name)
+		for _, list := range mirror.Lists(g) {
+			ok, err := watched(ctx, db, db.Pool(), list)
 			if err != nil {
 				return nil, err
 			}
@@ -38,14 +38,14 @@ func (db *DB) Unwatched(ctx context.Context, want []string) (_ []string, err err
 // since that instant that the mirror can tell (rows created, sent,
 // offers updated, rules created, and rules' dates, checked at the next
 // ClockEvents) are recorded now, oldest first. It returns how many.
-func (db *DB) StartWatching(ctx context.Context, group string, since time.Time) (_ int, err error) {
-	defer db.explain(&err)
-	sqlTx, err := db.sql().BeginTx(ctx, nil)
+func StartWatching(ctx context.Context, db *mirror.DB, group string, since time.Time) (_ int, err error) {
+	defer func() { err = db.Explain(err) }()
+	sqlTx, err := db.Pool().BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer sqlTx.Rollback()
-	tx := backend.SQLTx{Tx: sqlTx}
+	tx := mirror.SQLTx{Tx: sqlTx}
 	now := db.Now()
 	clock := now
 	if !since.IsZero() {
@@ -54,35 +54,35 @@ func (db *DB) StartWatching(ctx context.Context, group string, since time.Time) 
 		clock = since.Add(-time.Microsecond)
 	}
 	var events []Event
-	for _, res := range resourcesOf(group) {
-		r, err := tx.ExecContext(ctx, db.watchSQL().StartWatch, res.name, stamp(now), stamp(clock))
+	for _, list := range mirror.Lists(group) {
+		r, err := tx.ExecContext(ctx, sqlOf(db).StartWatch, list, stamp(now), stamp(clock))
 		if err != nil {
 			return 0, err
 		}
 		if n, _ := r.RowsAffected(); n == 0 || since.IsZero() {
 			continue
 		}
-		replayed, err := db.replay(ctx, tx, res, since)
+		replayed, err := replay(ctx, db, tx, list, since)
 		if err != nil {
 			return 0, err
 		}
 		events = append(events, replayed...)
 	}
-	if err := db.insertEvents(ctx, tx, events); err != nil {
+	if err := insertEvents(ctx, db, tx, events); err != nil {
 		return 0, err
 	}
 	return len(events), sqlTx.Commit()
 }
 
-// replay derives the events of the rows of res that changed since since,
+// replay derives the events of the rows of list that changed since since,
 // as a watch running then would have: created rows as new (a sent one also
 // as sent), offers as changed.
-func (db *DB) replay(ctx context.Context, tx Tx, res *resource, since time.Time) ([]Event, error) {
-	q := db.watchSQL().Replay(res.name)
+func replay(ctx context.Context, db *mirror.DB, tx mirror.Tx, list string, since time.Time) ([]Event, error) {
+	q := sqlOf(db).Replay(list)
 	if q == "" {
 		return nil, nil
 	}
-	d, err := db.deriver(ctx, tx)
+	d, err := newDeriver(ctx, db, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -94,11 +94,11 @@ func (db *DB) replay(ctx context.Context, tx Tx, res *resource, since time.Time)
 	var perRow [][]Event
 	for rows.Next() {
 		var id int64
-		var list string
-		if err := rows.Scan(&id, &list); err != nil {
+		var row string
+		if err := rows.Scan(&id, &row); err != nil {
 			return nil, err
 		}
-		c := RowChange{List: res.name, ID: strconv.FormatInt(id, 10), Kind: ChangeNew, After: json.RawMessage(list)}
+		c := mirror.RowChange{List: list, ID: strconv.FormatInt(id, 10), Kind: mirror.ChangeNew, After: json.RawMessage(row)}
 		var kept []Event
 		for _, e := range d.derive(c) {
 			if !e.OccurredAt.Before(since) {
@@ -120,34 +120,34 @@ func (db *DB) replay(ctx context.Context, tx Tx, res *resource, since time.Time)
 // request: the dates are in the mirror). Run it after a sync of the rules,
 // so that a rule the store holds is mirrored before its dates are passed.
 // It returns how many events it recorded.
-func (db *DB) ClockEvents(ctx context.Context) (_ int, err error) {
-	defer db.explain(&err)
-	sqlTx, err := db.sql().BeginTx(ctx, nil)
+func ClockEvents(ctx context.Context, db *mirror.DB) (_ int, err error) {
+	defer func() { err = db.Explain(err) }()
+	sqlTx, err := db.Pool().BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer sqlTx.Rollback()
-	tx := backend.SQLTx{Tx: sqlTx}
+	tx := mirror.SQLTx{Tx: sqlTx}
 	var clock sql.NullString
-	err = tx.QueryRowContext(ctx, db.watchSQL().Clock, rules.name).Scan(&clock)
+	err = tx.QueryRowContext(ctx, sqlOf(db).Clock, "rules").Scan(&clock)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, err
 	}
-	d, err := db.deriver(ctx, tx)
+	d, err := newDeriver(ctx, db, tx)
 	if err != nil {
 		return 0, err
 	}
-	events, err := db.passedDates(ctx, d, tx, parseStamp(clock.String))
+	events, err := passedDates(ctx, db, d, tx, mirror.ParseStamp(clock.String))
 	if err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, db.watchSQL().SetClock, stamp(d.now), rules.name); err != nil {
+	if _, err := tx.ExecContext(ctx, sqlOf(db).SetClock, stamp(d.now), "rules"); err != nil {
 		return 0, err
 	}
-	if err := db.insertEvents(ctx, tx, events); err != nil {
+	if err := insertEvents(ctx, db, tx, events); err != nil {
 		return 0, err
 	}
 	return len(events), sqlTx.Commit()
@@ -155,8 +155,8 @@ func (db *DB) ClockEvents(ctx context.Context) (_ int, err error) {
 
 // passedDates are the events of the live rules whose start (when on) or
 // end date lies in (from, now].
-func (db *DB) passedDates(ctx context.Context, d *deriver, tx Tx, from time.Time) ([]Event, error) {
-	rows, err := tx.QueryContext(ctx, db.watchSQL().LiveRules)
+func passedDates(ctx context.Context, db *mirror.DB, d *deriver, tx mirror.Tx, from time.Time) ([]Event, error) {
+	rows, err := tx.QueryContext(ctx, sqlOf(db).LiveRules)
 	if err != nil {
 		return nil, err
 	}
@@ -179,26 +179,4 @@ func (db *DB) passedDates(ctx context.Context, d *deriver, tx Tx, from time.Time
 	}
 	slices.SortStableFunc(out, func(a, b Event) int { return a.OccurredAt.Compare(b.OccurredAt) })
 	return out, rows.Err()
-}
-
-// fullDue says whether a list is due a full pass (SyncOptions.FullAfter):
-// its last pass found a single page, or its last full pass finished more
-// than after ago.
-func (db *DB) fullDue(ctx context.Context, res *resource, after time.Duration) (bool, error) {
-	var walk string
-	err := db.sql().QueryRowContext(ctx, db.q.LastWalk, res.name, purposeSync).Scan(&walk)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil // a first sync reads every page anyway
-	}
-	if err != nil {
-		return false, err
-	}
-	var st struct {
-		LastPage int `json:"last_page"`
-	}
-	if json.Unmarshal([]byte(walk), &st) == nil && st.LastPage <= 1 {
-		return true, nil
-	}
-	last, _, ok, err := db.lastFull(ctx, res)
-	return !ok || db.Now().Sub(last) >= after, err
 }
