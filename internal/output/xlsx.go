@@ -193,8 +193,9 @@ func (p *Printer) location() *time.Location {
 // sheetText is the one rule for the text of a workbook cell: the rule of
 // every CSV cell (VisibleCell: controls and bidi controls written visibly,
 // never dropped), less the formula guard, which a text cell does not need
-// (it is never evaluated).
-func (p *Printer) sheetText(s string) string { return VisibleCell(s) }
+// (it is never evaluated), but with the guard's quote kept readable
+// (KeepGuardLikeText), so that ReadCell reads either file alike.
+func (p *Printer) sheetText(s string) string { return KeepGuardLikeText(VisibleCell(s)) }
 
 // sheetZone names the zone of a workbook's date-time columns: its IANA
 // name (Europe/Berlin), which holds for every row, where CET would be

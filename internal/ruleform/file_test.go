@@ -110,8 +110,8 @@ func TestReadYAML(t *testing.T) {
 	if len(problems[1]) != 0 {
 		t.Errorf("row 2: %v", problems[1])
 	}
-	if _, err := readRules(t, "m.yaml", "name: x\n"); err == nil || !strings.Contains(err.Error(), "not a list") {
-		t.Errorf("mapping document: %v", err)
+	if _, err := readRules(t, "m.yaml", "name: x\n- y\n"); err == nil || !strings.Contains(err.Error(), "not a YAML list") {
+		t.Errorf("broken document: %v", err)
 	}
 }
 

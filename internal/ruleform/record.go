@@ -210,6 +210,11 @@ func setIDs(in *Input, field string, v any) {
 func setTranslations(in *Input, v any) {
 	switch t := v.(type) {
 	case nil:
+	case []any:
+		// An empty list is how a PHP server may send an empty object.
+		if len(t) > 0 {
+			in.invalid("translations", "The translations must be an array.")
+		}
 	case bulk.Object:
 		langs := sortedFields(t)
 		for _, lang := range langs {

@@ -38,10 +38,16 @@ func newApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command
 they already are: run it again and again (a nightly job fed by a launch
 calendar), nothing is created twice.
 
-The file is the one "comingsoon create --from-file" reads (CSV, JSON or YAML,
-the same columns and keys; - reads stdin). A rule is known by its name: each
-name may appear once in the file, and every row is checked before anything is
-sent (exit 2 otherwise).
+The file is the one "comingsoon create --from-file" reads (CSV, an .xlsx
+workbook, JSON or YAML, the same columns and keys; - reads stdin): what
+"comingsoon list" writes in any format, and "comingsoon get ID -o json", read
+back as the same rules, so apply --prune --dry-run on a fresh listing plans
+nothing. A leading ' before = + - @ tab or CR in a CSV cell or workbook text
+is the formula guard's and is removed (a name that starts with '= is written
+''=). A rule is known by its name: each name may appear once in the file,
+and every row is checked before anything is sent (exit 2 otherwise). A row
+without a start date equals only a rule without one; the API creates no
+such rule, so a plan that would create one is refused.
 
 apply reads every rule in the store, and the detail (translations) of each
 rule named like a row, and plans:
@@ -79,7 +85,7 @@ matches the file, 5 when some changes failed, 2 on a bad file.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.File, "file", "f", "", "read the rules that should exist from `FILE` (.csv, .json, .yaml; - for stdin)")
+	fl.StringVarP(&opts.File, "file", "f", "", "read the rules that should exist from `FILE` (.csv, .xlsx, .json, .yaml; - for stdin)")
 	fl.BoolVar(&opts.Prune, "prune", false, "also delete the rules whose names the file does not list")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "apply without asking (required when not at a terminal)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the requests it would send, and send nothing")
@@ -97,7 +103,8 @@ func runApply(ctx context.Context, opts *ApplyOptions) error {
 		return exitcode.UsageHint(fmt.Errorf("no file given"),
 			"name the rules that should exist with --file FILE (the columns of `comingsoon create --from-file`)")
 	}
-	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "comingsoon-apply", Flag: "--file", Path: opts.File, Noun: "rules", DryRun: opts.DryRun}, opts.IO.In)
+	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "comingsoon-apply", Flag: "--file", Path: opts.File, Noun: "rules", DryRun: opts.DryRun,
+		Settings: opts.Settings}, opts.IO.In)
 	if err != nil {
 		return err
 	}
@@ -144,6 +151,9 @@ func planApply(ctx context.Context, opts *ApplyOptions, env *cmdutil.BulkEnv, fi
 		return nil, err
 	}
 	plan := ruleform.MakePlan(file.wanted, store, opts.Prune)
+	if err := uncreatable(plan, fileName); err != nil {
+		return nil, err
+	}
 	return &applier{opts: opts, env: env, plan: plan, file: file, store: store, fileName: fileName}, nil
 }
 
