@@ -38,7 +38,7 @@ func MirrorError(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &none):
-		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%w: run `storectl mirror sync` first, or drop --offline", err))
+		return exitcode.UsageHint(err, "run `storectl mirror sync` first")
 	case errors.As(err, &damaged):
 		return exitcode.UsageHint(err,
 			"`storectl mirror reset` deletes it (nothing in the store changes); the next sync makes a new mirror, reading every page again")
