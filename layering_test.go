@@ -34,6 +34,9 @@ var rules = []rule{
 	// The watch engine drives the mirror and delivers events; it knows no
 	// command, and reaches the store only through the mirror's sync.
 	{"watch", "cli", false}, {"watch", "config", false}, {"watch", "httpx", true},
+	// The MCP server runs commands through the Runner the command hands
+	// it: it knows no verb, client, transport, config or mirror.
+	{"mcp", "cli", false}, {"mcp", "api", true}, {"mcp", "httpx", true}, {"mcp", "config", false}, {"mcp", "mirror", false},
 }
 
 // notNouns are the packages under internal/cli that hold no verbs.

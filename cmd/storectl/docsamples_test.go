@@ -61,12 +61,13 @@ func guideSamples(page string) []guideSample {
 
 // runSample runs a sample command line as a shell would, against a fresh
 // sandbox, stdout then stderr; a sample may show a refusal, so its exit
-// code does not matter.
+// code does not matter. The pages read the demo's dated data (offers'
+// and rules' states) on 7 December 2026.
 func runSample(t *testing.T, command string) string {
 	t.Helper()
 	home := t.TempDir()
 	cmd := exec.Command("sh", "-c", command)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TZ=UTC", "NO_COLOR=1",
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TZ=UTC", "NO_COLOR=1", "STORECTL_TEST_NOW=2026-12-07T12:00:00Z",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, "c"), "XDG_STATE_HOME=" + filepath.Join(home, "s"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, "x"), "XDG_DATA_HOME=" + filepath.Join(home, "d"),
 		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(home, "no-dbus")}

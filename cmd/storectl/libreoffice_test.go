@@ -35,21 +35,29 @@ func officeCondition() bool {
 // headless and checks it against the same export as JSON (an array of
 // submissions): every id's digits exact (a text cell), every phone with its
 // +, each created_at and updated_at a date cell holding the instant in the
-// local zone, and no cell a formula but LibreOffice's own TRUE()/FALSE()
-// for a boolean cell.
+// zone the header names (ZONE, UTC when not given: an IANA name), each at
+// that zone's offset on its own date, and no cell a formula but
+// LibreOffice's own TRUE()/FALSE() for a boolean cell.
 //
-//	odscheck WORKBOOK JSON
+//	odscheck WORKBOOK JSON [ZONE]
 func cmdODSCheck(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: odscheck WORKBOOK JSON")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: odscheck WORKBOOK JSON [ZONE]")
 	}
+	zone := "UTC"
+	if len(args) == 3 {
+		zone = args[2]
+	}
+	loc, err := time.LoadLocation(zone)
+	ts.Check(err)
 	grid := convertToODS(ts, ts.MkAbs(args[0]))
 	var items []map[string]json.RawMessage
 	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[1])), &items))
 	if len(grid) != len(items)+1 {
 		ts.Fatalf("LibreOffice read %d rows, want a header and %d submissions", len(grid), len(items))
 	}
-	col := columnIndex(ts, grid[0])
+	col := columnIndex(ts, grid[0], zone)
+	offsets := map[string]bool{} // the zone's offsets the rows are in
 	for i, item := range items {
 		row := grid[i+1]
 		for _, key := range []string{"id", "product_id", "variant_id"} {
@@ -60,9 +68,14 @@ func cmdODSCheck(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		checkPhone(ts, i+2, row.at(col["customer_phone"]), item["customer_phone"])
 		for _, key := range []string{"created_at", "updated_at"} {
-			checkDate(ts, i+2, key, row.at(col[key+" (UTC)"]), item[key])
+			offsets[checkDate(ts, i+2, key, row.at(col[key+" ("+zone+")"]), item[key], loc)] = true
 		}
 		checkNoFormula(ts, i+2, row, col["unsubscribe"])
+	}
+	_, winter := time.Date(2026, 1, 1, 0, 0, 0, 0, loc).Zone()
+	_, summer := time.Date(2026, 7, 1, 0, 0, 0, 0, loc).Zone()
+	if winter != summer && len(offsets) < 2 {
+		ts.Fatalf("every date is in %v: the export should hold rows of both %s's offsets", offsets, zone)
 	}
 }
 
@@ -77,14 +90,17 @@ func checkPhone(ts *testscript.TestScript, row int, c odsCell, raw json.RawMessa
 	}
 }
 
-func checkDate(ts *testscript.TestScript, row int, key string, c odsCell, raw json.RawMessage) {
+// checkDate checks a date cell against the instant in loc, each at loc's
+// offset on its own date; it returns that offset's name (CEST, CET).
+func checkDate(ts *testscript.TestScript, row int, key string, c odsCell, raw json.RawMessage, loc *time.Location) string {
 	var s string
 	ts.Check(json.Unmarshal(raw, &s))
 	when, err := time.Parse(time.RFC3339Nano, s)
 	ts.Check(err)
-	if want := when.In(time.Local).Format("2006-01-02T15:04:05"); c.valueType != "date" || c.dateValue != want {
+	if want := when.In(loc).Format("2006-01-02T15:04:05"); c.valueType != "date" || c.dateValue != want {
 		ts.Fatalf("row %d %s: %s cell %q (date %q), want a date %s", row, key, c.valueType, c.text, c.dateValue, want)
 	}
+	return when.In(loc).Format("MST")
 }
 
 // checkNoFormula allows only LibreOffice's own form of a boolean, and only
@@ -100,12 +116,12 @@ func checkNoFormula(ts *testscript.TestScript, row int, cells odsRow, boolCol in
 	}
 }
 
-func columnIndex(ts *testscript.TestScript, header odsRow) map[string]int {
+func columnIndex(ts *testscript.TestScript, header odsRow, zone string) map[string]int {
 	col := map[string]int{}
 	for i, c := range header {
 		col[c.text] = i
 	}
-	for _, name := range []string{"id", "product_id", "variant_id", "customer_phone", "created_at (UTC)", "updated_at (UTC)", "unsubscribe"} {
+	for _, name := range []string{"id", "product_id", "variant_id", "customer_phone", "created_at (" + zone + ")", "updated_at (" + zone + ")", "unsubscribe"} {
 		if _, ok := col[name]; !ok {
 			ts.Fatalf("no column %q in the header %v", name, header)
 		}

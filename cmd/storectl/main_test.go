@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -17,6 +18,16 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(stopPGServer{m}, map[string]func(){
 		"storectl": func() {
+			// STORECTL_TEST_NOW fixes the clock of the views of dated data
+			// (cmdutil.Clock): the demo store's dates are fixed.
+			if now := os.Getenv("STORECTL_TEST_NOW"); now != "" {
+				at, err := time.Parse(time.RFC3339, now)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "STORECTL_TEST_NOW: %v\n", err)
+					os.Exit(2)
+				}
+				cmdutil.Clock = func() time.Time { return at }
+			}
 			os.Exit(root.Main(cmdutil.BuildInfo{Version: "0.0.0-test", Commit: "test", Date: "today"}))
 		},
 	})

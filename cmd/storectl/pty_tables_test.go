@@ -24,8 +24,10 @@ var listViews = []struct {
 	{[]string{"bis", "demand", "--by", "variant"}, []string{"VARIANT ID", "45001234560768", "PENDING"}},
 	{[]string{"bis", "export", "-o", "table", "--details"}, []string{"maya.schmidt@example.net"}},
 	{[]string{"preorder", "list"}, []string{"3101", "START (shop time)"}},
-	{[]string{"preorder", "products"}, []string{"45001234560040", "WHY", "product offer (most specific) · beat 3103, 3106, 3108"}},
-	{[]string{"preorder", "products", "--product-id", "8001234560026"}, []string{"45001234560092", "manual assignment (collection offer) · beat 3101, 3106"}},
+	// The winning offer's name and WHY whole (issue 37): the demo's 3104
+	// ended on 1 December 2026.
+	{[]string{"preorder", "products"}, []string{"45001234560040", "WHY", "Backpack & Sneak", "product offer (most specific)"}},
+	{[]string{"preorder", "products", "--product-id", "8001234560026"}, []string{"45001234560092", "Outerwear Pre-s", "ended 2026-12-01, now 3101 would win"}},
 	{[]string{"comingsoon", "list"}, []string{"NAME", "Hoodie XXL", "2026-11-21 10:00"}},
 	{[]string{"comingsoon", "apply", "--file", "@launches.csv", "--dry-run"}, []string{"Parka launch", "create"}},
 	{[]string{"comingsoon", "delete", "--expired", "--dry-run"}, []string{"BATCH", "NAME", "Store-wide maintenance"}},
@@ -56,7 +58,7 @@ func TestTablesFitTheTerminal(t *testing.T) {
 		"Parka launch,2026-12-01 09:00:00,2026-12-15,product,8001234560034;8001234560072\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"TZ=UTC", "NO_COLOR=1", "STORECTL_PAGER=cat"}
+	env := []string{"TZ=UTC", "NO_COLOR=1", "STORECTL_PAGER=cat", "STORECTL_TEST_NOW=2026-12-07T12:00:00Z"}
 	for _, cols := range []uint16{80, 120} {
 		home := t.TempDir()
 		for _, v := range listViews {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,7 +27,14 @@ const (
 	YAML   Format = "yaml"   // a list of mappings
 	// Text is lines of plain text (ids), read with Lines; only when asked.
 	Text Format = "text"
+	// XLSX is a workbook (Office Open XML), read as a CSV is: its first
+	// row the header.
+	XLSX Format = "xlsx"
 )
+
+// Cells reports a format whose values are cells of text under a header
+// row (CSV, a workbook): an empty cell is a value not given.
+func (f Format) Cells() bool { return f == CSV || f == XLSX }
 
 // Input is a bulk file ready to be read, once or more (validation first,
 // then the run): a named file, or stdin spooled to a private temp file so
@@ -68,6 +76,13 @@ func Open(path string, stdin io.Reader, accept Formats) (*Input, error) {
 		return nil, &OpenError{Name: in.Name, Err: err}
 	} else if info.IsDir() {
 		return nil, exitcode.Usagef("%s is a directory: name the file to read", in.Name)
+	}
+	if err := in.sniffBinary(path, accept); err != nil {
+		in.Close()
+		return nil, err
+	}
+	if in.Format == XLSX {
+		return in, nil
 	}
 	head, hash, err := in.scan()
 	if err != nil {
@@ -121,6 +136,71 @@ func (f Formats) String() string {
 		names[i] = string(x)
 	}
 	return strings.Join(names, ", ")
+}
+
+// Workbook files by their first bytes: a zip (.xlsx, .ods) or an OLE
+// compound file (.xls).
+var (
+	zipMagic = []byte("PK\x03\x04")
+	oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+)
+
+// sniffBinary recognises a workbook by its name or first bytes, before the
+// text checks could call it a file with NUL bytes: an .xlsx is read (with
+// its hash) where accept allows it; any other spreadsheet file is refused
+// with what to save it as.
+func (in *Input) sniffBinary(name string, accept Formats) error {
+	f, err := os.Open(in.path)
+	if err != nil {
+		return exitcode.Usagef("cannot read %s: %v", in.Name, err)
+	}
+	defer f.Close()
+	head := make([]byte, 8)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	ext := strings.ToLower(filepath.Ext(name))
+	isZip := bytes.HasPrefix(head, zipMagic)
+	switch {
+	case bytes.HasPrefix(head, oleMagic) || ext == ".xls":
+		return workbookError(&WorkbookError{Name: in.Name, Kind: "an Excel 97-2003 workbook (.xls)"})
+	case ext == ".ods" || ext == ".numbers" || isZip && ext != "" && ext != ".xlsx" && ext != ".xlsm":
+		return workbookError(&WorkbookError{Name: in.Name, Kind: "a spreadsheet file, not text"})
+	case !isZip:
+		return nil
+	case len(accept) > 0 && !accept.has(XLSX):
+		return workbookError(&WorkbookError{Name: in.Name, Kind: "a workbook", Unread: true})
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	sum := sha256.New()
+	if _, err := io.Copy(sum, f); err != nil {
+		return fmt.Errorf("cannot read %s: %w", in.Name, err)
+	}
+	in.Format, in.Hash = XLSX, hex.EncodeToString(sum.Sum(nil))
+	return nil
+}
+
+// WorkbookError is a spreadsheet file that is not read: its kind, or
+// (Unread) a workbook where only text is read. Nothing was sent.
+type WorkbookError struct {
+	Name, Kind string
+	Unread     bool
+}
+
+func (e *WorkbookError) Error() string {
+	if e.Unread {
+		return fmt.Sprintf("%s is a workbook, and only text is read here", e.Name)
+	}
+	return fmt.Sprintf("%s is %s", e.Name, e.Kind)
+}
+
+// workbookError is e with what to save the file as.
+func workbookError(e *WorkbookError) error {
+	if e.Unread {
+		return exitcode.UsageHint(e, "save it as CSV (UTF-8), or as text with one item per line")
+	}
+	return exitcode.UsageHint(e, "save it as CSV (UTF-8) or as an Excel workbook (.xlsx)")
 }
 
 // spoolStdin copies stdin to a temp file only this user can read: its rows
@@ -229,6 +309,9 @@ func detectFormat(name string, head []byte, accept Formats) Format {
 	case len(trimmed) > 0 && trimmed[0] == '[':
 		return JSON
 	case len(trimmed) > 0 && trimmed[0] == '{':
+		if line, _, _ := bytes.Cut(trimmed, []byte("\n")); !json.Valid(line) {
+			return JSON // one object over several lines, as -o json prints an item
+		}
 		return NDJSON
 	}
 	first, _, _ := bytes.Cut(trimmed, []byte("\n"))

@@ -1,14 +1,17 @@
 package bulk
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/xlsx"
 )
 
 func writeInput(t testing.TB, name, content string) string {
@@ -66,18 +69,19 @@ func TestReadFormats(t *testing.T) {
 // nothing is sent.
 func TestReadRefusesSilentChanges(t *testing.T) {
 	for name, tc := range map[string]struct{ content, want string }{
-		"dup.csv":      {"email,Email\na,b\n", `names column "Email" twice`},
-		"dup.json":     {`[{"email":"a","email":"b"}]`, `key "email" appears twice`},
-		"dup.ndjson":   {"{\"a\":1}\n{\"a\":1,\"a\":2}\n", `line 2: key "a" appears twice`},
-		"dup.yaml":     {"- email: a\n  email: b\n", `line 2: key "email" appears twice`},
-		"two.yaml":     {"- name: a\n---\n- name: b\n", "a second YAML document starts at line 2"},
-		"latin1.csv":   {"name\nZo\xeb\n", "line 2 is not valid UTF-8"},
-		"nul.csv":      {"name\nA\x00B\n", "line 2 holds a NUL byte"},
-		"noname.csv":   {"a,,b\n1,2,3\n", "column 2 of the header row has no name"},
-		"object.json":  {`{"email":"a"}`, "not a JSON array"},
-		"trail.json":   {`[{"a":1}] [`, "more data after the array"},
-		"deep.json":    {"[" + strings.Repeat(`{"a":`, 40) + "1" + strings.Repeat("}", 40) + "]", "nested too deeply"},
-		"mapping.yaml": {"name: x\n", "not a YAML list"},
+		"dup.csv":     {"email,Email\na,b\n", `names column "Email" twice`},
+		"dup.json":    {`[{"email":"a","email":"b"}]`, `key "email" appears twice`},
+		"dup.ndjson":  {"{\"a\":1}\n{\"a\":1,\"a\":2}\n", `line 2: key "a" appears twice`},
+		"dup.yaml":    {"- email: a\n  email: b\n", `line 2: key "email" appears twice`},
+		"two.yaml":    {"- name: a\n---\n- name: b\n", "a second YAML document starts at line 2"},
+		"latin1.csv":  {"name\nZo\xeb\n", "line 2 is not valid UTF-8"},
+		"nul.csv":     {"name\nA\x00B\n", "line 2 holds a NUL byte"},
+		"noname.csv":  {"a,,b\n1,2,3\n", "column 2 of the header row has no name"},
+		"scalar.json": {`"email"`, "not a JSON array"},
+		"two.json":    {`{"email":"a"} {"email":"b"}`, "more data after the object"},
+		"trail.json":  {`[{"a":1}] [`, "more data after the array"},
+		"deep.json":   {"[" + strings.Repeat(`{"a":`, 40) + "1" + strings.Repeat("}", 40) + "]", "nested too deeply"},
+		"scalar.yaml": {"just text\n", "not a YAML list"},
 	} {
 		_, err := readAll(t, writeInput(t, name, tc.content))
 		if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), tc.want) {
@@ -220,5 +224,104 @@ func TestSemicolonHeaderIsCSV(t *testing.T) {
 	defer in.Close()
 	if in.Format != CSV {
 		t.Errorf("format %s", in.Format)
+	}
+}
+
+// A CSV storectl wrote reads back as the values written: the formula
+// guard's quote and the visible forms of controls are undone, and a
+// quote that is the value's own is kept.
+func TestReadCSVUndoesTheGuard(t *testing.T) {
+	recs, err := readAll(t, writeInput(t, "g.csv", "name,note\n'=Launch,''=x\n'hello,'-5\n'@a,a<U+000D>b\n<U+003C>U+000D>,\"'\tTab\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []any
+	for _, r := range recs {
+		for _, f := range r.Fields {
+			got = append(got, f.Value)
+		}
+	}
+	want := []any{"=Launch", "'=x", "'hello", "'-5", "@a", "a\rb", "<U+000D>", "\tTab"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cells %q, want %q", got, want)
+	}
+}
+
+// What -o json and -o yaml print for one item is a file of one record.
+func TestReadOneItem(t *testing.T) {
+	for name, content := range map[string]string{
+		"one.json":   "{\n  \"name\": \"x\",\n  \"status\": true\n}\n",
+		"sniffed":    "{\n  \"name\": \"x\",\n  \"status\": true\n}\n",
+		"one.ndjson": `{"name": "x", "status": true}`,
+		"one.yaml":   "name: x\nstatus: true\n",
+	} {
+		recs, err := readAll(t, writeInput(t, name, content))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(recs) != 1 || recs[0].Row != 1 || len(recs[0].Fields) != 2 || recs[0].Fields[0].Value != "x" {
+			t.Errorf("%s: %+v", name, recs)
+		}
+	}
+}
+
+// A workbook reads as a CSV does: the header names the columns (a date
+// column's zone in parentheses), each cell is the text a CSV would hold,
+// and the rows continue on the next sheets.
+func TestReadWorkbook(t *testing.T) {
+	var buf bytes.Buffer
+	w := xlsx.New(&buf, xlsx.Options{Sheet: "rules", RowsPerSheet: 3,
+		Header: []string{"name", "start_date (Europe/Berlin)", "end_date", "status", "collection_id", "note (shop time)"}})
+	summer := time.Date(2026, 7, 1, 9, 30, 0, 0, time.UTC)
+	for _, row := range [][]xlsx.Cell{
+		{xlsx.TextCell("=Launch"), xlsx.TimeCell(summer), xlsx.TimeCell(summer), xlsx.BoolCell(true), xlsx.NumberCell("9007199254740993"), xlsx.TextCell("a<U+000D>b")},
+		{},
+		{xlsx.TextCell("''=Quoted"), xlsx.TextCell("2026-01-02 03:04:05"), xlsx.TextCell("soon"), xlsx.BoolCell(false)},
+	} {
+		if err := w.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := readAll(t, writeInput(t, "rules.xlsx", buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("records: %+v", recs)
+	}
+	want := Object{{"name", "=Launch"}, {"start_date", "2026-07-01T09:30:00+02:00"}, {"end_date", "2026-07-01T09:30:00"},
+		{"status", "true"}, {"collection_id", "9007199254740993"}, {"note", "a\rb"}}
+	if !reflect.DeepEqual(recs[0].Fields, want) || recs[0].Where() != `row 1 (sheet "rules", row 2)` {
+		t.Errorf("row 1: %q at %s", recs[0].Fields, recs[0].Where())
+	}
+	want = Object{{"name", "'=Quoted"}, {"start_date", "2026-01-02T03:04:05+01:00"}, {"end_date", "soon"}, {"status", "false"}}
+	if !reflect.DeepEqual(recs[1].Fields, want) || recs[1].Where() != `row 2 (sheet "rules (2)", row 2)` {
+		t.Errorf("row 2: %q at %s", recs[1].Fields, recs[1].Where())
+	}
+}
+
+// A spreadsheet file that is not read is refused with what to save it
+// as, never as a text file with NUL bytes.
+func TestWorkbooksNotReadSaySaveAsCSV(t *testing.T) {
+	var buf bytes.Buffer
+	w := xlsx.New(&buf, xlsx.Options{Header: []string{"id"}})
+	_ = w.Write([]xlsx.Cell{xlsx.NumberCell("1")})
+	_ = w.Close()
+	for _, tc := range []struct {
+		name, content string
+		accept        Formats
+	}{
+		{"ids.xlsx", buf.String(), Formats{Text}},
+		{"old.xls", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", nil},
+		{"sheet.ods", "PK\x03\x04\x00\x00", nil},
+	} {
+		_, err := Open(writeInput(t, tc.name, tc.content), nil, tc.accept)
+		if exitcode.Of(err) != exitcode.Usage || !strings.Contains(exitcode.HintOf(err), "save it as CSV") || strings.Contains(err.Error(), "NUL") {
+			t.Errorf("%s: %v (hint %q)", tc.name, err, exitcode.HintOf(err))
+		}
 	}
 }

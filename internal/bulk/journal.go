@@ -31,6 +31,9 @@ const (
 	Created Outcome = "created"
 	Updated Outcome = "updated"
 	Deleted Outcome = "deleted"
+	// Gone is a delete whose items the store no longer had: done, as a
+	// delete wants, but not by this request.
+	Gone    Outcome = "gone"
 	Failed  Outcome = "failed"
 	Skipped Outcome = "skipped" // already done in an earlier run
 	// Replaced, Unchanged and Kept count the rules comingsoon apply
@@ -51,7 +54,7 @@ const (
 )
 
 // finished outcomes are never repeated by --resume.
-func (o Outcome) finished() bool { return o == Created || o == Updated || o == Deleted }
+func (o Outcome) finished() bool { return o == Created || o == Updated || o == Deleted || o == Gone }
 
 // Entry is one line of the journal.
 type Entry struct {
@@ -79,6 +82,12 @@ type Journal struct {
 	pendingKeys map[string]Entry
 	complete    bool // the journal read ends with a finished run
 	truncate    bool // the first write starts the file afresh
+
+	// run, when set, is recorded in its run record as this journal's run
+	// starts and ends (JournalOptions.Once).
+	run              *RunKey
+	record           runRecord
+	doneNow, failNow int // rows this run finished, and failed
 }
 
 // JournalOptions say which journal to open and how.
@@ -87,10 +96,13 @@ type JournalOptions struct {
 	// Auto is a journal storectl named itself (no --report): a finished
 	// run's journal is then simply started afresh, unless Once.
 	Auto bool
-	// Once refuses to start afresh over a finished automatic journal
-	// (JournalComplete) unless Again: for a create, running the same file
-	// again creates every row again.
+	// Once refuses to run again an input an earlier run went through
+	// against the same store (JournalComplete), whatever journal either
+	// run kept, unless Again: for a create, running the same file again
+	// creates every row again. Run names the run; its record says where
+	// the earlier run's journal is.
 	Once, Again bool
+	Run         RunKey
 	// Resume appends to the journal after reading what it recorded.
 	Resume bool
 	// Force starts afresh over an existing journal, forgetting it.
@@ -118,11 +130,18 @@ const (
 // Its hint names the journal flags every bulk command has; a command
 // whose words differ reads State.
 type JournalError struct {
+	// Path is the journal: for JournalComplete and JournalInterrupted, the
+	// earlier run's, which need not be the one this run would keep.
 	Path  string
 	State JournalState
 	Row   int       // JournalRowChanged: which row
 	Rows  int       // JournalComplete: how many rows the run finished
-	Ended time.Time // JournalComplete: when the journal was last written
+	Ended time.Time // JournalComplete: when the run ended
+	// Failed is how many rows the finished run failed (JournalComplete);
+	// Started is when an unfinished run started (JournalInterrupted, from
+	// its run record; zero when only its journal was read).
+	Failed  int
+	Started time.Time
 }
 
 func (e *JournalError) Error() string {
@@ -172,6 +191,12 @@ func journalError(e *JournalError) error {
 // when Again).
 func OpenJournal(o JournalOptions) (*Journal, error) {
 	j := &Journal{path: o.Path, pending: map[int]Entry{}, pendingKeys: map[string]Entry{}}
+	if o.Once {
+		if e := o.Run.refusal(o); e != nil {
+			return nil, journalError(e)
+		}
+		j.run = &o.Run
+	}
 	info, err := j.stat()
 	if err != nil || info == nil {
 		return j.fresh(o, err)
@@ -250,6 +275,12 @@ func (r *Journal) start() error {
 	// Journal lines pass the one CSV guard: a server message such as
 	// =HYPERLINK(…) must not become a live formula in a spreadsheet.
 	r.file, r.csv = f, output.NewCSVWriter(f, output.CSVOptions{})
+	if r.run != nil {
+		r.record = runRecord{Journal: absPath(r.path), Started: time.Now().UTC()}
+		if err := r.run.save(r.record); err != nil {
+			return err
+		}
+	}
 	if info, err := f.Stat(); err == nil && info.Size() == 0 {
 		return r.csv.Write(header)
 	}
@@ -340,11 +371,31 @@ func (r *Journal) PendingKey(key string) (Entry, bool) {
 
 // Record appends one entry and flushes it to disk at once.
 func (r *Journal) Record(e Entry) error {
-	return r.write([]string{strconv.Itoa(e.Row), e.Key, string(e.Outcome), e.ID, e.Message})
+	if err := r.write([]string{strconv.Itoa(e.Row), e.Key, string(e.Outcome), e.ID, e.Message}); err != nil {
+		return err
+	}
+	switch {
+	case e.Outcome.finished():
+		r.doneNow++
+	case e.Outcome == Failed:
+		r.failNow++
+	}
+	return nil
 }
 
-// finish marks the run as gone through to its end.
-func (r *Journal) finish() error { return r.Record(Entry{Outcome: ended}) }
+// finish marks the run as gone through to its end, in the journal and in
+// its run record.
+func (r *Journal) finish() error {
+	if err := r.Record(Entry{Outcome: ended}); err != nil {
+		return err
+	}
+	if r.run == nil {
+		return nil
+	}
+	r.record.Ended = time.Now().UTC()
+	r.record.Done, r.record.Failed = r.done.count()+r.doneNow, r.failNow
+	return r.run.save(r.record)
+}
 
 func (r *Journal) write(rec []string) error {
 	if r.file == nil {
@@ -374,12 +425,4 @@ func RowKey(v any) string {
 	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:6])
-}
-
-// AutoJournal is where a run without --report keeps its journal: in dir
-// (the state directory's journals), named after the command and the input
-// it reads, so that running the same input again finds it.
-func AutoJournal(dir, command, inputHash string) string {
-	sum := sha256.Sum256([]byte(command + "\x00" + inputHash))
-	return filepath.Join(dir, command+"-"+hex.EncodeToString(sum[:8])+".csv")
 }

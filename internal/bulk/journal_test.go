@@ -252,3 +252,101 @@ func TestJournalRefusesAFinishedFileUnlessAgain(t *testing.T) {
 		j.Close()
 	}
 }
+
+// A create that went through a file is known by the file's content and
+// the store, whatever report either run names: the same file against the
+// same store is refused (JournalComplete, naming when, how many rows and
+// the earlier report) until Again; another store's run is another run; a
+// run that created nothing may run again; --resume continues only from
+// the run's own report.
+func TestRunRecordKnowsAFileByContentAndStore(t *testing.T) {
+	dir := t.TempDir()
+	key := RunKey{Dir: filepath.Join(dir, "journals"), Command: "comingsoon-create", Store: "sandbox", Input: "abc"}
+	first := filepath.Join(dir, "first.csv")
+	j, err := OpenJournal(JournalOptions{Path: first, Once: true, Run: key})
+	must(t, err)
+	must(t, j.Record(Entry{Row: 1, Key: "k1", Outcome: Created, ID: "21"}))
+	must(t, j.Record(Entry{Row: 2, Key: "k2", Outcome: Failed, Message: "no"}))
+	must(t, j.finish())
+	must(t, j.Close())
+
+	for _, o := range []JournalOptions{
+		{Path: filepath.Join(dir, "second.csv")},
+		{Path: key.AutoJournal(), Auto: true},
+		{Path: first},
+		{Path: first, Force: true},
+		{Path: filepath.Join(dir, "second.csv"), Resume: true},
+	} {
+		o.Once, o.Run = true, key
+		_, err := OpenJournal(o)
+		var je *JournalError
+		if !errors.As(err, &je) || je.State != JournalComplete || je.Path != first || je.Rows != 1 || je.Failed != 1 || je.Ended.IsZero() {
+			t.Errorf("%+v: %v (%+v)", o, err, je)
+		}
+	}
+	other := key
+	other.Store = "profile eu at https://eu.example.com"
+	for _, o := range []JournalOptions{
+		{Path: filepath.Join(dir, "again.csv"), Once: true, Again: true, Run: key},
+		{Path: first, Resume: true, Once: true, Run: key},
+		{Path: other.AutoJournal(), Auto: true, Once: true, Run: other},
+	} {
+		j, err := OpenJournal(o)
+		if err != nil {
+			t.Errorf("%+v: %v", o, err)
+			continue
+		}
+		j.Close()
+	}
+
+	// Every row failed: nothing was created, so nothing would be twice.
+	failed := key
+	failed.Input = "def"
+	j, err = OpenJournal(JournalOptions{Path: filepath.Join(dir, "failed.csv"), Once: true, Run: failed})
+	must(t, err)
+	must(t, j.Record(Entry{Row: 1, Key: "k1", Outcome: Failed}))
+	must(t, j.finish())
+	must(t, j.Close())
+	j, err = OpenJournal(JournalOptions{Path: failed.AutoJournal(), Auto: true, Once: true, Run: failed})
+	if err != nil {
+		t.Errorf("after a run that created nothing: %v", err)
+	} else {
+		j.Close()
+	}
+}
+
+// A run that did not finish is continued from its own report: a run of the
+// same file against the same store with another report (or none) is
+// refused, naming that report and when it started, unless Force or Again.
+func TestRunRecordSendsAnUnfinishedRunToItsReport(t *testing.T) {
+	dir := t.TempDir()
+	key := RunKey{Dir: filepath.Join(dir, "journals"), Command: "bis-create", Store: "sandbox", Input: "abc"}
+	first := filepath.Join(dir, "first.csv")
+	j, err := OpenJournal(JournalOptions{Path: first, Once: true, Run: key})
+	must(t, err)
+	must(t, j.Record(Entry{Row: 1, Key: "k1", Outcome: Pending, Message: "sent at 2026-10-01T07:00:00Z"}))
+	must(t, j.Close())
+	for _, o := range []JournalOptions{{Path: key.AutoJournal(), Auto: true}, {Path: key.AutoJournal(), Auto: true, Resume: true}} {
+		o.Once, o.Run = true, key
+		_, err := OpenJournal(o)
+		var je *JournalError
+		if !errors.As(err, &je) || je.State != JournalInterrupted || je.Path != first || je.Started.IsZero() {
+			t.Errorf("%+v: %v (%+v)", o, err, je)
+		}
+	}
+	j, err = OpenJournal(JournalOptions{Path: first, Resume: true, Once: true, Run: key})
+	must(t, err)
+	if _, pending := j.Pending(1, "k1"); !pending {
+		t.Error("resumed from its report, the run does not see its pending row")
+	}
+	j.Close()
+	for _, o := range []JournalOptions{{Force: true}, {Again: true}} {
+		o.Path, o.Auto, o.Once, o.Run = key.AutoJournal(), true, true, key
+		j, err := OpenJournal(o)
+		if err != nil {
+			t.Errorf("%+v: %v", o, err)
+			continue
+		}
+		j.Close()
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/output"
 )
 
 // Field is one key of a record with its value, in file order. A value is a
@@ -38,8 +39,11 @@ func (o Object) Get(key string) (any, bool) {
 
 // Record is one row of a bulk file.
 type Record struct {
-	Row    int // 1-based among the file's records (blank CSV rows skipped)
-	Line   int // the line it starts on; 0 when unknown (inside a JSON array)
+	Row  int // 1-based among the file's records (blank CSV rows skipped)
+	Line int // the line it starts on; 0 when unknown (inside a JSON array)
+	// Sheet names a workbook's sheet the record is on; Line is then its
+	// row number there.
+	Sheet  string
 	Fields Object
 	// Problem says why the record is not an object of fields, or does not
 	// fit the CSV header; Fields is then empty.
@@ -48,6 +52,9 @@ type Record struct {
 
 // Where names the record for messages: "row 3" or "row 3 (line 4)".
 func (r Record) Where() string {
+	if r.Sheet != "" {
+		return fmt.Sprintf("row %d (sheet %q, row %d)", r.Row, r.Sheet, r.Line)
+	}
 	if r.Line > 0 && r.Line != r.Row {
 		return fmt.Sprintf("row %d (line %d)", r.Row, r.Line)
 	}
@@ -72,6 +79,8 @@ func (in *Input) Each(fn func(Record) error) error {
 		err = eachNDJSON(rc, fn)
 	case YAML:
 		err = eachYAML(rc, in.open, noun, fn)
+	case XLSX:
+		err = eachXLSX(in.path, fn)
 	default:
 		err = eachCSV(rc, in.Delimiter, fn)
 	}
@@ -95,6 +104,8 @@ func (e *formatError) hint(f Format) string {
 		return "the file must hold one JSON object per line"
 	case YAML:
 		return "the file must be one YAML list of mappings (start each item with \"- \")"
+	case XLSX:
+		return "save the workbook again from a spreadsheet, or save it as CSV (UTF-8)"
 	}
 	return "the file must be CSV with a header row naming each column once"
 }
@@ -152,7 +163,9 @@ func eachCSV(r io.Reader, delimiter rune, fn func(Record) error) error {
 		} else {
 			r.Fields = make(Object, len(rec))
 			for i, cell := range rec {
-				r.Fields[i] = Field{Key: columns[i], Value: cell}
+				// What storectl wrote comes back as it was: the formula
+				// guard's quote and the visible forms of controls undone.
+				r.Fields[i] = Field{Key: columns[i], Value: output.ReadCell(cell)}
 			}
 		}
 		if err := fn(r); err != nil {
@@ -203,6 +216,9 @@ func eachJSON(r io.Reader, noun string, fn func(Record) error) error {
 	if errors.Is(err, io.EOF) {
 		return nil
 	}
+	if tok == json.Delim('{') {
+		return eachJSONObject(dec, tok, noun, fn)
+	}
 	if err != nil || tok != json.Delim('[') {
 		return formatErrorf("not a JSON array of %s", noun)
 	}
@@ -222,6 +238,19 @@ func eachJSON(r io.Reader, noun string, fn func(Record) error) error {
 		return formatErrorf("not a JSON array of %s: more data after the array", noun)
 	}
 	return nil
+}
+
+// eachJSONObject reads a file holding one object (what `-o json` prints
+// for one item) as one record.
+func eachJSONObject(dec *json.Decoder, open json.Token, noun string, fn func(Record) error) error {
+	v, err := decodeToken(dec, open, 0)
+	if err != nil {
+		return formatErrorf("not a JSON object: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return formatErrorf("not a JSON array of %s: more data after the object", noun)
+	}
+	return fn(recordOf(1, 0, v))
 }
 
 func eachNDJSON(r io.Reader, fn func(Record) error) error {
@@ -267,6 +296,11 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeToken(dec, tok, depth)
+}
+
+// decodeToken reads the value tok begins.
+func decodeToken(dec *json.Decoder, tok json.Token, depth int) (any, error) {
 	switch t := tok.(type) {
 	case json.Delim:
 		switch t {

@@ -26,13 +26,21 @@ func (t Tally) attempted() int {
 // String reads like "58 created · 1 failed · 1 skipped".
 func (t Tally) String() string {
 	var parts []string
-	for _, o := range []Outcome{Created, Replaced, Updated, Deleted, Unchanged, Skipped, Failed, Kept} {
+	for _, o := range []Outcome{Created, Replaced, Updated, Deleted, Gone, Unchanged, Skipped, Failed, Kept} {
 		if t[o] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", t[o], o))
+			parts = append(parts, fmt.Sprintf("%d %s", t[o], o.label()))
 		}
 	}
 	if len(parts) == 0 {
 		return "nothing to do"
 	}
 	return strings.Join(parts, " · ")
+}
+
+// label is how a tally names an outcome.
+func (o Outcome) label() string {
+	if o == Gone {
+		return "already gone"
+	}
+	return string(o)
 }

@@ -320,6 +320,10 @@ func (y *yamlReader) whole(fn func(Record) error) error {
 	if list.Kind == yaml.ScalarNode && list.Tag == "!!null" {
 		return nil
 	}
+	if list.Kind == yaml.MappingNode {
+		// One item, as -o yaml prints it: one record.
+		list = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{list}}
+	}
 	if list.Kind != yaml.SequenceNode {
 		return formatErrorf("not a YAML list of %s: the document is not a list (start each item with \"- \")", y.noun)
 	}

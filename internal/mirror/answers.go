@@ -66,7 +66,8 @@ func findQuery(f FindFilter) (string, []any) {
 		add("status = ?", *f.Status)
 	}
 	if !f.Since.IsZero() {
-		add("created_at >= ?", f.Since.UTC().Format("2006-01-02T15:04:05"))
+		// At or after, to the microsecond the API's created_at has.
+		add("created_at >= ?", f.Since.UTC().Format("2006-01-02T15:04:05.000000"))
 	}
 	q := "SELECT list_json FROM live_submissions"
 	if len(where) > 0 {

@@ -291,6 +291,25 @@ func TestStartWatchingSinceReplays(t *testing.T) {
 	}
 }
 
+// --since is "at or after": a rule starting at the very instant --since
+// names has started since then (the demo's rule 8 starts on 1 November,
+// 00:00 UTC, and was created before).
+func TestStartWatchingSinceIsAtOrAfter(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	w := newWorldAt(t, 0, func() time.Time { return now })
+	w.sync(SyncOptions{}, "comingsoon")
+	ctx := context.Background()
+	if _, err := w.db.StartWatching(ctx, "comingsoon", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.db.ClockEvents(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.events(); !slices.Contains(got, "rule.started 8") {
+		t.Fatalf("events since rule 8 started: %v, want rule.started 8 among them", got)
+	}
+}
+
 func TestOffersChange(t *testing.T) {
 	w := watchWorld(t, 5, "preorder")
 	if err := w.store.Update(func(st *sandbox.State) error {

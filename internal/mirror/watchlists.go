@@ -47,7 +47,9 @@ func (db *DB) StartWatching(ctx context.Context, group string, since time.Time) 
 	now := db.Now()
 	clock := now
 	if !since.IsZero() {
-		clock = since
+		// The clock's checks take the dates in (clock_at, now]: a stamp's
+		// unit before since makes --since "at or after", as everywhere.
+		clock = since.Add(-time.Microsecond)
 	}
 	var events []Event
 	for _, res := range resourcesOf(group) {

@@ -18,12 +18,53 @@ const formulaStarts = "=+-@\t\r＝＋－＠"
 // followed only by digits, spaces, dots, dashes and parentheses, such as
 // +1 (480) 555-0172) passes unchanged: no spreadsheet runs those, and a
 // mailing tool or CRM must receive the number as it is.
+//
+// A cell whose own text starts with quotes before such a character ('=x)
+// gets one more quote too, so that the guard can be undone exactly:
+// UnguardCSVCell removes one leading quote from every cell of that shape.
 func NeutraliseCSVCell(s string) string {
-	if s == "" || !strings.ContainsRune(formulaStarts, firstRune(s)) || isPlainNumber(s) || isPhoneNumber(s) {
+	if !guarded(s) {
 		return s
 	}
 	return "'" + s
 }
+
+// guarded reports a cell the guard quotes: after any leading single quotes,
+// it starts as a formula does and is neither a plain number nor a phone
+// number.
+func guarded(s string) bool {
+	t := strings.TrimLeft(s, "'")
+	return t != "" && strings.ContainsRune(formulaStarts, firstRune(t)) && !isPlainNumber(t) && !isPhoneNumber(t)
+}
+
+// UnguardCSVCell undoes NeutraliseCSVCell: a cell made of a quote and text
+// the guard quotes ('=Launch, or a quote before '=x) loses that one quote;
+// any other cell ('hello, '-5) is kept as it is. So a leading ' before
+// = + - @ tab or carriage return is always the guard's: a value that really
+// starts with '= is written, and must be written by hand, with two quotes.
+func UnguardCSVCell(s string) string {
+	if len(s) > 1 && s[0] == '\'' && guarded(s[1:]) {
+		return s[1:]
+	}
+	return s
+}
+
+// KeepGuardLikeText is the guard's rule for a workbook's text cell, which
+// is never evaluated and so is not quoted, but is read back as a CSV cell
+// is: a text that itself starts with ' before what the guard quotes ('=x)
+// gets one more quote, and only such a text.
+func KeepGuardLikeText(s string) string {
+	if strings.HasPrefix(s, "'") && guarded(s) {
+		return "'" + s
+	}
+	return s
+}
+
+// ReadCell is what a cell of a CSV or workbook storectl wrote holds: the
+// guard's quote removed (UnguardCSVCell), then the visible forms of
+// controls read back (ReadVisibleCell). Every file storectl reads goes
+// through it, so that what it writes comes back unchanged.
+func ReadCell(s string) string { return ReadVisibleCell(UnguardCSVCell(s)) }
 
 // isPhoneNumber reports + or - followed by at least one digit and nothing
 // but digits, spaces, dots, dashes and parentheses.

@@ -2,8 +2,6 @@ package output
 
 import (
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -97,7 +95,7 @@ func TestCSVCellsKeepEveryCharacterVisibly(t *testing.T) {
 }
 
 func FuzzVisibleCell(f *testing.F) {
-	for _, seed := range []string{"plain", "zo\u202ee", "\x1b[31m", "\xff", "a\r\nb", "<U+0041>", ""} {
+	for _, seed := range []string{"plain", "zo\u202ee", "\x1b[31m", "\xff", "a\r\nb", "<U+0041>", "<U+000D>", "<U+003C>", "<0xFF>", "<<U+0007>", ""} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -105,26 +103,54 @@ func FuzzVisibleCell(f *testing.F) {
 		if !utf8.ValidString(out) || !terminalSafe(out) || Sanitize(out) != out {
 			t.Fatalf("VisibleCell(%q) = %q: not clean", s, out)
 		}
-		// Nothing is lost: reading the escapes back gives s (unless s
-		// already held text of their form).
-		if !visibleForm.MatchString(s) && unescapeVisible(out) != s {
-			t.Fatalf("VisibleCell(%q) = %q does not read back", s, out)
+		// Nothing is lost, whatever s holds: reading the cell back gives s.
+		if back := ReadVisibleCell(out); back != s {
+			t.Fatalf("VisibleCell(%q) = %q reads back as %q", s, out, back)
 		}
 	})
 }
 
-// unescapeVisible reads the <U+…> and <0x…> forms back.
-func unescapeVisible(s string) string {
-	return visibleForm.ReplaceAllStringFunc(s, func(m string) string {
-		n, _ := strconv.ParseUint(m[3:len(m)-1], 16, 32)
-		if m[1] == '0' {
-			return string([]byte{byte(n)})
+// What a CSV or workbook storectl wrote reads back as the value written:
+// the guard's quote and the visible forms of controls are undone, and text
+// that only looks like them is kept.
+func TestCellsReadBackExactly(t *testing.T) {
+	tests := []struct{ value, csv, sheet string }{
+		{"=Launch", "'=Launch", "=Launch"},
+		{"'=Launch", "''=Launch", "''=Launch"},
+		{"''+x", "'''+x", "'''+x"},
+		{"''+1", "''+1", "''+1"},
+		{"'hello", "'hello", "'hello"},
+		{"'", "'", "'"},
+		{"-5", "-5", "-5"},
+		{"'-5", "'-5", "'-5"},
+		{"+1 (480) 555-0172", "+1 (480) 555-0172", "+1 (480) 555-0172"},
+		{"@home", "'@home", "@home"},
+		{"\tTab", "'\tTab", "\tTab"},
+		{"\r=1", "<U+000D>=1", "<U+000D>=1"},
+		{"a\rb\x00c", "a<U+000D>b<U+0000>c", "a<U+000D>b<U+0000>c"},
+		{"<U+000D>", "<U+003C>U+000D>", "<U+003C>U+000D>"},
+		{"<U+0041>", "<U+0041>", "<U+0041>"},
+		{"x<0xFF>", "x<U+003C>0xFF>", "x<U+003C>0xFF>"},
+		{"bad\xff", "bad<0xFF>", "bad<0xFF>"},
+		{`Zoë; "quoted", comma`, `Zoë; "quoted", comma`, `Zoë; "quoted", comma`},
+	}
+	csvCell := NewCSVWriter(io.Discard, CSVOptions{}).Cell
+	p := &Printer{}
+	for _, tt := range tests {
+		if got := csvCell(tt.value); got != tt.csv {
+			t.Errorf("CSV cell of %q = %q, want %q", tt.value, got, tt.csv)
 		}
-		return string(rune(n))
-	})
+		if got := p.sheetText(tt.value); got != tt.sheet {
+			t.Errorf("workbook text of %q = %q, want %q", tt.value, got, tt.sheet)
+		}
+		if got := ReadCell(tt.csv); got != tt.value {
+			t.Errorf("ReadCell(%q) = %q, want %q", tt.csv, got, tt.value)
+		}
+		if got := ReadCell(tt.sheet); got != tt.value {
+			t.Errorf("ReadCell(%q) (workbook) = %q, want %q", tt.sheet, got, tt.value)
+		}
+	}
 }
-
-var visibleForm = regexp.MustCompile(`<(U\+[0-9A-F]{4,6}|0x[0-9A-F]{2})>`)
 
 func TestCSVWriterForExcel(t *testing.T) {
 	var b strings.Builder
@@ -144,7 +170,7 @@ func TestCSVWriterForExcel(t *testing.T) {
 }
 
 func FuzzNeutraliseCSVCell(f *testing.F) {
-	for _, seed := range []string{"=1", "+44", "-12.5", "@x", "\tx", "\rx", "plain", "", "-", "－1"} {
+	for _, seed := range []string{"=1", "+44", "-12.5", "@x", "\tx", "\rx", "plain", "", "-", "－1", "'=x", "''@", "'-1", "'"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -154,6 +180,13 @@ func FuzzNeutraliseCSVCell(f *testing.F) {
 		}
 		if out != "" && strings.ContainsRune(formulaStarts, firstRune(out)) && !isPlainNumber(out) && !isPhoneNumber(out) {
 			t.Fatalf("NeutraliseCSVCell(%q) = %q still starts a formula", s, out)
+		}
+		// The guard is undone exactly, in a CSV and in a workbook.
+		if back := UnguardCSVCell(out); back != s {
+			t.Fatalf("NeutraliseCSVCell(%q) = %q reads back as %q", s, out, back)
+		}
+		if sheet := KeepGuardLikeText(s); UnguardCSVCell(sheet) != s {
+			t.Fatalf("KeepGuardLikeText(%q) = %q reads back as %q", s, sheet, UnguardCSVCell(sheet))
 		}
 	})
 }

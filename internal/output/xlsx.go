@@ -193,32 +193,51 @@ func (p *Printer) location() *time.Location {
 // sheetText is the one rule for the text of a workbook cell: the rule of
 // every CSV cell (VisibleCell: controls and bidi controls written visibly,
 // never dropped), less the formula guard, which a text cell does not need
-// (it is never evaluated).
-func (p *Printer) sheetText(s string) string { return VisibleCell(s) }
+// (it is never evaluated), but with the guard's quote kept readable
+// (KeepGuardLikeText), so that ReadCell reads either file alike.
+func (p *Printer) sheetText(s string) string { return KeepGuardLikeText(VisibleCell(s)) }
 
-// sheetZone names the zone of a workbook's date-time columns, as ZoneName
-// does, except that the user's own zone with summer time is named by its
-// IANA name where the system says it (Europe/Berlin): one abbreviation
-// (CET) would be wrong for the summer's rows.
+// sheetZone names the zone of a workbook's date-time columns: its IANA
+// name (Europe/Berlin), which holds for every row, where CET would be
+// wrong for the summer's; "UTC" for UTC. Go names the process's zone
+// "Local" unless TZ names it, so the name comes from TZ or the system's
+// /etc/localtime link; ZoneName's abbreviation is the last resort.
 func sheetZone(loc *time.Location, now time.Time) string {
-	name := ZoneName(loc, now)
-	if loc.String() != "Local" || !hasSummerTime(loc, now) {
-		return name
+	if loc != time.Local {
+		return utcOr(ZoneName(loc, now))
 	}
-	if tz, ok := os.LookupEnv("TZ"); ok && tz != "" {
-		return strings.TrimPrefix(tz, ":")
+	if name := localZoneName(); name != "" {
+		return utcOr(name)
+	}
+	return ZoneName(loc, now)
+}
+
+// localZoneName is the IANA name of the process's zone, or "" when
+// nothing says it.
+func localZoneName() string {
+	for _, name := range []string{time.Local.String(), os.Getenv("TZ")} {
+		name = strings.TrimPrefix(name, ":")
+		if _, iana, ok := strings.Cut(name, "zoneinfo/"); ok {
+			name = iana
+		}
+		if name != "" && name != "Local" && !strings.HasPrefix(name, "/") {
+			return name
+		}
 	}
 	if target, err := os.Readlink("/etc/localtime"); err == nil {
 		if _, iana, ok := strings.Cut(target, "zoneinfo/"); ok && iana != "" {
 			return iana
 		}
 	}
-	return name
+	return ""
 }
 
-// hasSummerTime reports loc changing its offset within now's year.
-func hasSummerTime(loc *time.Location, now time.Time) bool {
-	_, jan := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc).Zone()
-	_, jul := time.Date(now.Year(), 7, 1, 0, 0, 0, 0, loc).Zone()
-	return jan != jul
+// utcOr is "UTC" for UTC's other names (Etc/UTC, Etc/Universal, Zulu…),
+// else name.
+func utcOr(name string) string {
+	switch strings.TrimPrefix(name, "Etc/") {
+	case "UTC", "UCT", "Universal", "Zulu", "GMT", "GMT0", "Greenwich":
+		return "UTC"
+	}
+	return name
 }

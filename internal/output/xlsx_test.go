@@ -245,17 +245,30 @@ func TestFileFormat(t *testing.T) {
 }
 
 func TestSheetZone(t *testing.T) {
-	now := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC) // winter: Berlin is CET
 	if got := sheetZone(time.UTC, now); got != "UTC" {
 		t.Errorf("UTC: %q", got)
 	}
 	if got := sheetZone(berlin, now); got != "Europe/Berlin" {
 		t.Errorf("Berlin: %q", got)
 	}
-	// The user's zone without summer time is named as every view names it.
-	if !hasSummerTime(time.Local, now) {
-		if got, want := sheetZone(time.Local, now), ZoneName(time.Local, now); got != want {
-			t.Errorf("Local: %q, want %q", got, want)
+	// The process's own zone, as TZ=Europe/Berlin makes it: Go names it
+	// after TZ, and the header names it so, in winter too (issue 37: it
+	// was "CET" on rows in CEST).
+	saved := time.Local
+	t.Cleanup(func() { time.Local = saved })
+	time.Local = berlin
+	if got := sheetZone(time.Local, now); got != "Europe/Berlin" {
+		t.Errorf("TZ=Europe/Berlin: %q, want Europe/Berlin", got)
+	}
+	for _, utc := range []string{"Etc/UTC", "UTC", "Etc/Universal"} {
+		loc, err := time.LoadLocation(utc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Local = loc
+		if got := sheetZone(time.Local, now); got != "UTC" {
+			t.Errorf("TZ=%s: %q, want UTC", utc, got)
 		}
 	}
 }

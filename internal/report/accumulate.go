@@ -41,9 +41,10 @@ func (a *accumulator) add(g groupRow) {
 	s.Pending += g.pending
 	s.Sent += g.sent
 	s.DetailedSent += g.detailedSent
-	s.Opened += g.opened
-	s.Clicked += g.clicked
-	s.Unsubscribed += g.unsubscribed
+	s.Detailed += g.detailed
+	s.opened += g.opened
+	s.clicked += g.clicked
+	s.unsubscribed += g.unsubscribed
 	if g.locale != "" && g.detailed > 0 {
 		a.locales[g.locale] += g.detailed
 	}

@@ -131,11 +131,18 @@ func checkOnlyItself(t *testing.T, netlog, self string) {
 	}
 }
 
+// checkCharts finds every chart in the rendered page with its title (the
+// signups' an SVG image, the others lists of bars), and a table under each.
 func checkCharts(t *testing.T, dom string) {
 	t.Helper()
-	for _, id := range []string{"signups", "funnel", "ages", "products"} {
-		chart := regexp.MustCompile(`(?s)<figure id="chart-` + id + `"><svg [^>]*role="img"[^>]*><title id="` + id + `-t">[^<]+</title><desc`)
-		if !chart.MatchString(dom) {
+	charts := map[string]string{
+		"signups": `<figure id="chart-signups"><svg [^>]*role="img"[^>]*><title id="signups-t">[^<]+</title><desc`,
+	}
+	for _, id := range []string{"funnel", "ages", "products"} {
+		charts[id] = `<figure id="chart-` + id + `" aria-labelledby="` + id + `-t"[^>]*><figcaption><span id="` + id + `-t" class="title">[^<]+</span>.*?<ol class="bars"><li>`
+	}
+	for id, re := range charts {
+		if !regexp.MustCompile(`(?s)` + re).MatchString(dom) {
 			t.Errorf("chart %s is missing (or has no title) in the rendered page", id)
 		}
 	}

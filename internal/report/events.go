@@ -65,6 +65,7 @@ func (b *builder) engagement(ctx context.Context) error {
 	defer rows.Close()
 	var notify, click []float64
 	for rows.Next() {
+		b.detailedSends++
 		var cohort bool
 		var created string
 		var lastSent, opened, clicked *string
@@ -122,8 +123,8 @@ func (b *builder) event(created string, lastSent, opened, clicked *string) event
 		t     time.Time
 		ok    bool
 		count func(*Periodic)
-	}{{e.sent, e.hasSent, func(p *Periodic) { p.Sent++ }}, {e.opened, e.hasOpened, func(p *Periodic) { p.Opened++ }},
-		{e.clicked, e.hasClicked, func(p *Periodic) { p.Clicked++ }}} {
+	}{{e.sent, e.hasSent, func(p *Periodic) { p.sent++ }}, {e.opened, e.hasOpened, func(p *Periodic) { p.opened++ }},
+		{e.clicked, e.hasClicked, func(p *Periodic) { p.clicked++ }}} {
 		if !c.ok {
 			continue
 		}

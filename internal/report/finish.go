@@ -2,27 +2,61 @@ package report
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
-// finish computes the summary's rates and says what limits the numbers.
+// finish computes the summary's rates, makes unknown what no detail tells
+// yet, and says what limits the numbers.
 func (b *builder) finish() {
 	s := &b.r.Summary
-	s.OpenRate, s.ClickRate, s.Coverage = rate(s.Opened, s.DetailedSent), rate(s.Clicked, s.DetailedSent), rate(s.DetailedSent, s.Sent)
 	o := b.opts
+	s.OpenRate, s.ClickRate, s.Coverage = rate(s.opened, s.DetailedSent), rate(s.clicked, s.DetailedSent), rate(s.DetailedSent, s.Sent)
 	b.r.Range = Range{Until: o.end(), By: o.By, Zone: zoneName(o.Loc, o.end()), ShopZone: zoneName(o.ShopZone, o.end())}
 	if !o.Since.IsZero() {
 		since := o.Since
 		b.r.Range.Since = &since
 	}
-	switch {
-	case s.Sent > 0 && s.DetailedSent == 0:
-		b.note("no sent submission of the range has its detail yet: opens, clicks and their rates are unknown; `storectl mirror sync bis --details` fetches them")
-	case s.DetailedSent < s.Sent:
-		b.note(fmt.Sprintf("opens, clicks and their rates cover the %d of %d sent submissions that have their detail (%.0f%%), not the whole store; `storectl mirror sync bis --details` fetches more",
-			s.DetailedSent, s.Sent, *s.Coverage*100))
+	b.r.unmatched = b.filtered() && b.first == ""
+	var unknown []string
+	if s.Signups == 0 || s.Detailed > 0 {
+		s.Unsubscribed = &s.unsubscribed
+	} else {
+		unknown = append(unknown, "unsubscribes")
 	}
-	if !o.ShopZoneSet && s.Opened+s.Clicked > 0 {
+	// The periods' sends are known from the sent submissions' details (of
+	// any date); with none, only a range holding every submission, none of
+	// them sent, knows there were none.
+	sendsKnown := b.detailedSends > 0 || s.Sent == 0 && o.Since.IsZero()
+	for i := range b.r.Periods {
+		if p := &b.r.Periods[i]; sendsKnown {
+			p.Sent, p.Opened, p.Clicked = &p.sent, &p.opened, &p.clicked
+		}
+	}
+	if !sendsKnown {
+		unknown = append(unknown, "sends by "+string(o.By))
+	}
+	if s.Sent == 0 || s.DetailedSent > 0 {
+		s.Opened, s.Clicked = &s.opened, &s.clicked
+	} else {
+		unknown = append(unknown, "opens, clicks and their rates")
+	}
+	switch {
+	case len(unknown) > 0:
+		whose := "no sent submission of the range"
+		switch {
+		case s.Detailed == 0:
+			whose = "no submission of the range"
+		case len(unknown) == 1 && !sendsKnown:
+			whose = "no sent submission" // the range's own have none sent
+		}
+		b.note(fmt.Sprintf("%s has its detail yet: %s are unknown (— here, null in -o json); `storectl mirror sync bis --details` fetches them",
+			whose, listed(unknown)))
+	case s.DetailedSent < s.Sent:
+		b.note(fmt.Sprintf("sends by %s, opens, clicks and their rates cover the %d of %d sent submissions that have their detail, not the whole store; `storectl mirror sync bis --details` fetches more",
+			o.By, s.DetailedSent, s.Sent))
+	}
+	if !o.ShopZoneSet && s.opened+s.clicked > 0 {
 		b.note("opened and clicked times are in the shop's time zone, which the API does not name: read as UTC; set it with `storectl config set shop_timezone ZONE` (such as Europe/Paris or -07:00) for exact times to click")
 	}
 	if f := b.r.LastFullPass; f != nil && o.Now.Sub(*f) > staleFullPass {
@@ -33,6 +67,19 @@ func (b *builder) finish() {
 		b.note(fmt.Sprintf("%d clicks read earlier than their e-mail and are left out of the time to click: is shop_timezone (%s) the shop's zone?",
 			b.clickBeforeSend, b.r.Range.ShopZone))
 	}
+}
+
+// filtered says the report is kept to a product, a variant or a SKU.
+func (b *builder) filtered() bool {
+	return b.opts.ProductID != 0 || b.opts.VariantID != 0 || b.opts.SKU != ""
+}
+
+// listed joins phrases as a sentence does: "a, b and c".
+func listed(parts []string) string {
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // staleFullPass is how old the last full pass may be before the report

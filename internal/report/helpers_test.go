@@ -19,6 +19,12 @@ var demoNow = time.Date(2026, time.November, 25, 12, 0, 0, 0, time.UTC)
 // every detail fetched, at demoNow.
 func demoMirror(t testing.TB, n int) *mirror.DB {
 	t.Helper()
+	return demoMirrorDetails(t, n, true)
+}
+
+// demoMirrorDetails is demoMirror, with details fetched or none.
+func demoMirrorDetails(t testing.TB, n int, details bool) *mirror.DB {
+	t.Helper()
 	store := sandbox.NewMemoryStore(sandbox.DemoStateWithSubmissions(n))
 	now := func() time.Time { return demoNow }
 	h, err := httpx.New(httpx.Config{BaseURL: "https://sandbox.test", Token: sandbox.ShopToken,
@@ -33,7 +39,7 @@ func demoMirror(t testing.TB, n int) *mirror.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	db.Now = now
-	if _, err := db.Sync(ctx, shop.New(h), []string{"bis"}, mirror.SyncOptions{Details: true}); err != nil {
+	if _, err := db.Sync(ctx, shop.New(h), []string{"bis"}, mirror.SyncOptions{Details: details}); err != nil {
 		t.Fatal(err)
 	}
 	return db

@@ -19,6 +19,8 @@ var pageSource string
 var page = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"percent":  percent,
+		"rate":     rateOf,
+		"count":    count,
 		"clean":    output.Sanitize,
 		"hours":    quantHours,
 		"grouped":  output.Grouped,
@@ -38,9 +40,10 @@ type pageData struct {
 // topProducts is how many products the page draws and lists.
 const topProducts = 15
 
-// WriteHTML writes the report as one self-contained page: inline styles
-// and SVG, no script, and a Content-Security-Policy that lets it fetch
-// nothing. It holds no e-mail address or phone.
+// WriteHTML writes the report as one self-contained page: inline styles,
+// no script, and a Content-Security-Policy that lets it fetch nothing. It
+// holds no e-mail address or phone. Every rate shows what it is of ("63%
+// of 63"), and what is not known reads "—".
 func WriteHTML(w io.Writer, r *Report, m Meta) error {
 	d := pageData{R: r, Store: output.Sanitize(m.Store), Made: m.Made.In(m.Loc).Format("2006-01-02 15:04 MST"),
 		AsOf: "never", From: "the first submission", To: r.Range.Until.In(m.Loc).Format(time.DateOnly)}
@@ -52,22 +55,40 @@ func WriteHTML(w io.Writer, r *Report, m Meta) error {
 	}
 	d.TopProducts = r.Products[:min(topProducts, len(r.Products))]
 	d.Signups = timeBars(chart{"signups", "Signups and restock e-mails sent by " + string(r.Range.By),
-		fmt.Sprintf("%d periods from %s to %s; the table below lists each.", len(r.Periods), d.From, d.To)}, r.Periods)
+		fmt.Sprintf("%d periods from %s to %s; the table below lists each.", len(r.Periods), d.From, d.To)}, r.Range.By, r.Periods,
+		[]series{{"signups", func(p Periodic) *int { return &p.Signups }}, {"restock e-mails sent", func(p Periodic) *int { return p.Sent }}})
 	s := r.Summary
-	d.Funnel = hbars(chart{"funnel", "From signup to click", "Submissions created in the range: signed up, sent, sent with their detail, opened, clicked."},
-		[]barValue{{"signed up", s.Signups, ""}, {"restock e-mail sent", s.Sent, ""}, {"sent, with their detail", s.DetailedSent, ""},
-			{"opened", s.Opened, " (" + percent(s.OpenRate) + ")"}, {"clicked", s.Clicked, " (" + percent(s.ClickRate) + ")"}})
+	d.Funnel = hbars(chart{"funnel", "From signup to click.", "Submissions created in the range: signed up, sent, sent with their detail, opened, clicked."},
+		[]barValue{{"signed up", known(s.Signups), ""}, {"restock e-mail sent", known(s.Sent), ""}, {"sent, with their detail", known(s.DetailedSent), ""},
+			{"opened", s.Opened, rateNote(s.Opened, s.OpenRate, s.DetailedSent)}, {"clicked", s.Clicked, rateNote(s.Clicked, s.ClickRate, s.DetailedSent)}})
 	var ages []barValue
 	for _, a := range r.WaitlistAges {
-		ages = append(ages, barValue{label: a.Label, value: a.Count})
+		ages = append(ages, barValue{label: a.Label, value: known(a.Count)})
 	}
-	d.Ages = hbars(chart{"ages", "How long pending requests have waited", "Pending submissions of the range by age."}, ages)
+	d.Ages = hbars(chart{"ages", "How long pending requests have waited.", "Pending submissions of the range by age."}, ages)
 	var prods []barValue
 	for _, p := range d.TopProducts {
-		prods = append(prods, barValue{label: productName(p), value: p.Pending, note: " " + trendText(p.Trend)})
+		prods = append(prods, barValue{label: productName(p), value: known(p.Pending), note: " " + trendText(p.Trend)})
 	}
-	d.Prods = hbars(chart{"products", "Products people wait for", "Pending requests per product, most first, with the trend of the last 7 days against the 28-day rate."}, prods)
+	d.Prods = hbars(chart{"products", "Products people wait for.", "Pending requests per product, most first, with the trend of the last 7 days against the 28-day rate."}, prods)
 	return page().Execute(w, d)
+}
+
+// rateOf is a rate with what it is of: "63% of 63"; "—" when not known.
+func rateOf(r *float64, of int) string {
+	if r == nil {
+		return "—"
+	}
+	return percent(r) + " of " + output.Grouped(of)
+}
+
+// rateNote follows a count in the funnel: " (63% of 63)", or nothing when
+// the count is not known.
+func rateNote(n *int, r *float64, of int) string {
+	if n == nil || r == nil {
+		return ""
+	}
+	return " (" + rateOf(r, of) + ")"
 }
 
 func productName(p Product) string {

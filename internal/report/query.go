@@ -29,6 +29,9 @@ type builder struct {
 	// clickBeforeSend counts clicks whose time reads earlier than the
 	// e-mail's: a sign the shop's zone is not what it is read as.
 	clickBeforeSend int
+	// detailedSends counts the sent submissions of any date, within the
+	// filter, that have their detail: the periods' sends come from them.
+	detailedSends int
 	// pending are the range's pending submissions per quarter (nil when
 	// none are).
 	pending *pendingQuarters
@@ -44,9 +47,17 @@ const (
 	inRange   = "(created_at >= :since AND created_at < :until)"
 )
 
-// sqlTime is an instant as the API's created_at begins (UTC, to the
-// second): text comparison with the stored values is time order.
-func sqlTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05") }
+// sqlTime is an instant as the API's created_at spells it (UTC, to the
+// second, or the microsecond when it has a fraction): text comparison with
+// the stored values is time order, and a bound's fraction counts (--since
+// 09:00:00.5 is at or after it: 09:00:00.000000Z is before).
+func sqlTime(t time.Time) string {
+	t = t.UTC()
+	if t.Nanosecond() == 0 {
+		return t.Format("2006-01-02T15:04:05")
+	}
+	return t.Format("2006-01-02T15:04:05.000000")
+}
 
 func (b *builder) build(ctx context.Context) error {
 	b.where()

@@ -8,7 +8,9 @@
 // sends by last_sent, opens and clicks by their times); the products are
 // what people wait for now. Sent, opened and clicked are known per
 // submission only from its detail, so rates are of the sent submissions
-// that have a detail (detailed_sent), and say so.
+// that have a detail (detailed_sent), and say so. What no detail tells yet
+// (unsubscribes, sends by period, opens, clicks and their rates) is
+// unknown — null in JSON, "—" on the page and the terminal — never 0.
 package report
 
 import (
@@ -58,16 +60,27 @@ type Report struct {
 	WaitlistAges []AgeBucket `json:"waitlist_age_buckets"`
 	// Notes say what limits the numbers (coverage, the shop's zone).
 	Notes []string `json:"notes"`
+
+	unmatched bool // a filter was given, and no submission matches it
 }
 
-// Summary covers the submissions created in the range.
+// MatchedNothing says a filter (--product-id, --variant-id, --sku) was
+// given and no submission of the mirror, of any date, matches it.
+func (r *Report) MatchedNothing() bool { return r.unmatched }
+
+// Summary covers the submissions created in the range. Opened and clicked
+// are null while no sent submission of the range has its detail (and sends
+// there are), unsubscribed while no submission of the range has.
 type Summary struct {
-	Signups      int      `json:"signups"`
-	Pending      int      `json:"pending"`
-	Sent         int      `json:"sent"`
-	Opened       int      `json:"opened"`
-	Clicked      int      `json:"clicked"`
-	Unsubscribed int      `json:"unsubscribed"`
+	Signups      int  `json:"signups"`
+	Pending      int  `json:"pending"`
+	Sent         int  `json:"sent"`
+	Opened       *int `json:"opened"`
+	Clicked      *int `json:"clicked"`
+	Unsubscribed *int `json:"unsubscribed"`
+	// Detailed counts the submissions of the range that have their detail,
+	// DetailedSent the sent ones among them.
+	Detailed     int      `json:"detailed"`
 	DetailedSent int      `json:"detailed_sent"`
 	OpenRate     *float64 `json:"open_rate"`
 	ClickRate    *float64 `json:"click_rate"`
@@ -76,15 +89,21 @@ type Summary struct {
 	TimeToNotifyHours Quantiles    `json:"time_to_notify_hours"`
 	TimeToClickHours  Quantiles    `json:"time_to_click_hours"`
 	WaitlistAgeHours  AgeQuantiles `json:"waitlist_age_hours"`
+
+	opened, clicked, unsubscribed int
 }
 
-// Periodic is one day, week or month of the range.
+// Periodic is one day, week or month of the range. Sends, opens and clicks
+// are known from details only: null while no sent submission has its
+// detail.
 type Periodic struct {
 	Start   string `json:"start"` // YYYY-MM-DD, in the report's zone
 	Signups int    `json:"signups"`
-	Sent    int    `json:"sent"`
-	Opened  int    `json:"opened"`
-	Clicked int    `json:"clicked"`
+	Sent    *int   `json:"sent"`
+	Opened  *int   `json:"opened"`
+	Clicked *int   `json:"clicked"`
+
+	sent, opened, clicked int
 }
 
 // Product is one product (or variant) people wait for.

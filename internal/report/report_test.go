@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -155,6 +157,153 @@ func TestStaleFullPassIsNoted(t *testing.T) {
 		noted := slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "mirror sync bis --full") })
 		if noted != tc.noted {
 			t.Errorf("%v after the full pass: noted %v, want %v (%q)", tc.after, noted, tc.noted, r.Notes)
+		}
+	}
+}
+
+// What no detail tells yet is unknown, never 0 (issue 37): without any
+// detail, unsubscribes, the sends, opens and clicks of every period, and
+// the opens, clicks and rates of the summary are null in JSON and "—" on
+// the terminal and the page, and one note says why.
+func TestUnknownUntilDetailsExist(t *testing.T) {
+	db := demoMirrorDetails(t, 320, false)
+	r, err := Build(context.Background(), db, Options{Now: demoNow, Loc: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Summary
+	if s.Sent == 0 || s.Unsubscribed != nil || s.Opened != nil || s.Clicked != nil || s.OpenRate != nil || s.ClickRate != nil {
+		t.Fatalf("summary %+v: want unsubscribed, opened, clicked and rates unknown", s)
+	}
+	for _, p := range r.Periods {
+		if p.Sent != nil || p.Opened != nil || p.Clicked != nil {
+			t.Fatalf("period %s: sent %v opened %v clicked %v, want unknown", p.Start, p.Sent, p.Opened, p.Clicked)
+		}
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"unsubscribed":null`, `"opened":null`, `"open_rate":null`, `"sent":null,"opened":null,"clicked":null`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("JSON has no %s", want)
+		}
+	}
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "no submission of the range has its detail yet: unsubscribes, sends by week and opens, clicks and their rates are unknown") {
+		t.Errorf("notes %q: want one saying what is unknown", r.Notes)
+	}
+	var text bytes.Buffer
+	if err := WriteText(&text, r, Meta{Store: "demo", Made: demoNow, Loc: time.UTC}, 100); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sent 63 · unsubscribed —\n", "  opened — · clicked —\n", "  sent    —\n", "  opened  —\n"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text has no %q:\n%s", want, text.String())
+		}
+	}
+	if n := strings.Count(text.String(), "unknown"); n != 1 {
+		t.Errorf("the text says unknown %d times, want once:\n%s", n, text.String())
+	}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, r, Meta{Store: "demo", Made: demoNow, Loc: time.UTC}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<li>Unsubscribed <b>—</b></li>", "<li>Open rate <b>—</b></li>", "<td>13</td><td>—</td><td>—</td><td>—</td>",
+		"restock e-mails sent (not known until the submissions' details are fetched)"} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("the page has no %q", want)
+		}
+	}
+	// With every detail, the same numbers are known.
+	r = demoReport(t, Options{})
+	if r.Summary.Unsubscribed == nil || r.Summary.Opened == nil || r.Periods[0].Sent == nil {
+		t.Errorf("with every detail: summary %+v, first period %+v", r.Summary, r.Periods[0])
+	}
+}
+
+// A filter no submission matches is said (the command warns), whatever the
+// range; one that matches is not.
+func TestFilterMatchingNothing(t *testing.T) {
+	db := demoMirror(t, 320)
+	sub := sandbox.DemoState().Submissions[0]
+	for _, c := range []struct {
+		opts Options
+		none bool
+	}{
+		{Options{ProductID: 1}, true}, {Options{SKU: "no-such-sku"}, true}, {Options{VariantID: 2}, true},
+		{Options{ProductID: sub.ProductID}, false}, {Options{SKU: strings.ToLower(*sub.SKU)}, false}, {Options{}, false},
+		{Options{ProductID: sub.ProductID, Since: demoNow.Add(-time.Hour)}, false}, // an empty range is not a wrong id
+	} {
+		c.opts.Now, c.opts.Loc = demoNow, time.UTC
+		r, err := Build(context.Background(), db, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MatchedNothing() != c.none {
+			t.Errorf("%+v: matched nothing %v, want %v", c.opts, r.MatchedNothing(), c.none)
+		}
+	}
+}
+
+// The page's charts hold no text of their own (an SVG's text shrinks with
+// the drawing: at a phone's 390 px it was unreadable, and labels were cut
+// off): their legends, labels and scales are HTML; every mark of the time
+// chart carries its legend; every rate shows what it is of.
+func TestHTMLChartsReadableAndRatesCounted(t *testing.T) {
+	r := demoReport(t, Options{})
+	var b bytes.Buffer
+	if err := WriteHTML(&b, r, Meta{Store: "demo", Made: demoNow, Loc: time.UTC}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, svg := range regexp.MustCompile(`(?s)<svg.*?</svg>`).FindAllString(page, -1) {
+		if strings.Contains(svg, "<text") {
+			t.Errorf("an SVG holds text: %.200s", svg)
+		}
+		marks := regexp.MustCompile(`<rect [^>]*>`).FindAllString(svg, -1)
+		titled := regexp.MustCompile(`<rect [^>]*><title>week of \d{4}-\d\d-\d\d: \d+ (signups|restock e-mails sent)</title></rect>`).FindAllString(svg, -1)
+		if len(marks) == 0 || len(titled) != len(marks) {
+			t.Errorf("%d of the %d marks carry their legend", len(titled), len(marks))
+		}
+	}
+	if !strings.Contains(page, `<ul class="legend"><li><span class="key s0" aria-hidden="true"></span>signups</li>`) {
+		t.Error("the time chart's legend is not HTML")
+	}
+	// Every rate, outside styles and trends (a change, not a rate), says
+	// what it is of: "63% of 63".
+	text := regexp.MustCompile(`(?s)<style>.*?</style>|style="[^"]*"|[↑↓][+-]\d+%`).ReplaceAllString(page, "")
+	for _, m := range regexp.MustCompile(`\d+%.{0,8}`).FindAllString(text, -1) {
+		if !regexp.MustCompile(`^\d+% of \d`).MatchString(m) {
+			t.Errorf("a rate without its count: %q", m)
+		}
+	}
+	for _, want := range []string{"<li>Open rate <b>63% of 63</b></li>", "40 (63% of 63)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page has no %q", want)
+		}
+	}
+	if !strings.Contains(page, "What each number means: <code>storectl bis report --help</code>") || strings.Contains(page, "docs/") {
+		t.Error("the footer names no command, or a repository path")
+	}
+}
+
+// --since is at or after, to the fraction of a second: a submission made
+// at 04:06:58.000000 is in a report since then, not in one since half a
+// second later (issue 37: the bound was cut to the second).
+func TestSinceIsAtOrAfter(t *testing.T) {
+	db := demoMirror(t, 320)
+	sub := sandbox.DemoState().Submissions[len(sandbox.DemoState().Submissions)-1]
+	for _, c := range []struct {
+		since time.Time
+		want  int
+	}{{sub.CreatedAt, 1}, {sub.CreatedAt.Add(500 * time.Millisecond), 0}, {sub.CreatedAt.Add(-time.Microsecond), 1}} {
+		r, err := Build(context.Background(), db, Options{Now: demoNow, Loc: time.UTC, ProductID: sub.ProductID, VariantID: sub.VariantID,
+			Since: c.since, Until: sub.CreatedAt.Add(time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Summary.Signups != c.want {
+			t.Errorf("since %s: %d signups, want %d (created %s)", c.since.Format(time.RFC3339Nano), r.Summary.Signups, c.want, sub.CreatedAt.Format(time.RFC3339Nano))
 		}
 	}
 }

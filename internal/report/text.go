@@ -67,13 +67,18 @@ func (t *textWriter) summary(r *Report) {
 	s := r.Summary
 	t.line("SUMMARY (submissions created in the range)")
 	t.line(fmt.Sprintf("  signups %s · pending now %s · sent %s · unsubscribed %s", output.Grouped(s.Signups),
-		output.Grouped(s.Pending), output.Grouped(s.Sent), output.Grouped(s.Unsubscribed)))
-	cover := fmt.Sprintf("of %s sent with their detail", output.Grouped(s.DetailedSent))
-	if s.Coverage != nil && *s.Coverage < 1 {
-		cover += fmt.Sprintf(", %s of the sent", percent(s.Coverage))
+		output.Grouped(s.Pending), output.Grouped(s.Sent), count(s.Unsubscribed)))
+	if s.Opened == nil {
+		// Unknown until details exist: the note says so, once.
+		t.line("  opened — · clicked —")
+	} else {
+		cover := fmt.Sprintf("of %s sent with their detail", output.Grouped(s.DetailedSent))
+		if s.Coverage != nil && *s.Coverage < 1 {
+			cover += fmt.Sprintf(", %s of the sent", percent(s.Coverage))
+		}
+		t.line(fmt.Sprintf("  opened %s (%s) · clicked %s (%s), %s", count(s.Opened), percent(s.OpenRate),
+			count(s.Clicked), percent(s.ClickRate), cover))
 	}
-	t.line(fmt.Sprintf("  opened %s (%s) · clicked %s (%s), %s", output.Grouped(s.Opened), percent(s.OpenRate),
-		output.Grouped(s.Clicked), percent(s.ClickRate), cover))
 	t.line("  time to notify  " + quantText(s.TimeToNotifyHours.Median, s.TimeToNotifyHours.P90, nil))
 	t.line("  time to click   " + quantText(s.TimeToClickHours.Median, s.TimeToClickHours.P90, nil))
 	t.line("  waitlist age    " + quantText(s.WaitlistAgeHours.Median, s.WaitlistAgeHours.P90, s.WaitlistAgeHours.Max))
@@ -103,6 +108,14 @@ func hours(h float64) string {
 	return fmt.Sprintf("%.1f d", h/24)
 }
 
+// count is a count a person reads, "—" when it is not known.
+func count(n *int) string {
+	if n == nil {
+		return "—"
+	}
+	return output.Grouped(*n)
+}
+
 func percent(r *float64) string {
 	if r == nil {
 		return "—"
@@ -119,14 +132,19 @@ func (t *textWriter) periods(r *Report) {
 	n := min(len(r.Periods), max(t.width-label-14, 8))
 	shown := r.Periods[len(r.Periods)-n:]
 	t.line(fmt.Sprintf("BY %s (%s to %s)", strings.ToUpper(string(r.Range.By)), shown[0].Start, shown[len(shown)-1].Start))
+	signups := func(p Periodic) *int { return &p.Signups }
 	for _, s := range []struct {
 		name string
-		get  func(Periodic) int
-	}{{"signups", func(p Periodic) int { return p.Signups }}, {"sent", func(p Periodic) int { return p.Sent }},
-		{"opened", func(p Periodic) int { return p.Opened }}, {"clicked", func(p Periodic) int { return p.Clicked }}} {
+		get  func(Periodic) *int
+	}{{"signups", signups}, {"sent", func(p Periodic) *int { return p.Sent }},
+		{"opened", func(p Periodic) *int { return p.Opened }}, {"clicked", func(p Periodic) *int { return p.Clicked }}} {
+		if s.get(shown[0]) == nil {
+			t.line(fmt.Sprintf("  %-*s—", label-2, s.name)) // unknown: the note says why
+			continue
+		}
 		values := make([]int, len(shown))
 		for i, p := range shown {
-			values[i] = s.get(p)
+			values[i] = *s.get(p)
 		}
 		spark, most := sparkline(values)
 		t.line(fmt.Sprintf("  %-*s%s  max %d", label-2, s.name, spark, most))

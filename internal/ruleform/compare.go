@@ -44,7 +44,7 @@ func Differences(want Rule, got Stored) []Difference {
 	}
 	req := want.Request
 	add("status", storedStatus(got.Status), boolText(req.Status == 1))
-	add("start_date", storedTime(got.StartDate), instant(&want.Start))
+	add("start_date", storedTime(got.StartDate), want.startInstant())
 	add("end_date", storedTime(got.EndDate), instant(want.End))
 	add("show_countdown", storedBool(got.ShowCountdown), optionalBool(req.ShowCountdown))
 	add("apply_to", strings.ToLower(strings.TrimSpace(got.ApplyTo)), req.ApplyTo)
@@ -97,6 +97,15 @@ func optionalBool(b *bool) string {
 		return "true"
 	}
 	return "false"
+}
+
+// startInstant is the rule's start as compared: none for a rule without
+// one (NoStart).
+func (r Rule) startInstant() string {
+	if r.NoStart {
+		return ""
+	}
+	return instant(&r.Start)
 }
 
 // instant is a time as compared and shown: UTC to the second.

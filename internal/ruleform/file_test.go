@@ -110,8 +110,8 @@ func TestReadYAML(t *testing.T) {
 	if len(problems[1]) != 0 {
 		t.Errorf("row 2: %v", problems[1])
 	}
-	if _, err := readRules(t, "m.yaml", "name: x\n"); err == nil || !strings.Contains(err.Error(), "not a list") {
-		t.Errorf("mapping document: %v", err)
+	if _, err := readRules(t, "m.yaml", "name: x\n- y\n"); err == nil || !strings.Contains(err.Error(), "not a YAML list") {
+		t.Errorf("broken document: %v", err)
 	}
 }
 
@@ -143,8 +143,8 @@ func TestReadCSV(t *testing.T) {
 		t.Errorf("a repeated column: %v", err)
 	}
 	// A listing saved with `comingsoon list -o csv` is read back: the
-	// server's own fields are not sent.
-	if _, problems := buildAll(t, "listed.csv", "id,name,status,start_date,apply_to,created_at\n7,A,true,2026-10-01T09:00:00.000000Z,all,2026-09-01T00:00:00Z\n"); len(problems[0]) != 0 {
+	// server's own fields and the state the listing computed are not sent.
+	if _, problems := buildAll(t, "listed.csv", "id,name,status,state,start_date,apply_to,created_at\n7,A,true,ended,2026-10-01T09:00:00.000000Z,all,2026-09-01T00:00:00Z\n"); len(problems[0]) != 0 {
 		t.Errorf("listing: %v", problems[0])
 	}
 	_, problems = buildAll(t, "extra.csv", "name,start,apply_to\nA,2026-10-01,all,extra\n")

@@ -284,3 +284,34 @@ func TestRowWithoutTranslationsKeepsTheStores(t *testing.T) {
 		t.Fatalf("differences %+v, want translations", d)
 	}
 }
+
+// A rule without a start date (a draft a listing shows) is read when the
+// caller allows it: it equals only a stored rule without one, and is never
+// creatable.
+func TestRuleWithoutStartDate(t *testing.T) {
+	in := Input{Name: "Gift guide", ApplyTo: "all", Status: "false", StatusSet: true}
+	if _, problems := Build(in, berlin); len(problems) != 1 || problems[0].Message != "The start date field is required." {
+		t.Fatalf("without StartOptional: %v", problems)
+	}
+	in.StartOptional = true
+	rule := wanted(t, in)
+	if p := rule.Creatable(); !rule.NoStart || p == nil || p.Message != "The start date field is required." {
+		t.Errorf("NoStart %v, Creatable %v", rule.NoStart, p)
+	}
+	draft := stored(t, `{"id":11,"name":"Gift guide","start_date":null,"end_date":null,"apply_to":"all","status":false}`, true)
+	if d := Differences(rule, draft); len(d) != 0 {
+		t.Errorf("against the draft: %+v", d)
+	}
+	started := stored(t, `{"id":12,"name":"Gift guide","start_date":"2026-10-01T07:00:00.000000Z","apply_to":"all","status":false}`, true)
+	if d := Differences(rule, started); fields(d) != "start_date" {
+		t.Errorf("against a started rule: %+v", d)
+	}
+	plan := MakePlan([]Wanted{{Row: 1, Rule: rule}}, []Stored{started}, false)
+	if len(plan.Steps) != 1 || plan.Steps[0].Action != Replace || plan.Steps[0].Want.Creatable() == nil {
+		t.Errorf("plan: %+v", plan.Steps)
+	}
+	in.Start, in.Invalid = "", map[string]string{"start_date": "The start date is not a valid date."}
+	if _, problems := Build(in, berlin); len(problems) != 1 || problems[0].Message != "The start date is not a valid date." {
+		t.Errorf("a start of the wrong shape: %v", problems)
+	}
+}

@@ -78,12 +78,14 @@ var fieldAliases = map[string]string{
 	"show_countdown": "show_countdown",
 	"translations":   "translations",
 	"id":             "id", "created_at": "created_at", "updated_at": "updated_at",
+	"state": "state",
 }
 
-// ignoredFields are a rule's fields the server sets itself: a file made
+// ignoredFields are a rule's fields the server sets itself, and the state
+// a listing computes from its dates (active, upcoming, ended): a file made
 // from `comingsoon list -o csv` or `-o json` carries them, and they are
 // not sent.
-var ignoredFields = map[string]bool{"id": true, "created_at": true, "updated_at": true}
+var ignoredFields = map[string]bool{"id": true, "created_at": true, "updated_at": true, "state": true}
 
 // canonicalField resolves a key as written ("Apply-To", "start") to its API
 // field.
@@ -208,6 +210,11 @@ func setIDs(in *Input, field string, v any) {
 func setTranslations(in *Input, v any) {
 	switch t := v.(type) {
 	case nil:
+	case []any:
+		// An empty list is how a PHP server may send an empty object.
+		if len(t) > 0 {
+			in.invalid("translations", "The translations must be an array.")
+		}
 	case bulk.Object:
 		langs := sortedFields(t)
 		for _, lang := range langs {

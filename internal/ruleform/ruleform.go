@@ -51,6 +51,10 @@ type Input struct {
 	// key (a `comingsoon list` listing has none): it says nothing of the
 	// rule's texts, as opposed to a row whose translation cells are empty.
 	NoTranslations bool
+	// StartOptional accepts a rule without a start date, as a store may
+	// hold one (a draft): such a rule can be compared with the store's
+	// (comingsoon apply) but never created (Rule.NoStart).
+	StartOptional bool
 
 	// Invalid holds failures a reader found in a value's shape (an object
 	// where a string belongs), keyed by API field; Build reports them in
@@ -101,7 +105,21 @@ type Rule struct {
 	// comingsoon apply neither compares them nor drops them (a rule it
 	// replaces keeps the store's translations).
 	KeepTranslations bool
+	// NoStart is a rule without a start date (Input.StartOptional): equal
+	// to a store's rule without one, it cannot be created (Creatable).
+	NoStart bool
 }
+
+// Creatable returns the server's refusal of a rule that cannot be
+// created (one without a start date), or nil.
+func (r Rule) Creatable() *Problem {
+	if r.NoStart {
+		return &Problem{Field: "start_date", Message: startRequired}
+	}
+	return nil
+}
+
+const startRequired = "The start date field is required."
 
 // Build checks in and returns the request, or every problem found. Dates
 // without a zone are read in loc, and sent in UTC with a Z.
@@ -122,7 +140,8 @@ func Build(in Input, loc *time.Location) (Rule, []Problem) {
 
 	r.Request.Status = c.status()
 
-	start, startOK := c.date(dateField{field: "start_date", label: "start date", required: true}, in.Start, loc, &r.Notes)
+	noStart := in.StartOptional && strings.TrimSpace(in.Start) == "" && in.Invalid["start_date"] == ""
+	start, startOK := c.date(dateField{field: "start_date", label: "start date", required: !noStart}, in.Start, loc, &r.Notes)
 	if startOK {
 		r.Start, r.Request.StartDate = start, apiTime(start)
 	}
@@ -162,6 +181,7 @@ func Build(in Input, loc *time.Location) (Rule, []Problem) {
 	r.LocalDates = c.localDates
 	r.EndOfDay = c.endOfDay
 	r.KeepTranslations = in.NoTranslations
+	r.NoStart = noStart
 	return r, nil
 }
 

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -31,13 +32,18 @@ func (w *Watcher) cycle(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		replayed := 0
 		if first {
-			if err := w.startWatching(ctx, g); err != nil {
+			if replayed, err = w.DB.StartWatching(ctx, g, w.Since); err != nil {
 				return err
 			}
 		}
-		if err := w.afterSync(ctx, g); err != nil {
+		told, err := w.afterSync(ctx, g)
+		if err != nil {
 			return err
+		}
+		if first {
+			w.sayFirstWatch(g, replayed+told)
 		}
 	}
 	w.mu.Lock()
@@ -61,31 +67,28 @@ func (w *Watcher) syncOptions(g string, first bool, start time.Time) mirror.Sync
 	return opts
 }
 
-// startWatching makes the mirror record g's changes from now on.
-func (w *Watcher) startWatching(ctx context.Context, g string) error {
-	n, err := w.DB.StartWatching(ctx, g, w.Since)
-	if err != nil {
-		return err
-	}
+// sayFirstWatch says how a list's first watch began: the mirror as the
+// baseline, or with the events since --since (replayed, and those the
+// clock and the alerts told since then).
+func (w *Watcher) sayFirstWatch(g string, events int) {
 	if w.Since.IsZero() {
 		w.logf("%s: first watch of this list; the mirror as it stands is the baseline, and changes from now on are events", g)
-	} else {
-		w.logf("%s: first watch of this list; %d events since %s", g, n, w.Since.UTC().Format(time.RFC3339))
+		return
 	}
-	return nil
+	w.logf("%s: first watch of this list; %s since %s", g, countOf(events, "event"), w.Since.In(time.Local).Format("2006-01-02 15:04:05 MST"))
 }
 
 // afterSync records the events the mirror tells without a request: the
 // rules whose dates the clock passed, the alerts crossed.
-func (w *Watcher) afterSync(ctx context.Context, g string) error {
-	var err error
+// It returns how many events it recorded.
+func (w *Watcher) afterSync(ctx context.Context, g string) (int, error) {
 	switch g {
 	case "comingsoon":
-		_, err = w.DB.ClockEvents(ctx)
+		return w.DB.ClockEvents(ctx)
 	case "bis":
-		_, err = w.DB.Alerts(ctx, w.Alerts)
+		return w.DB.Alerts(ctx, w.Alerts)
 	}
-	return err
+	return 0, nil
 }
 
 func (w *Watcher) countRequests(results []mirror.PassResult) {
@@ -113,4 +116,12 @@ func transient(err error) bool {
 		return false
 	}
 	return true
+}
+
+// countOf is n with its noun: "1 event", "57 events".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,7 +63,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 		if err := w.cycle(ctx); err != nil {
 			return stopped(ctx, err)
 		}
-		return stopped(ctx, w.deliverPending(ctx, true))
+		err := w.deliverPending(ctx, true)
+		w.sayDelivered()
+		return stopped(ctx, err)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -119,6 +122,20 @@ func (w *Watcher) loop(ctx context.Context) error {
 		case <-time.After(time.Until(next)):
 		}
 	}
+}
+
+// sayDelivered ends a --once run with the count of the events it
+// delivered: what the first-watch lines announced, and any a previous run
+// left pending.
+func (w *Watcher) sayDelivered() {
+	w.mu.Lock()
+	n := w.stats.delivered
+	w.mu.Unlock()
+	names := make([]string, len(w.Sinks))
+	for i, s := range w.Sinks {
+		names[i] = s.String()
+	}
+	w.logf("delivered %s to %s", countOf(n, "event"), strings.Join(names, " and "))
 }
 
 func (w *Watcher) logf(format string, args ...any) {

@@ -49,10 +49,14 @@ func TextCell(s string) Cell { return Cell{Kind: Text, Text: s} }
 // BoolCell is TRUE or FALSE.
 func BoolCell(b bool) Cell { return Cell{Kind: Bool, Bool: b} }
 
-// TimeCell is a date-time cell showing t's wall clock; a time a
-// spreadsheet cannot hold (before 1900-03-01, after 9999) becomes text in
-// the same "yyyy-mm-dd hh:mm:ss" form.
+// TimeCell is a date-time cell showing t's wall clock to the second (as
+// CSV and every view show it); a time a spreadsheet cannot hold (before
+// 1900-03-01, after Excel's last day, 9999-12-31) becomes text in the same
+// "yyyy-mm-dd hh:mm:ss" form. The fraction of a second is dropped, not
+// rounded: its rounding in the serial made the last second of 9999 a date
+// of 10000-01-01.
 func TimeCell(t time.Time) Cell {
+	t = t.Truncate(time.Second)
 	if t.Year() > 9999 || t.Before(time.Date(1900, 3, 1, 0, 0, 0, 0, t.Location())) {
 		return TextCell(t.Format(time.DateTime))
 	}

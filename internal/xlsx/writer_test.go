@@ -267,6 +267,22 @@ func TestTimesASpreadsheetCannotHoldStayText(t *testing.T) {
 	if c := TimeCell(time.Date(9999, 12, 31, 23, 59, 0, 0, time.UTC)); c.Kind != DateTime || serial(c.Time) != "2958465.9993055556" {
 		t.Errorf("9999-12-31 23:59: %+v serial %s", c, serial(c.Time))
 	}
+	// The last second of Excel's last day is a date; its fraction would
+	// round the serial to the day after (10000-01-01, which LibreOffice
+	// showed): a cell holds the second, as CSV and every view show it.
+	last := time.Date(9999, 12, 31, 23, 59, 59, 999_999_000, time.UTC)
+	if c := TimeCell(last); c.Kind != DateTime || serial(c.Time) != "2958465.999988426" {
+		t.Errorf("9999-12-31 23:59:59.999999: %+v serial %s, want the date of 23:59:59", c, serial(c.Time))
+	}
+	// An instant of Excel's last day that is past it in the zone shown
+	// (Berlin is an hour ahead) stays text, in that zone's wall clock.
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := TimeCell(time.Date(9999, 12, 31, 23, 30, 0, 0, time.UTC).In(berlin)); c.Kind != Text || c.Text != "10000-01-01 00:30:00" {
+		t.Errorf("9999-12-31 23:30 UTC in Berlin: %+v, want the text 10000-01-01 00:30:00", c)
+	}
 }
 
 func TestOverlongTextIsCutVisibly(t *testing.T) {

@@ -61,7 +61,10 @@ is checked before the first request; a failing row does not stop the others
 (exit 5 when some failed). A journal records each row as the run goes
 (--report FILE names it; otherwise it is kept in storectl's state directory):
 after an interruption, --resume continues without sending a row twice. A file
-whose every row an earlier run sent is refused unless --again. A CSV's cells
+is known by its content and the store: once a run went through it, running it
+again against the same store (under any --report, or none) is refused, naming
+when and its report, unless --again. A workbook (.xlsx) is read like a CSV.
+A CSV's cells
 are separated by commas, or by semicolons or tabs when the header row has no
 comma (--delimiter sets it).`,
 		Example: `  storectl bis create --email jane@example.com --product-id 8001234560001 --variant-id 45001234560001 \

@@ -33,7 +33,7 @@ const importHint = "columns are the flag names (email, product-id, variant-id, p
 
 func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "bis-create", Flag: "--from-file", Path: opts.FromFile,
-		Noun: "submissions", Once: true, DryRun: opts.DryRun}, opts.IO.In)
+		Noun: "submissions", Done: "sent", Once: true, DryRun: opts.DryRun, Settings: opts.Settings}, opts.IO.In)
 	if err != nil {
 		return err
 	}

@@ -148,3 +148,33 @@ func TestBulkCreateRefusesAnExistingReport(t *testing.T) {
 		t.Errorf("the report was overwritten:\n%s", data)
 	}
 }
+
+// A file a run went through is known by its content and the store,
+// whatever --report the next run names (issue 37): refused, naming when,
+// what was created and failed, and the report whose --resume retries the
+// failed rows; --again runs every row again.
+func TestBulkCreateKnowsAFileWhateverItsReport(t *testing.T) {
+	e := clitest.New(t)
+	e.Sends("GET /shop-api/back-in-stock/form", "POST /shop-api/back-in-stock/create")
+	forms := testForms(t, e)
+	opts := bulkOpts(t, e, forms, bulkCSV)
+	wantCode(t, runCreate(context.Background(), opts), exitcode.Partial)
+	first := opts.Bulk.Report
+	for _, report := range []string{filepath.Join(t.TempDir(), "second.csv"), ""} {
+		opts.Bulk = cmdutil.BulkFlags{Report: report}
+		err := runCreate(context.Background(), opts)
+		wantCode(t, err, exitcode.Usage)
+		if !strings.Contains(err.Error(), ` was run completely against profile "default" on `) ||
+			!strings.HasSuffix(err.Error(), "(2 submissions sent, 1 failed; report "+first+"); nothing was sent") ||
+			exitcode.HintOf(err) != "--resume --report "+first+" retries the 1 that failed; --again creates every row again" {
+			t.Errorf("report %q: %v (hint %q)", report, err, exitcode.HintOf(err))
+		}
+	}
+	opts.Bulk = cmdutil.BulkFlags{Report: first, Resume: true}
+	wantCode(t, runCreate(context.Background(), opts), exitcode.Partial)
+	opts.Bulk = cmdutil.BulkFlags{Again: true}
+	wantCode(t, runCreate(context.Background(), opts), exitcode.Partial)
+	if posts := requests(e, "POST"); len(posts) != 7 {
+		t.Errorf("%d posts, want 3, the failed row resumed, then 3 with --again", len(posts))
+	}
+}

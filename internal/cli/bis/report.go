@@ -31,7 +31,7 @@ type ReportOptions struct {
 }
 
 func newReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Command {
-	opts := &ReportOptions{MirrorDeps: f.MirrorDeps(), Loc: time.Local, Now: time.Now}
+	opts := &ReportOptions{MirrorDeps: f.MirrorDeps(), Loc: time.Local, Now: cmdutil.Clock}
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Report signups, restock e-mails, opens and clicks (from the mirror)",
@@ -49,12 +49,15 @@ incremental sync; --offline sends nothing):
             against the 28-day rate, open and click rates;
   locales   of the detailed submissions.
 
-Opens, clicks, sends' times and locales come from each submission's detail:
-rates are of the sent submissions that have theirs, and the report says how
-many that is. ` + "`mirror sync bis --details`" + ` fetches details within a budget;
-docs/report.md says how to keep them fresh. Opened and clicked times are in
-the shop's time zone, which the API does not name: set it with
-` + "`storectl config set shop_timezone ZONE`" + `.
+Opens, clicks, unsubscribes, sends' times and locales come from each
+submission's detail: rates are of the sent submissions that have theirs
+("63% of 63"), and the report says how many that is; until details exist,
+those numbers are unknown (—, null in JSON), never 0.
+` + "`mirror sync bis --details`" + ` fetches details within a budget; run from cron
+(` + "`--for 50m`" + ` each hour) it keeps them fresh. A --product-id, --variant-id or
+--sku that no submission matches is warned about on stderr. Opened and
+clicked times are in the shop's time zone, which the API does not name: set
+it with ` + "`storectl config set shop_timezone ZONE`" + `.
 
 --since and --until take a date (YYYY-MM-DD, your local midnight; --until's
 whole day is in) or an ISO 8601 time. --html FILE writes one self-contained
@@ -90,11 +93,8 @@ func runReport(ctx context.Context, opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	if s.ShopTimezone != "" {
-		if ro.ShopZone, err = config.ParseZone(s.ShopTimezone); err != nil {
-			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("shop_timezone: %w", err))
-		}
-		ro.ShopZoneSet = true
+	if ro.ShopZone, ro.ShopZoneSet, err = cmdutil.ShopZone(s); err != nil {
+		return err
 	}
 	p, err := opts.Printer()
 	if err != nil {
@@ -108,6 +108,10 @@ func runReport(ctx context.Context, opts *ReportOptions) error {
 	rep, err := report.Build(ctx, db, ro)
 	if err != nil {
 		return mirrorshared.MirrorError(err)
+	}
+	if rep.MatchedNothing() {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: no submission in the mirror is for %s: the report is empty; check it with `storectl bis find %s`%s\n",
+			opts.filterText(), opts.filterFlags(), syncHint(s))
 	}
 	meta := report.Meta{Store: storeName(s), Made: ro.Now, Loc: opts.Loc}
 	if opts.HTML != "" {
@@ -159,6 +163,38 @@ func parseInt64(flag, s string) (int64, error) {
 		return 0, err
 	}
 	return strconv.ParseInt(id, 10, 64)
+}
+
+// filterText names the report's filter for a sentence: "product 4410 and
+// SKU ab-1".
+func (opts *ReportOptions) filterText() string {
+	var parts []string
+	for _, f := range []struct{ noun, value string }{{"product", opts.ProductID}, {"variant", opts.VariantID}, {"SKU", opts.SKU}} {
+		if f.value != "" {
+			parts = append(parts, f.noun+" "+strings.TrimSpace(f.value))
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
+// filterFlags are the filter's flags as bis find takes them.
+func (opts *ReportOptions) filterFlags() string {
+	var flags []string
+	for _, f := range []struct{ name, value string }{{"--product-id", opts.ProductID}, {"--variant-id", opts.VariantID}, {"--sku", opts.SKU}} {
+		if f.value != "" {
+			flags = append(flags, f.name+" "+strings.TrimSpace(f.value))
+		}
+	}
+	return strings.Join(flags, " ")
+}
+
+// syncHint is, for a report answered offline, the sync that may find the
+// submissions; nothing otherwise (the mirror was just brought up to date).
+func syncHint(s *config.Settings) string {
+	if s.Offline {
+		return ", or bring the mirror up to date (`storectl mirror sync bis`)"
+	}
+	return ""
 }
 
 // parseUntil reads --until: a date means up to the end of that day.

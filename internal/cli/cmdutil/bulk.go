@@ -1,9 +1,11 @@
 package cmdutil
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,7 +52,7 @@ func AddDelimiterFlag(cmd *cobra.Command, b *BulkFlags) {
 // AddAgainFlag registers --again, for the creates: running a file again
 // creates every row again, so a completed file is refused without it.
 func AddAgainFlag(cmd *cobra.Command, b *BulkFlags) {
-	cmd.Flags().BoolVar(&b.Again, "again", false, "create every row of a file again, although an earlier run created them all")
+	cmd.Flags().BoolVar(&b.Again, "again", false, "create every row of a file again, although an earlier run against this store went through it")
 }
 
 // Check refuses --resume with --force or --again, and a --delimiter that
@@ -95,10 +97,16 @@ type BulkFile struct {
 	Flag    string // the flag that names the file: "--from-file"
 	Path    string
 	Noun    string // what the rows are: "rules"
-	// Once refuses a file an earlier run went through completely, unless
-	// --again (the creates).
+	// Done says what the run did with a row, in messages: "created" (the
+	// default), "sent".
+	Done string
+	// Once refuses a file an earlier run went through completely against
+	// the same store, whatever its report, unless --again (the creates).
 	Once   bool
 	DryRun bool // no journal
+	// Settings name the store the run writes to (read only when a journal
+	// is opened).
+	Settings func() (*config.Settings, error)
 }
 
 // Open checks the flags, opens the file named by f.Flag, and (unless a
@@ -116,7 +124,12 @@ func (b BulkFlags) Open(f BulkFile, stdin io.Reader) (*bulk.Input, *bulk.Journal
 	if f.DryRun {
 		return in, nil, nil
 	}
-	journal, err := b.openJournal(f.Command, in.Hash, f.Once)
+	s, err := f.Settings()
+	if err != nil {
+		in.Close()
+		return nil, nil, err
+	}
+	journal, err := b.openJournal(bulkRun{command: f.Command, input: in.Hash, inputName: in.Name, noun: f.Noun, done: f.Done, once: f.Once, settings: s})
 	if err != nil {
 		in.Close()
 		return nil, nil, err
@@ -135,37 +148,96 @@ func OpenBulkInput(path, flag string, stdin io.Reader, accept bulk.Formats) (*bu
 }
 
 // OpenJournal opens the run's journal: --report when given, else one kept in
-// the state directory under the command and the input's hash, so that a
-// run without --report can be resumed too.
-func (b BulkFlags) OpenJournal(command, inputHash string) (*bulk.Journal, error) {
-	return b.openJournal(command, inputHash, false)
+// the state directory under the command, the store (s) and the input's
+// hash, so that a run without --report can be resumed too.
+func (b BulkFlags) OpenJournal(command, inputHash string, s *config.Settings) (*bulk.Journal, error) {
+	return b.openJournal(bulkRun{command: command, input: inputHash, settings: s})
 }
 
-func (b BulkFlags) openJournal(command, inputHash string, once bool) (*bulk.Journal, error) {
-	o := bulk.JournalOptions{Path: b.Report, Resume: b.Resume, Force: b.Force, Once: once, Again: b.Again}
+// bulkRun is what openJournal needs to know of a run.
+type bulkRun struct {
+	command, input string
+	inputName      string // the file, as the user named it
+	noun, done     string // what its rows are, and what it did with one
+	once           bool
+	settings       *config.Settings
+}
+
+func (b BulkFlags) openJournal(r bulkRun) (*bulk.Journal, error) {
+	dir, err := config.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	key := bulk.RunKey{Dir: filepath.Join(dir, "journals"), Command: r.command, Store: StoreKey(r.settings), Input: r.input}
+	o := bulk.JournalOptions{Path: b.Report, Resume: b.Resume, Force: b.Force, Once: r.once, Again: b.Again, Run: key}
 	if b.Report == "" {
-		dir, err := config.StateDir()
-		if err != nil {
-			return nil, err
-		}
-		o.Path, o.Auto = bulk.AutoJournal(filepath.Join(dir, "journals"), command, inputHash), true
+		o.Path, o.Auto = key.AutoJournal(), true
 	}
 	j, err := bulk.OpenJournal(o)
-	if je := (*bulk.JournalError)(nil); errors.As(err, &je) && je.State == bulk.JournalComplete {
-		return nil, completed(command, je)
+	if je := (*bulk.JournalError)(nil); errors.As(err, &je) {
+		switch {
+		case je.State == bulk.JournalComplete:
+			return nil, completed(r, je, StoreName(r.settings))
+		case je.State == bulk.JournalInterrupted && !je.Started.IsZero():
+			return nil, interruptedElsewhere(r, je, StoreName(r.settings))
+		}
 	}
 	return j, err
 }
 
-// completed refuses to run a file again that an earlier run went through
-// completely: a create would make every row a second time.
-func completed(command string, je *bulk.JournalError) error {
-	hint := "use --again to create them again"
-	if command == "comingsoon-create" {
-		hint += ", or `storectl comingsoon apply` to keep the store equal to the file"
+// StoreKey names the store a bulk run writes to, for its journal and run
+// record: the sandbox, or the profile with its base URL (a profile pointed
+// at another store is another store; two profiles are two, even for one
+// URL, since their tokens may be two shops').
+func StoreKey(s *config.Settings) string {
+	if s.Sandbox {
+		return "sandbox"
 	}
-	return exitcode.UsageHint(fmt.Errorf("this file was created completely on %s (%s; journal %s); nothing was sent",
-		je.Ended.Local().Format("2006-01-02 15:04"), output.Plural(je.Rows, "row"), je.Path), hint)
+	return "profile " + s.Profile + " at " + NormalURL(s.BaseURL)
+}
+
+// NormalURL is a base URL as a key: scheme and host lower-case, no
+// default port, no trailing slash.
+func NormalURL(raw string) string {
+	u, err := url.Parse(raw)
+	if raw == "" || err != nil {
+		return raw
+	}
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if port := u.Port(); (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
+		u.Host = strings.TrimSuffix(u.Host, ":"+port)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	return u.String()
+}
+
+// completed refuses to run a file again that an earlier run against the
+// same store went through: a create would make every row a second time.
+// It says when, what the run did, and where its report is.
+func completed(r bulkRun, je *bulk.JournalError, store string) error {
+	noun := cmp.Or(r.noun, "rows")
+	did := output.Plural(je.Rows, strings.TrimSuffix(noun, "s")) + " " + cmp.Or(r.done, "created")
+	if je.Failed > 0 {
+		did += fmt.Sprintf(", %d failed", je.Failed)
+	}
+	hint := "--again creates every row again"
+	if je.Failed > 0 {
+		hint = fmt.Sprintf("--resume --report %s retries the %d that failed; ", shellQuote(je.Path), je.Failed) + hint
+	}
+	if r.command == "comingsoon-create" {
+		hint += "; `storectl comingsoon apply` keeps the store equal to the file instead"
+	}
+	return exitcode.UsageHint(fmt.Errorf("%s was run completely against %s on %s (%s; report %s); nothing was sent",
+		cmp.Or(r.inputName, "this file"), store, je.Ended.Local().Format("2006-01-02 15:04 MST"), did, je.Path), hint)
+}
+
+// interruptedElsewhere refuses a run of a file whose earlier run against
+// the same store did not finish and kept another report than this run's:
+// a fresh run would repeat what that one did.
+func interruptedElsewhere(r bulkRun, je *bulk.JournalError, store string) error {
+	return exitcode.UsageHint(fmt.Errorf("an earlier run of %s against %s, started %s, did not finish (report %s); nothing was sent",
+		cmp.Or(r.inputName, "this file"), store, je.Started.Local().Format("2006-01-02 15:04 MST"), je.Path),
+		fmt.Sprintf("continue it with --resume --report %s (nothing it did is repeated), or start over with --force", shellQuote(je.Path)))
 }
 
 // BulkErrors read the server's errors for a bulk run.

@@ -2,6 +2,8 @@ package comingsoon
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -22,6 +24,9 @@ type ApplyOptions struct {
 	Yes    bool
 	DryRun bool
 	Bulk   cmdutil.BulkFlags
+	// ExpectPlan, when set, is the digest (ruleform.PlanDigest) of the
+	// plan a dry run showed: a run that plans otherwise sends nothing.
+	ExpectPlan string
 }
 
 func newApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command {
@@ -33,10 +38,16 @@ func newApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command
 they already are: run it again and again (a nightly job fed by a launch
 calendar), nothing is created twice.
 
-The file is the one "comingsoon create --from-file" reads (CSV, JSON or YAML,
-the same columns and keys; - reads stdin). A rule is known by its name: each
-name may appear once in the file, and every row is checked before anything is
-sent (exit 2 otherwise).
+The file is the one "comingsoon create --from-file" reads (CSV, an .xlsx
+workbook, JSON or YAML, the same columns and keys; - reads stdin): what
+"comingsoon list" writes in any format, and "comingsoon get ID -o json", read
+back as the same rules, so apply --prune --dry-run on a fresh listing plans
+nothing. A leading ' before = + - @ tab or CR in a CSV cell or workbook text
+is the formula guard's and is removed (a name that starts with '= is written
+''=). A rule is known by its name: each name may appear once in the file,
+and every row is checked before anything is sent (exit 2 otherwise). A row
+without a start date equals only a rule without one; the API creates no
+such rule, so a plan that would create one is refused.
 
 apply reads every rule in the store, and the detail (translations) of each
 rule named like a row, and plans:
@@ -74,12 +85,16 @@ matches the file, 5 when some changes failed, 2 on a bad file.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.File, "file", "f", "", "read the rules that should exist from `FILE` (.csv, .json, .yaml; - for stdin)")
+	fl.StringVarP(&opts.File, "file", "f", "", "read the rules that should exist from `FILE` (.csv, .xlsx, .json, .yaml; - for stdin)")
 	fl.BoolVar(&opts.Prune, "prune", false, "also delete the rules whose names the file does not list")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "apply without asking (required when not at a terminal)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the requests it would send, and send nothing")
 	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
 	cmdutil.AddDelimiterFlag(cmd, &opts.Bulk)
+	// What storectl mcp applies a plan an assistant showed with: not for
+	// people, who see the plan and answer the question.
+	fl.StringVar(&opts.ExpectPlan, "expect-plan", "", "apply only when the plan made now has this `digest` (of the dry run's -o json steps)")
+	_ = fl.MarkHidden("expect-plan")
 	return cmd
 }
 
@@ -88,7 +103,8 @@ func runApply(ctx context.Context, opts *ApplyOptions) error {
 		return exitcode.UsageHint(fmt.Errorf("no file given"),
 			"name the rules that should exist with --file FILE (the columns of `comingsoon create --from-file`)")
 	}
-	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "comingsoon-apply", Flag: "--file", Path: opts.File, Noun: "rules", DryRun: opts.DryRun}, opts.IO.In)
+	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "comingsoon-apply", Flag: "--file", Path: opts.File, Noun: "rules", DryRun: opts.DryRun,
+		Settings: opts.Settings}, opts.IO.In)
 	if err != nil {
 		return err
 	}
@@ -116,6 +132,9 @@ func runApply(ctx context.Context, opts *ApplyOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkExpected(file); err != nil {
+		return err
+	}
 	if opts.DryRun {
 		return a.shown().dryRun(file, in.Name)
 	}
@@ -132,7 +151,33 @@ func planApply(ctx context.Context, opts *ApplyOptions, env *cmdutil.BulkEnv, fi
 		return nil, err
 	}
 	plan := ruleform.MakePlan(file.wanted, store, opts.Prune)
+	if err := uncreatable(plan, fileName); err != nil {
+		return nil, err
+	}
 	return &applier{opts: opts, env: env, plan: plan, file: file, store: store, fileName: fileName}, nil
+}
+
+// checkExpected refuses a plan other than the one expected (--expect-plan):
+// the store's rules changed since it was shown. A resumed run plans again
+// from a store the run itself changed, so it is not held to it.
+func (a *applier) checkExpected(file *fileRules) error {
+	if a.opts.ExpectPlan == "" || a.opts.Bulk.Resume {
+		return nil
+	}
+	lines := a.shown().lines(file, true)
+	items := make([]json.RawMessage, len(lines))
+	for i, l := range lines {
+		raw, err := marshalLine(l)
+		if err != nil {
+			return err
+		}
+		items[i] = raw
+	}
+	if ruleform.PlanDigest(items) != a.opts.ExpectPlan {
+		return exitcode.UsageHint(errors.New("the store's coming-soon rules changed since the plan was made, so applying now would not do what the plan showed; nothing was sent"),
+			"make the plan again (comingsoon apply --dry-run) and check it")
+	}
+	return nil
 }
 
 // confirm shows the plan and asks before changing anything, unless --yes.

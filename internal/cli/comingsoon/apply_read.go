@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bulk"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/output"
 	"github.com/storectl/storectl/internal/ruleform"
 )
@@ -25,12 +27,14 @@ type fileRules struct {
 }
 
 // readFileRules checks every row as create --from-file does, and that no
-// name appears twice: apply knows a rule by its name.
+// name appears twice: apply knows a rule by its name. A row without a
+// start date passes, since the store may hold such a rule (a listing
+// lists it); only creating it is refused (uncreatable).
 func readFileRules(in *bulk.Input, loc *time.Location) (*fileRules, error) {
 	f := &fileRules{planned: map[int]plannedRule{}}
 	rowOf := map[string]int{}
 	total, err := bulk.Check(in, "rules", ruleFileHint, func(rec bulk.Record) ([]string, error) {
-		pr, problems := planRow(rec, in, loc)
+		pr, problems := rowRule(rec, in, loc, true)
 		if len(problems) > 0 {
 			return problems, nil
 		}
@@ -99,4 +103,32 @@ func readDetails(ctx context.Context, client *shop.Client, progress *output.Prog
 		store[at[id]] = ruleform.Stored{Rule: detail, Detailed: true}
 	}
 	return slices.DeleteFunc(store, func(s ruleform.Stored) bool { return slices.Contains(gone, string(s.ID)) }), nil
+}
+
+// uncreatable refuses, before anything is sent, a plan that creates a rule
+// the server would refuse: a row without a start date that no rule of the
+// store equals.
+func uncreatable(plan ruleform.Plan, fileName string) error {
+	var problems bulk.ProblemList
+	for _, step := range plan.Steps {
+		if step.Action != ruleform.Create && step.Action != ruleform.Replace {
+			continue
+		}
+		if p := step.Want.Creatable(); p != nil {
+			problems.Add(fmt.Sprintf("row %d (%q)", step.Row, step.Name), p.Message)
+		}
+	}
+	if problems.Bad == 0 {
+		return nil
+	}
+	what := "1 row has no start date, and no rule of the store equals it, so apply would create it"
+	if problems.Bad > 1 {
+		what = fmt.Sprintf("%d rows have no start date, and no rule of the store equals them, so apply would create them", problems.Bad)
+	}
+	more := ""
+	if n := problems.Problems - len(problems.Lines); n > 0 {
+		more = fmt.Sprintf("\n  … and %d more", n)
+	}
+	return exitcode.UsageHint(fmt.Errorf("%s: %s; nothing was sent:\n  %s%s", fileName, what, strings.Join(problems.Lines, "\n  "), more),
+		"give such rows a start date: a row without one matches only a rule the store holds without one, and is never created")
 }

@@ -19,7 +19,7 @@ type changeResult struct {
 	Row     int             `json:"row,omitempty"`
 	Name    string          `json:"name"`
 	ID      json.Number     `json:"id,omitempty"` // the rule the line is about: the new one for a create
-	Outcome string          `json:"outcome"`      // created, deleted, unchanged, failed, kept
+	Outcome string          `json:"outcome"`      // created, deleted, gone, unchanged, failed, kept
 	Message string          `json:"message,omitempty"`
 }
 
@@ -125,7 +125,8 @@ func (a *applier) deletes(yield func(*bulk.Item) error) error {
 	for i, batch := range deleteBatches(steps) {
 		row := a.file.rows + i + 1 // after the file's rows, so the journal's rows stay apart
 		a.batches[row] = batch
-		if err := yield(applyDeleteItem(a.env.Client, row, batchIDs(batch))); err != nil {
+		ids := batchIDs(batch)
+		if err := yield(deleteItem(a.env.Client, batchResult{Batch: row, Count: len(ids), IDs: ids})); err != nil {
 			return err
 		}
 	}
@@ -138,12 +139,12 @@ func (a *applier) count(r bulk.Result, t bulk.Tally) {
 	if batch, ok := a.batches[r.Item.Row]; ok {
 		for _, step := range batch {
 			switch {
-			case r.Outcome != bulk.Deleted:
+			case r.Outcome != bulk.Deleted && r.Outcome != bulk.Gone:
 				t.Add(bulk.Failed)
 			case step.Action == ruleform.Replace:
 				t.Add(bulk.Replaced)
 			default:
-				t.Add(bulk.Deleted)
+				t.Add(r.Outcome)
 			}
 		}
 		return
@@ -162,6 +163,8 @@ func (a *applier) emit(r bulk.Result, out *bulk.Results) error {
 		for _, step := range batch {
 			line := changeResult{Action: step.Action, Row: step.Row, Name: step.Name, ID: json.Number(step.ID), Outcome: string(r.Outcome), Message: r.Message}
 			switch {
+			case r.Outcome == bulk.Gone:
+				line.Message = "already gone: deleted since the plan read the store"
 			case r.Outcome != bulk.Deleted:
 			case step.Action == ruleform.Replace:
 				line.Message = "replaced by rule " + a.created[step.Row]

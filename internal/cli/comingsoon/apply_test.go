@@ -339,3 +339,31 @@ func TestChangesTextShowsDatesInTheUsersZone(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A rule the plan deletes that is gone by the time its delete is sent
+// ("Coming soon products not found") is done, and said to be already gone,
+// not deleted (issue 37).
+func TestApplyDeleteOfARuleAlreadyGone(t *testing.T) {
+	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("GET /shop-api/coming-soon/list", "GET /shop-api/coming-soon/get/*", "POST /shop-api/coming-soon/create")
+	// The delete is answered without reaching the sandbox.
+	withFaults(t, e, http.MethodDelete, map[int]fault{1: {status: http.StatusNotFound, body: `{"success":false,"message":"Coming soon products not found"}`}})
+	opts := applyOpts(e, writeFile(t, "one.csv", "name,start_date,apply_to\nFall jackets teaser,2026-09-15 10:00:00,all\n"))
+	opts.Prune = true
+	if err := runApply(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	var lines []changeResult
+	if err := json.Unmarshal(e.Out.Bytes(), &lines); err != nil {
+		t.Fatal(err)
+	}
+	gone := 0
+	for _, l := range lines {
+		if l.Action == ruleform.Delete && l.Outcome == "gone" && l.Message == "already gone: deleted since the plan read the store" {
+			gone++
+		}
+	}
+	if gone != 19 || !strings.Contains(e.ErrOut.String(), "19 already gone") || strings.Contains(e.ErrOut.String(), "19 deleted") {
+		t.Errorf("lines: %+v\nstderr: %s", lines, e.ErrOut)
+	}
+}

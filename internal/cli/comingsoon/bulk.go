@@ -1,6 +1,7 @@
 package comingsoon
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,7 +40,7 @@ const ruleFileHint = "fix those rows and run the command again"
 
 func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 	in, journal, err := opts.Bulk.Open(cmdutil.BulkFile{Command: "comingsoon-create", Flag: "--from-file", Path: opts.FromFile,
-		Noun: "rules", Once: true, DryRun: opts.DryRun}, opts.IO.In)
+		Noun: "rules", Once: true, DryRun: opts.DryRun, Settings: opts.Settings}, opts.IO.In)
 	if err != nil {
 		return err
 	}
@@ -82,9 +83,16 @@ func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 	}))
 }
 
-// planRow maps a record to its rule, or the row's problems.
+// planRow maps a record to the rule it creates, or the row's problems.
 func planRow(rec bulk.Record, in *bulk.Input, loc *time.Location) (plannedRule, []string) {
-	input, rowProblems := ruleform.FromRecord(rec, in.Format == bulk.CSV)
+	return rowRule(rec, in, loc, false)
+}
+
+// rowRule maps a record to its rule, or the row's problems; startOptional
+// accepts a rule without a start date (apply: one the store may hold).
+func rowRule(rec bulk.Record, in *bulk.Input, loc *time.Location, startOptional bool) (plannedRule, []string) {
+	input, rowProblems := ruleform.FromRecord(rec, in.Format.Cells())
+	input.StartOptional = startOptional
 	rule, problems := ruleform.Build(input, loc)
 	problems = append(rowProblems, problems...)
 	if len(problems) > 0 {
@@ -158,7 +166,10 @@ func printBulkDryRun(opts *CreateOptions, in *bulk.Input, total int, local bool)
 	return nil
 }
 
+// indent lays out a body as sent: json.Indent keeps its texts as they
+// are (< and > unescaped), as Body wrote them.
 func indent(body []byte, prefix string) (string, error) {
-	out, err := json.MarshalIndent(json.RawMessage(body), prefix, "  ")
-	return string(out), err
+	var out bytes.Buffer
+	err := json.Indent(&out, body, prefix, "  ")
+	return out.String(), err
 }

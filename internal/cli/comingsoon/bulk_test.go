@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,9 @@ import (
 	"github.com/storectl/storectl/internal/bulk"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
+	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/ruleform"
 )
 
 // rulesCSV writes n valid rules; bad names a row whose start date is
@@ -61,8 +64,8 @@ func TestBulkCreateChecksEveryRowFirst(t *testing.T) {
 		t.Errorf("out:\n%s\nerr:\n%s", e.Out, e.ErrOut)
 	}
 
-	// Starting afresh over the report is refused: it would forget what was created.
-	if err := runCreate(context.Background(), opts); exitcode.Of(err) != exitcode.Usage || !strings.Contains(exitcode.HintOf(err), "--resume") {
+	// Starting afresh over the report is refused: it would create every rule again.
+	if err := runCreate(context.Background(), opts); exitcode.Of(err) != exitcode.Usage || !strings.Contains(exitcode.HintOf(err), "--again") {
 		t.Fatalf("fresh run over a report: %v", err)
 	}
 
@@ -124,12 +127,14 @@ func TestBulkPartialFailureThenResume(t *testing.T) {
 func TestBulkResumeIgnoresOlderLookalikes(t *testing.T) {
 	e := clitest.New(t)
 	e.Sends("POST /shop-api/coming-soon/create", "GET /shop-api/coming-soon/list")
-	opts := createOpts(e)
-	opts.FromFile = rulesCSV(t, 1, 0)
 	// A rule with the same name and start made long before the run.
-	if err := runCreate(context.Background(), opts); err != nil {
+	lookalike := createOpts(e)
+	lookalike.Input = ruleform.Input{Name: "Rule 1", Start: "2026-11-02 10:00:00", ApplyTo: "variant", VariantIDs: []string{"45001;46001"}}
+	if err := runCreate(context.Background(), lookalike); err != nil {
 		t.Fatal(err)
 	}
+	opts := createOpts(e)
+	opts.FromFile = rulesCSV(t, 1, 0)
 	opts.Bulk.Report = filepath.Join(t.TempDir(), "report.csv")
 	in, err := bulk.Open(opts.FromFile, nil, nil)
 	if err != nil {
@@ -181,5 +186,57 @@ func TestBulkStopsOnRefusedToken(t *testing.T) {
 	}
 	if got := requests(e, "POST"); len(got) != 1 {
 		t.Errorf("%d creates after a 401", len(got))
+	}
+}
+
+// A file a run created completely is known by its content and the store,
+// whatever --report either run names (issue 37): run again under another
+// report, under none, or copied to another name, it is refused, saying when
+// it ran, what it created and where its report is, until --again; the
+// same file against another store is another run.
+func TestBulkCreateKnowsAFileWhateverItsReport(t *testing.T) {
+	e := clitest.New(t)
+	e.Sends("POST /shop-api/coming-soon/create")
+	opts := createOpts(e)
+	opts.FromFile = rulesCSV(t, 3, 0)
+	first := filepath.Join(t.TempDir(), "first.csv")
+	opts.Bulk.Report = first
+	if err := runCreate(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(t.TempDir(), "copy.csv")
+	data, _ := os.ReadFile(opts.FromFile)
+	if err := os.WriteFile(copied, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, report string }{
+		{opts.FromFile, filepath.Join(t.TempDir(), "second.csv")},
+		{opts.FromFile, ""},
+		{copied, ""},
+		{opts.FromFile, first},
+	} {
+		again := createOpts(e)
+		again.FromFile, again.Bulk.Report = tc.file, tc.report
+		err := runCreate(context.Background(), again)
+		want := regexp.MustCompile(` was run completely against profile "default" on \d{4}-\d\d-\d\d \d\d:\d\d \S+ \(3 rules created; report ` +
+			regexp.QuoteMeta(first) + `\); nothing was sent$`)
+		if exitcode.Of(err) != exitcode.Usage || !want.MatchString(err.Error()) || !strings.HasPrefix(exitcode.HintOf(err), "--again creates every row again") {
+			t.Errorf("%s with report %q: %v (hint %q)", filepath.Base(tc.file), tc.report, err, exitcode.HintOf(err))
+		}
+	}
+	if got := requests(e, "POST"); len(got) != 3 {
+		t.Fatalf("a refused run sent: %d creates", len(got))
+	}
+	opts.Bulk = cmdutil.BulkFlags{Again: true}
+	if err := runCreate(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	e.Settings.Profile = "eu"
+	opts.Bulk = cmdutil.BulkFlags{}
+	if err := runCreate(context.Background(), opts); err != nil {
+		t.Fatalf("another store: %v", err)
+	}
+	if got := requests(e, "POST"); len(got) != 9 {
+		t.Errorf("%d creates, want 3, then 3 with --again, then 3 for another store", len(got))
 	}
 }

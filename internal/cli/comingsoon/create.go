@@ -65,22 +65,27 @@ a failure nothing is sent and the exit code is 2.
 code). KEY is comingSoonAddToCartText, comingSoonAboveMessage or
 comingSoonBellowMessage, or for short addToCart, above, below.
 
-Bulk: --from-file FILE takes a JSON array, a YAML list or a CSV with a header
-row (format from the extension, else from the content; - reads stdin). Fields
-are the API's: name, start_date, end_date, apply_to, product_ids, variant_ids,
-collection_id, status, show_countdown, translations (in CSV, one column per
-text: translations.LANG.KEY; id cells list ids separated by ; or spaces).
+Bulk: --from-file FILE takes a JSON array, a YAML list, a CSV with a header
+row or an .xlsx workbook (format from the extension, else from the content;
+- reads stdin). Fields are the API's: name, start_date, end_date,
+apply_to, product_ids, variant_ids, collection_id, status, show_countdown,
+translations (in CSV, one column per text: translations.LANG.KEY; id cells
+list ids separated by ; or spaces).
 Every row is checked before anything is sent, and all problems are listed
 with their row numbers. Rules are then created one by one at the store's
 rate limit. A journal records each row's outcome as it happens (--report
 FILE names it; otherwise it is kept in storectl's state directory): after an
 interruption --resume continues without creating any rule twice, and a new
-run over an unfinished journal is refused unless --force. Running a file
-again after a run that created every row is refused too (it would create
-every rule a second time) unless --again; "comingsoon apply" keeps the
-store equal to a file instead. A CSV's cells are separated by commas, or by
-semicolons or tabs when the header row has no comma (--delimiter sets it).
-Exit 5 when some rows failed.`,
+run over an unfinished journal is refused unless --force. A file is known by
+its content and the store: once a run went through it, running it again
+against the same store, under any --report or none, is refused (it would
+create every rule a second time), naming when and its report, unless
+--again; "comingsoon apply" keeps the store equal to a file instead. A CSV's
+cells are separated by commas, or by semicolons or tabs when the header row
+has no comma (--delimiter sets it). A workbook (.xlsx) is read like a CSV;
+what "comingsoon list" writes in any format reads back as the same rules
+(the CSV formula guard's leading ' is removed). Exit 5 when some rows
+failed.`,
 		Example: `  storectl comingsoon create --name "Fall drop" --start 2026-10-01 --apply-to product --product-id 8001,8002
   storectl comingsoon create --name Teaser --start "2026-10-01 09:00:00" --end 2026-10-15 \
       --apply-to collection --collection-id 4001 --show-countdown --translation fr.above="Bientôt"
@@ -111,7 +116,7 @@ Exit 5 when some rows failed.`,
 	fl.Lookup("show-countdown").NoOptDefVal = "true"
 	fl.StringArrayVar(&opts.Translations, "translation", nil, "translated text as `LANG.KEY=TEXT` (repeatable)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "check and print the request body(ies) without sending anything")
-	fl.StringVar(&opts.FromFile, "from-file", "", "create one rule per row of `FILE` (.json, .yaml, .csv; - for stdin)")
+	fl.StringVar(&opts.FromFile, "from-file", "", "create one rule per row of `FILE` (.csv, .xlsx, .json, .yaml; - for stdin)")
 	cmdutil.AddBulkFlags(cmd, &opts.Bulk)
 	cmdutil.AddAgainFlag(cmd, &opts.Bulk)
 	cmdutil.AddDelimiterFlag(cmd, &opts.Bulk)
@@ -191,7 +196,7 @@ func printCreatedRule(opts *CreateOptions, quiet bool, p *output.Printer, create
 	if p.IsTable() {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ created coming-soon rule %s\n", created.Rule.ID)
 	}
-	return printRule(p, opts.IO, created, opts.Loc)
+	return printRule(p, opts.IO, created, opts.Loc, opts.Now())
 }
 
 // invalidRule is the exit-2 error listing every problem of one rule.

@@ -54,10 +54,17 @@ and deletes nothing.
 On a terminal the command asks for confirmation, naming the store; otherwise
 --yes is required.
 
+An id the store no longer has counts as done: "already gone" (outcome gone),
+never "deleted". The API deletes the ids of a batch it finds and does not say
+which (finding none, it answers "Coming soon products not found"), so for
+more than one id the rule list is read first (until every id is seen; to its
+end when some are missing) and only the ids the store has are sent; a batch
+of ids all gone is not sent at all. One id alone is sent as it is, and a
+"not found" answer means it is gone.
+
 Each batch's outcome is shown and kept in a journal (--report FILE names it);
-an interrupted run continues with --resume. A batch the server answers
-"Coming soon products not found" is reported and the others go on. Exit 5
-when some batches failed, 3 when all did.`,
+an interrupted run continues with --resume. Exit 5 when some batches failed,
+3 when all did.`,
 		Example: `  storectl comingsoon delete 21 22 23
   storectl comingsoon list --all -o json --jq '.[] | select(.status == false) | .id' | storectl comingsoon delete - --yes
   storectl comingsoon delete --from-file old-rules.txt --dry-run
@@ -78,11 +85,14 @@ when some batches failed, 3 when all did.`,
 	return cmd
 }
 
-// batchResult is one delete request's line in the output.
+// batchResult is one delete request's line in the output. Gone are the
+// batch's ids the store's rule list did not have: already gone, they are
+// not sent.
 type batchResult struct {
 	Batch   int           `json:"batch"`
 	Count   int           `json:"count"`
 	IDs     []json.Number `json:"ids"`
+	Gone    []json.Number `json:"gone,omitempty"`
 	Outcome string        `json:"outcome,omitempty"`
 	Message string        `json:"message,omitempty"`
 }
@@ -116,6 +126,9 @@ func runDelete(ctx context.Context, opts *DeleteOptions) error {
 		return err
 	}
 	defer journal.Close()
+	if err := markGone(ctx, env, batches, names); err != nil {
+		return err
+	}
 	run, err := bulk.Start(bulk.Spec{Env: env.Env, Journal: journal, Columns: batchColumns, Noun: "delete requests", TallyLabel: "batches",
 		AllFailed: exitcode.APIRefused,
 		Emit: func(r bulk.Result, out *bulk.Results) error {
@@ -171,7 +184,11 @@ func confirmDelete(opts *DeleteOptions, store string, ids, batches int) error {
 // openDeleteJournal opens the journal, named after the ids, and checks
 // that the batches a resumed run finished are the same ids.
 func openDeleteJournal(opts *DeleteOptions, ruleIDs []json.Number, batches []batchResult) (*bulk.Journal, error) {
-	journal, err := opts.Bulk.OpenJournal("comingsoon-delete", idsHash(ruleIDs))
+	s, err := opts.Settings()
+	if err != nil {
+		return nil, err
+	}
+	journal, err := opts.Bulk.OpenJournal("comingsoon-delete", idsHash(ruleIDs), s)
 	if err != nil {
 		return nil, err
 	}
@@ -182,39 +199,6 @@ func openDeleteJournal(opts *DeleteOptions, ruleIDs []json.Number, batches []bat
 		}
 	}
 	return journal, nil
-}
-
-// deleteItem sends one batch. A batch an interrupted run sent is sent
-// again: deleting twice changes nothing, and "not found" then means the
-// first request did it.
-func deleteItem(client *shop.Client, b batchResult) *bulk.Item {
-	send := func(ctx context.Context) (bulk.Done, error) {
-		msg, err := client.DeleteRules(ctx, b.IDs)
-		return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(b.IDs), Message: msg}, err
-	}
-	return &bulk.Item{Row: b.Batch, Key: bulk.RowKey(b.IDs), Name: output.Plural(b.Count, "id"), Ref: joinIDs(b.IDs), Send: send,
-		Recover: func(ctx context.Context, _ time.Time) (bulk.Done, bool, error) {
-			d, err := send(ctx)
-			if refusal, ok := cmdutil.RefusalOf(err); ok && strings.Contains(strings.ToLower(refusal.Message), "not found") {
-				return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(b.IDs), Message: "deleted by the interrupted run"}, true, nil
-			}
-			return d, err == nil, nil
-		}}
-}
-
-// applyDeleteItem deletes one batch. A rule already gone is what apply
-// wants, so "not found" counts as deleted.
-func applyDeleteItem(client *shop.Client, row int, ids []json.Number) *bulk.Item {
-	it := deleteItem(client, batchResult{Batch: row, Count: len(ids), IDs: ids})
-	send := it.Send
-	it.Send = func(ctx context.Context) (bulk.Done, error) {
-		d, err := send(ctx)
-		if refusal, ok := cmdutil.RefusalOf(err); ok && strings.Contains(strings.ToLower(refusal.Message), "not found") {
-			return bulk.Done{Outcome: bulk.Deleted, ID: joinIDs(ids), Message: "already deleted"}, nil
-		}
-		return d, err
-	}
-	return it
 }
 
 // selectRules reads the rule list for the rules --expired and --name-prefix

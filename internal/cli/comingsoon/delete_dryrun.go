@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/output"
@@ -85,15 +86,20 @@ func printDeleteDryRun(ctx context.Context, opts *DeleteOptions, batches []batch
 	if err := p.List(rules, dryRunColumns(names != nil)); err != nil {
 		return err
 	}
-	ids := 0
+	ids, requests := 0, 0
 	for _, b := range batches {
 		ids += b.Count
+		if slices.ContainsFunc(b.IDs, func(id json.Number) bool { _, ok := names[id]; return ok }) {
+			requests++
+		}
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "dry run: %s in %s; nothing was sent\n", output.Plural(ids, "id"), output.Plural(len(batches), "request"))
-	if missing > 0 && names != nil {
-		fmt.Fprintf(opts.IO.ErrOut, "%s not in the store's rule list (a batch of such ids alone is answered \"not found\")\n",
-			output.IsAre(missing, "id"))
+	if missing == 0 || names == nil {
+		fmt.Fprintf(opts.IO.ErrOut, "dry run: %s in %s; nothing was sent\n", output.Plural(ids, "id"), output.Plural(len(batches), "request"))
+		return nil
 	}
+	fmt.Fprintf(opts.IO.ErrOut, "dry run: %s in %s, %s to send; nothing was sent\n", output.Plural(ids, "id"), output.Count(len(batches), "batches"),
+		output.Plural(requests, "request"))
+	fmt.Fprintf(opts.IO.ErrOut, "%s not in the store's rule list: already gone, they would not be sent\n", output.IsAre(missing, "id"))
 	return nil
 }
 

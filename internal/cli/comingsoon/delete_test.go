@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,37 +18,83 @@ import (
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
-func TestDelete250IDsFromStdinInThreeRequests(t *testing.T) {
+// 250 ids in three batches, of which the store (the demo: rules 1-20) has
+// 20: the rule list is read to learn which, and only those are sent, in one
+// request. The other ids are already gone: done, not sent, and never
+// reported deleted (issue 37); nothing failed.
+func TestDeleteSendsOnlyTheIDsTheStoreHas(t *testing.T) {
 	e := clitest.New(t)
-	e.Sends("DELETE /shop-api/coming-soon/delete")
+	e.Sends("GET /shop-api/coming-soon/list", "DELETE /shop-api/coming-soon/delete")
 	var ids []string
 	for i := 1; i <= 250; i++ {
 		ids = append(ids, fmt.Sprint(i))
 	}
 	// One per line, some comma-separated, and a repeat.
 	e.In.WriteString(strings.Join(ids[:200], "\n") + "\n" + strings.Join(ids[200:], ", ") + "\n7\n")
-	err := runDelete(context.Background(), deleteOpts(e, "-"))
-	// The demo has rules 1–20: the first batch deletes them, the others
-	// find nothing.
-	if exitcode.Of(err) != exitcode.Partial || !strings.Contains(err.Error(), "2 of 3 delete requests failed") {
+	if err := runDelete(context.Background(), deleteOpts(e, "-")); err != nil {
 		t.Fatalf("err = %v", err)
 	}
 	got := requests(e, "DELETE")
-	if len(got) != 3 || strings.Count(got[0], ",") != 99 || strings.Count(got[2], ",") != 49 {
+	if len(got) != 1 || !strings.Contains(got[0], `{"ids":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]}`) {
 		t.Fatalf("requests:\n%s", strings.Join(got, "\n"))
 	}
 	out := e.Out.String()
-	for _, want := range []string{"1      100    deleted  Coming soon products deleted successfully", "3      50     failed   Coming soon products not found"} {
+	for _, want := range []string{
+		"1      100    deleted  Coming soon products deleted successfully; 80 ids already gone (not in the store's rule list; not sent): 21, 22, 23, 24, 25 and 75 more",
+		"2      100    gone     already gone: the store's rule list has none of these ids; not sent",
+		"3      50     gone     already gone",
+	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
+	}
+	if !strings.Contains(e.ErrOut.String(), "batches: 1 deleted · 2 already gone\n") || strings.Contains(e.ErrOut.String(), "--resume") {
+		t.Errorf("stderr: %s", e.ErrOut)
+	}
+}
+
+// An id already gone counts as done, whether the rule list says so (several
+// ids: nothing is sent) or the server does (one id: "not found"); a second
+// run of a finished delete finds everything gone, exit 0, and no hint
+// suggests a --resume that could not do more.
+func TestDeleteAlreadyGoneIsDone(t *testing.T) {
+	e := clitest.New(t, clitest.WithOutput("json"))
+	e.Sends("GET /shop-api/coming-soon/list", "DELETE /shop-api/coming-soon/delete")
+	for _, tc := range []struct {
+		args    []string
+		outcome string
+	}{
+		{[]string{"900001", "900002"}, "gone"}, {[]string{"900003"}, "gone"},
+		{[]string{"3", "4"}, "deleted"}, {[]string{"3", "4"}, "gone"},
+		{[]string{"5"}, "deleted"}, {[]string{"5"}, "gone"},
+	} {
+		args := tc.args
+		e.Out.Reset()
+		e.ErrOut.Reset()
+		if err := runDelete(context.Background(), deleteOpts(e, args...)); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		var batches []batchResult
+		if err := json.Unmarshal(e.Out.Bytes(), &batches); err != nil || len(batches) != 1 {
+			t.Fatalf("%v: %v\n%s", args, err, e.Out)
+		}
+		if batches[0].Outcome != tc.outcome || strings.Contains(e.ErrOut.String(), "resume") {
+			t.Errorf("%v: %+v, want %s; stderr %s", args, batches[0], tc.outcome, e.ErrOut)
+		}
+	}
+	// 900001,900002: listed, nothing sent; 900003: sent, "not found"; 3,4
+	// deleted, then gone; 5 deleted, then "not found".
+	got := requests(e, "DELETE")
+	if len(got) != 4 || !strings.Contains(got[0], "404 {\"ids\":[900003]}") || !strings.Contains(got[1], "200 {\"ids\":[3,4]}") ||
+		!strings.Contains(got[2], "200 {\"ids\":[5]}") || !strings.Contains(got[3], "404 {\"ids\":[5]}") {
+		t.Errorf("requests:\n%s", strings.Join(got, "\n"))
 	}
 }
 
 func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
 	e.Sends("DELETE /shop-api/coming-soon/delete")
-	opts := deleteOpts(e, "500500,1")
+	opts := deleteOpts(e, "500500")
 	err := runDelete(context.Background(), opts)
 	if exitcode.Of(err) != exitcode.APIRefused {
 		t.Fatalf("err = %v", err)
@@ -66,8 +113,9 @@ func TestDeleteAllBatchesFailedIsExit3(t *testing.T) {
 func TestDeleteAllBatchesFailedSaysWhyOnStderr(t *testing.T) {
 	e := clitest.New(t, clitest.WithOutput("json"))
 	e.Sends("DELETE /shop-api/coming-soon/delete")
-	err := runDelete(context.Background(), deleteOpts(e, "900001,900002"))
-	if exitcode.Of(err) != exitcode.APIRefused || !strings.Contains(err.Error(), "1 of 1 delete requests failed: Coming soon products not found") {
+	err := runDelete(context.Background(), deleteOpts(e, "500500"))
+	if exitcode.Of(err) != exitcode.APIRefused || !strings.Contains(err.Error(), "1 of 1 delete requests failed: ") ||
+		!strings.Contains(err.Error(), "Something went wrong") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -146,7 +194,7 @@ func TestDeleteDryRunListsBatches(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, e.Out)
 		}
 	}
-	if !strings.Contains(e.ErrOut.String(), "101 ids in 2 requests; nothing was sent") ||
+	if !strings.Contains(e.ErrOut.String(), "101 ids in 2 batches, 1 request to send; nothing was sent") ||
 		!strings.Contains(e.ErrOut.String(), "81 ids are not in the store's rule list") {
 		t.Errorf("err: %s", e.ErrOut)
 	}
@@ -173,7 +221,7 @@ func TestDeleteDryRunWithoutTheListShowsIDs(t *testing.T) {
 
 func TestDeleteReport(t *testing.T) {
 	e := clitest.New(t)
-	e.Sends("DELETE /shop-api/coming-soon/delete")
+	e.Sends("GET /shop-api/coming-soon/list", "DELETE /shop-api/coming-soon/delete")
 	e.Settings.Quiet = true
 	opts := deleteOpts(e, "3", "4")
 	opts.Bulk.Report = filepath.Join(t.TempDir(), "deleted.csv")
@@ -255,8 +303,9 @@ func TestDeleteInterruptedThenResumed(t *testing.T) {
 		}
 		return log.Write(p)
 	})
-	e := clitest.New(t, clitest.WithSandbox(func(o *sandbox.Options) { o.Log = hook }))
-	e.Sends("DELETE /shop-api/coming-soon/delete")
+	rules := randomRules(rand.New(rand.NewPCG(1, 1)), 250)
+	e := clitest.New(t, withRules(rules), clitest.WithSandbox(func(o *sandbox.Options) { o.Log = hook }))
+	e.Sends("GET /shop-api/coming-soon/list", "DELETE /shop-api/coming-soon/delete")
 	err := runDelete(ctx, deleteOpts(e, arg))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
@@ -270,15 +319,17 @@ func TestDeleteInterruptedThenResumed(t *testing.T) {
 	before := len(log.WithPrefix("DELETE "))
 	opts := deleteOpts(e, arg)
 	opts.Bulk.Resume = true
-	err = runDelete(context.Background(), opts)
-	if exitcode.Of(err) != exitcode.Partial { // batch 3's ids do not exist
+	if err := runDelete(context.Background(), opts); err != nil {
 		t.Fatalf("resumed: %v", err)
 	}
+	// Batch 2's rules are gone (the interrupted run deleted them): the rule
+	// list says so, and only batch 3 is sent.
 	sent := log.WithPrefix("DELETE ")[before:]
-	if len(sent) != 2 {
-		t.Fatalf("resumed run sent %d deletes, want 2 (batch 2 checked again, batch 3):\n%s", len(sent), strings.Join(sent, "\n"))
+	if len(sent) != 1 || !strings.Contains(sent[0], `{"ids":[201,`) {
+		t.Fatalf("resumed run sent %d deletes, want batch 3's:\n%s", len(sent), strings.Join(sent, "\n"))
 	}
-	if !strings.Contains(e.Out.String(), "deleted by the interrupted run") || !strings.Contains(e.ErrOut.String(), "1 skipped") {
+	if !strings.Contains(e.Out.String(), "gone: deleted by the interrupted run, or before it") ||
+		!strings.Contains(e.ErrOut.String(), "batches: 1 deleted · 1 already gone · 1 skipped") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", e.Out, e.ErrOut)
 	}
 }

@@ -20,16 +20,18 @@ import (
 type GetOptions struct {
 	cmdutil.ShopDeps
 	Loc *time.Location
+	Now func() time.Time
 	ID  string
 }
 
 func newGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
-	opts := &GetOptions{ShopDeps: f.ShopDeps(), Loc: time.Local}
+	opts := &GetOptions{ShopDeps: f.ShopDeps(), Loc: time.Local, Now: cmdutil.Clock}
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show one coming-soon rule with its translations",
 		Long: `Show one rule: when it runs (in your local zone), what it applies to, and its
-translated texts, one row per language. -o json prints it as the server sent it.`,
+translated texts, one row per language; the heading gives its state now
+(active, upcoming, ended or inactive). -o json prints it as the server sent it.`,
 		Example: `  storectl comingsoon get 12
   storectl comingsoon get 12 -o json --jq .translations`,
 		Args:              ruleID.Args(),
@@ -41,7 +43,7 @@ translated texts, one row per language. -o json prints it as the server sent it.
 func runGet(ctx context.Context, opts *GetOptions) error {
 	return shopread.PrintByID(ctx, opts.ShopDeps, ruleID, opts.ID, (*shop.Client).GetRule,
 		func(res *shop.RuleResult) (json.RawMessage, shopread.Render) {
-			return ruleSheet(opts.IO, res, opts.Loc)
+			return ruleSheet(opts.IO, res, opts.Loc, opts.Now())
 		})
 }
 
@@ -49,10 +51,10 @@ var ruleID = cmdutil.IDArg{Noun: "rule", List: "storectl comingsoon list"}
 
 // printRule prints a rule: the server's bytes for JSON-like formats, the
 // sheet in table mode.
-func printRule(p *output.Printer, ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location) error {
-	return p.Object(ruleSheet(ios, res, loc))
+func printRule(p *output.Printer, ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location, now time.Time) error {
+	return p.Object(ruleSheet(ios, res, loc, now))
 }
 
-func ruleSheet(ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location) (json.RawMessage, shopread.Render) {
-	return res.Raw, func(w io.Writer) error { return renderRule(w, ios, res.Rule, loc) }
+func ruleSheet(ios *iostreams.IOStreams, res *shop.RuleResult, loc *time.Location, now time.Time) (json.RawMessage, shopread.Render) {
+	return res.Raw, func(w io.Writer) error { return renderRule(w, ios, res.Rule, loc, now) }
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
@@ -12,7 +13,57 @@ import (
 )
 
 func listOpts(e *clitest.Env, pages cmdutil.PageFlags) *ListOptions {
-	return &ListOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, Pages: pages}
+	return &ListOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, Now: clock(septemberNow), Pages: pages}
+}
+
+// The demo rules' dates are fixed: the tests read them at fixed times.
+var (
+	septemberNow = time.Date(2026, 9, 20, 12, 0, 0, 0, time.UTC)
+	novemberNow  = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+)
+
+func clock(t time.Time) func() time.Time { return func() time.Time { return t } }
+
+// A rule's status is its state now (issue 37): past its end date it reads
+// ended wherever it is shown (its status said active), before its start
+// upcoming; -o json stays the server's bytes.
+func TestStatusIsTheStateNow(t *testing.T) {
+	e := clitest.New(t)
+	e.Sends("GET /shop-api/coming-soon/list", "GET /shop-api/coming-soon/get/*")
+	opts := listOpts(e, cmdutil.PageFlags{Page: 1})
+	opts.Now = clock(novemberNow)
+	if err := runList(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"20  Hoodie XXL                upcoming  1 variant", "19  Sale items reveal         active    collection",
+		"17  Store-wide maintenance    ended     all products", "14  Men's outerwear preview   inactive  collection",
+		"8   Winter Essentials         ended     collection", "6   Summer shorts early look  inactive  1 product",
+	} {
+		if !strings.Contains(e.Out.String(), want) {
+			t.Errorf("no %q in\n%s", want, e.Out)
+		}
+	}
+	for format, want := range map[string]string{
+		"csv":  "17,Store-wide maintenance,true,ended,2026-11-14T02:00:00.000000Z,",
+		"json": `"status": true,`,
+	} {
+		e := clitest.New(t, clitest.WithOutput(format))
+		e.Sends("GET /shop-api/coming-soon/list")
+		opts := listOpts(e, cmdutil.PageFlags{Page: 1})
+		opts.Now = clock(novemberNow)
+		if err := runList(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(e.Out.String(), want) || strings.Contains(e.Out.String(), "ended") != (format == "csv") {
+			t.Errorf("%s: no %q (or ended where it does not belong) in\n%s", format, want, e.Out)
+		}
+	}
+	g := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, Now: clock(novemberNow), ID: "17"}
+	e.Out.Reset()
+	if err := runGet(context.Background(), g); err != nil || !strings.Contains(e.Out.String(), "Store-wide maintenance\nrule 17 · ended\n") {
+		t.Errorf("get: %v\n%s", err, e.Out)
+	}
 }
 
 func TestListTableAndFooter(t *testing.T) {
@@ -47,7 +98,7 @@ func TestListAllJSON(t *testing.T) {
 func TestGetShowsTranslationsPerLanguage(t *testing.T) {
 	e := clitest.New(t)
 	e.Sends("GET /shop-api/coming-soon/get/*")
-	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, ID: "9"}
+	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, Now: clock(time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)), ID: "9"}
 	if err := runGet(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +119,7 @@ func TestGetShowsTranslationsPerLanguage(t *testing.T) {
 func TestGetErrors(t *testing.T) {
 	e := clitest.New(t)
 	e.Sends("GET /shop-api/coming-soon/get/*")
-	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, ID: "1/2"}
+	opts := &GetOptions{ShopDeps: e.F.ShopDeps(), Loc: berlin, Now: clock(novemberNow), ID: "1/2"}
 	if err := runGet(context.Background(), opts); exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("bad id: %v", err)
 	}

@@ -27,14 +27,34 @@ func displayTime(s string, loc *time.Location) string {
 	return output.HumanTime(s, loc)
 }
 
-func activeText(b flex.Bool) string {
-	switch {
-	case !b.Valid:
-		return none
-	case b.Value:
-		return "active"
+// stateText is a rule's state at now: ended once its end date is past,
+// whatever its status; else inactive (status off), upcoming (on, before
+// its start) or active. A rule's status alone says only whether it is on.
+func stateText(r shop.Rule, now time.Time) string {
+	if end, ok := ruleTime(r.EndDate); ok && !now.Before(end) {
+		return "ended"
 	}
-	return "inactive"
+	switch {
+	case !r.Status.Valid:
+		return none
+	case !r.Status.Value:
+		return "inactive"
+	}
+	if start, ok := ruleTime(r.StartDate); ok && now.Before(start) {
+		return "upcoming"
+	}
+	return "active"
+}
+
+// ruleTime reads a rule's datetime as displayTime does: ISO 8601 with a
+// zone, or the create answer's zone-less form, which is UTC.
+func ruleTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true
+	}
+	t, err := time.ParseInLocation(time.DateTime, s, time.UTC)
+	return t, err == nil
 }
 
 func countdownText(b flex.Bool) string {
@@ -65,12 +85,13 @@ func targetText(r shop.Rule) string {
 	return r.ApplyTo
 }
 
-// ruleColumns are the list table's columns; times are shown in loc.
-func ruleColumns(loc *time.Location) []output.Column {
+// ruleColumns are the list table's columns; times are shown in loc, the
+// status is the rule's state at now.
+func ruleColumns(loc *time.Location, now time.Time) []output.Column {
 	return []output.Column{
 		{Key: "id"},
 		{Key: "name"},
-		ruleColumn("status", "STATUS", func(r shop.Rule) string { return activeText(r.Status) }),
+		ruleColumn("status", "STATUS", func(r shop.Rule) string { return stateText(r, now) }),
 		ruleColumn("apply_to", "APPLIES TO", targetText),
 		ruleColumn("start_date", "START", func(r shop.Rule) string { return displayTime(r.StartDate, loc) }),
 		ruleColumn("end_date", "END", func(r shop.Rule) string { return displayTime(r.EndDate, loc) }),
@@ -87,8 +108,9 @@ func countdownColumn() output.Column {
 
 // ruleDataColumns are a rule's fields as sent, for CSV: the columns of a
 // `comingsoon create --from-file` CSV (id lists separated by ";"), so a
-// listing can be edited and fed back.
-func ruleDataColumns() []output.Column {
+// listing can be edited and fed back; and after status, its state at now
+// (active, upcoming, ended, inactive), which a file read back ignores.
+func ruleDataColumns(now time.Time) []output.Column {
 	idList := func(key string) output.Column {
 		return output.Column{Key: key, Data: func(o output.Object) string {
 			var ids []json.Number
@@ -105,7 +127,9 @@ func ruleDataColumns() []output.Column {
 	}
 	instant := output.KindTime
 	return []output.Column{
-		{Key: "id"}, {Key: "name"}, {Key: "status", Kind: output.KindBool}, {Key: "start_date", Kind: instant}, {Key: "end_date", Kind: instant}, {Key: "apply_to"},
+		{Key: "id"}, {Key: "name"}, {Key: "status", Kind: output.KindBool},
+		ruleColumn("state", "STATE", func(r shop.Rule) string { return stateText(r, now) }),
+		{Key: "start_date", Kind: instant}, {Key: "end_date", Kind: instant}, {Key: "apply_to"},
 		idList("product_ids"), idList("variant_ids"), {Key: "collection_id"}, {Key: "show_countdown"},
 		{Key: "created_at"}, {Key: "updated_at"},
 	}
@@ -141,8 +165,8 @@ func idLines(ids []flex.ID) string {
 
 // renderRule writes a rule's sheet and its translations, one row per
 // language.
-func renderRule(w io.Writer, ios *iostreams.IOStreams, r shop.Rule, loc *time.Location) error {
-	heading := fmt.Sprintf("%s\nrule %s · %s\n\n", r.Name, r.ID, activeText(r.Status))
+func renderRule(w io.Writer, ios *iostreams.IOStreams, r shop.Rule, loc *time.Location, now time.Time) error {
+	heading := fmt.Sprintf("%s\nrule %s · %s\n\n", r.Name, r.ID, stateText(r, now))
 	if _, err := io.WriteString(w, output.Sanitize(heading)); err != nil {
 		return err
 	}

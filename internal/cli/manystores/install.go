@@ -30,6 +30,9 @@ func Install(root *cobra.Command, f *cmdutil.Factory, newTree NewTree) {
 		return
 	}
 	run := root.RunE
+	if servesStores(root) {
+		return
+	}
 	root.RunE = func(c *cobra.Command, args []string) error {
 		profiles, err := requestedProfiles(c, f)
 		if err != nil {

@@ -3,7 +3,6 @@ package manystores
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
@@ -115,7 +114,7 @@ func keyOf(s *config.Settings, creds *credentials.Store) *storeKey {
 		// is set: refuseStoreNamingEnv saw to it).
 		return &storeKey{sandbox: true}
 	}
-	k := &storeKey{shopURL: normalURL(s.BaseURL), catalogURL: normalURL(s.CatalogURL)}
+	k := &storeKey{shopURL: cmdutil.NormalURL(s.BaseURL), catalogURL: cmdutil.NormalURL(s.CatalogURL)}
 	if k.shopURL == "" && k.catalogURL == "" {
 		return nil
 	}
@@ -134,19 +133,4 @@ func keyOf(s *config.Settings, creds *credentials.Store) *storeKey {
 		*t.token = tok.Value
 	}
 	return k
-}
-
-// normalURL is a base URL as a key: scheme and host lower-case, no
-// default port, no trailing slash.
-func normalURL(raw string) string {
-	u, err := url.Parse(raw)
-	if raw == "" || err != nil {
-		return raw
-	}
-	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-	if port := u.Port(); (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
-		u.Host = strings.TrimSuffix(u.Host, ":"+port)
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	return u.String()
 }

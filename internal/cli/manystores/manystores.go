@@ -24,6 +24,10 @@ import (
 // stores; its value is the noun of what it writes to a file, if it does.
 const readAnnotation = "storectl/many-stores"
 
+// servesAnnotation marks a command that serves several stores itself, each
+// request for one of them (storectl mcp).
+const servesAnnotation = "storectl/serves-stores"
+
 // roleAnnotation on a flag says who applies it in a run over several
 // stores: roleWholeRun (the run, or the merge), roleFile (the merge writes
 // the file it names); unmarked flags go to each store's run as given.
@@ -66,6 +70,22 @@ func refuseOneStoreFlags(cmd *cobra.Command, profiles int) error {
 		}
 	})
 	return err
+}
+
+// ServesStores marks a command that serves several stores itself, one
+// store to a request (storectl mcp): Install hands it the command line as
+// given, and it reads the stores with Profiles.
+func ServesStores(cmd *cobra.Command) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[servesAnnotation] = ""
+	return cmd
+}
+
+func servesStores(cmd *cobra.Command) bool {
+	_, ok := cmd.Annotations[servesAnnotation]
+	return ok
 }
 
 func mark(cmd *cobra.Command, what string) *cobra.Command {

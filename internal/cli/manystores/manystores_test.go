@@ -88,7 +88,7 @@ func TestNormalURL(t *testing.T) {
 		"https://s.example.com/sfs/v1":  "https://s.example.com/sfs/v1",
 		"":                              "",
 	} {
-		if got := normalURL(in); got != want {
+		if got := cmdutil.NormalURL(in); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
 	}

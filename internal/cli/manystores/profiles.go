@@ -60,6 +60,19 @@ func requestedProfiles(c *cobra.Command, f *cmdutil.Factory) ([]string, error) {
 	return names, checkProfilesExist(c, f, names)
 }
 
+// Profiles are the stores a command that serves several (ServesStores)
+// was given: the names of --profile a,b (or STORECTL_PROFILE) or
+// --all-profiles, each once, checked to exist; nil for the usual one
+// profile. Several are refused while a variable that names a store is set,
+// as for a read over several stores.
+func Profiles(c *cobra.Command, f *cmdutil.Factory) ([]string, error) {
+	profiles, err := requestedProfiles(c, f)
+	if err != nil || len(profiles) < 2 {
+		return profiles, err
+	}
+	return profiles, refuseStoreNamingEnv(profiles)
+}
+
 // checkProfilesExist refuses a name the config does not have before any
 // store is asked (the sandbox takes any name).
 func checkProfilesExist(c *cobra.Command, f *cmdutil.Factory, names []string) error {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/storectl/storectl/internal/api/flex"
@@ -14,17 +13,6 @@ import (
 
 // none stands for a value the offer does not have.
 const none = "—"
-
-// statusText reads the offer status: 1 active, 0 draft.
-func statusText(s flex.Bool) string {
-	switch {
-	case !s.Valid:
-		return none
-	case s.Value:
-		return "active"
-	}
-	return "draft"
-}
 
 func orNone(s string) string {
 	if strings.TrimSpace(s) == "" {
@@ -54,11 +42,9 @@ func shipping(o shop.Offer) string {
 	case o.FulfillmentShippingDate != "":
 		return "ships on " + o.FulfillmentShippingDate
 	case o.HasAfterCheckout():
-		amount, unitless := afterCheckout(o.FulfillmentAfterCheckout)
-		if unitless {
-			return "ships " + amount + " after checkout (unit not stated)"
-		}
-		return "ships " + amount + " after checkout"
+		// A bare number is shown as the offer gives it: the API names no
+		// unit, and storectl guesses none.
+		return "ships " + afterCheckout(o.FulfillmentAfterCheckout) + " after checkout"
 	}
 	return ""
 }
@@ -86,37 +72,35 @@ var (
 )
 
 // afterCheckout describes fulfillment_after_checkout: "14 days" from
-// {"value":14,"unit":"days"} or "14 days", the bare amount with unitless
-// set for 21 or "21", else the JSON as sent.
-func afterCheckout(raw json.RawMessage) (text string, unitless bool) {
+// {"value":14,"unit":"days"} or "14 days", the bare amount for 21, "21" or
+// {"amount":21}, else the JSON as sent.
+func afterCheckout(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if dec.Decode(&v) != nil {
-		return string(raw), false
+		return string(raw)
 	}
 	switch t := v.(type) {
 	case json.Number:
-		return t.String(), true
+		return t.String()
 	case string:
-		s := strings.TrimSpace(t)
-		_, err := strconv.ParseFloat(s, 64)
-		return s, err == nil
+		return strings.TrimSpace(t)
 	case map[string]any:
 		amount, unit := firstScalar(t, amountKeys), firstScalar(t, unitKeys)
 		switch {
 		case amount != "" && unit != "":
-			return amount + " " + unit, false
+			return amount + " " + unit
 		case amount != "":
-			return amount, true
+			return amount
 		}
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
-		return string(raw), false
+		return string(raw)
 	}
-	return b.String(), false
+	return b.String()
 }
 
 func firstScalar(m map[string]any, keys []string) string {

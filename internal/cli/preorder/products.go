@@ -17,6 +17,7 @@ import (
 // ProductsOptions are the inputs of `preorder products`.
 type ProductsOptions struct {
 	cmdutil.MirrorDeps
+	Now       func() time.Time
 	Keyword   string
 	Pages     cmdutil.PageFlags
 	VariantID string
@@ -24,7 +25,7 @@ type ProductsOptions struct {
 }
 
 func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.Command {
-	opts := &ProductsOptions{MirrorDeps: f.MirrorDeps()}
+	opts := &ProductsOptions{MirrorDeps: f.MirrorDeps(), Now: cmdutil.Clock}
 	cmd := &cobra.Command{
 		Use:   "products",
 		Short: "Show which offer each variant gets, and why",
@@ -32,13 +33,17 @@ func newProducts(f *cmdutil.Factory, runF func(*ProductsOptions) error) *cobra.C
 OFFER and NAME are the winning offer; WHY explains the choice from what
 the row and the offer list show: a manual assignment, the most specific offer
 (product, then collection, then all), or, between offers of the same kind, the
-most recently updated one; then the other offers holding the variant that it
-beat. When the server's choice does not follow that order, WHY says so ("the
-server chose all-products offer 806 although collection offer 808 covers this
-variant"); what the offers cannot show (an offer missing from the list) is
-named as unknown. SOLD shows units sold against the limit. In a table or CSV
-the offer list is read once for the names and kinds. On a narrow terminal the
-other columns give way to WHY (a note on stderr names those left out).
+most recently updated one. When the winning offer is not running now, WHY says
+so first, and which offer would win meanwhile ("ended 2026-12-01, now 3106
+would win (all-products offer)"). When the server's choice does not follow the
+order, WHY says so ("server's pick, though collection offer 808 covers it");
+what the offers cannot show (an offer missing from the list) is named as
+unknown. OTHER OFFERS are the offers it beat, with those not running marked
+(draft, upcoming, ended); SOLD shows units sold against the limit. Offer dates
+are the shop's time, read in the profile's shop_timezone (UTC when unset). In
+a table or CSV the offer list is read once for the names, kinds and dates. On
+a narrow terminal the other columns give way to WHY and NAME (a note on stderr
+names those left out).
 
 --keyword searches product titles, SKUs and similar.
 
@@ -72,9 +77,13 @@ func runProducts(ctx context.Context, opts *ProductsOptions) error {
 	cols := priorityColumns(nil)
 	if p, err := opts.Printer(); err == nil && (p.IsTable() || p.Format() == output.CSV) {
 		// WHY states only what the offers show: one look at the offer list
-		// (50 a page, usually one request) gives their names, kinds and
-		// order by age. JSON prints the rows as sent and needs none of it.
-		offers, err := loadOffers(ctx, opts.ShopDeps)
+		// (50 a page, usually one request) gives their names, kinds, dates
+		// and order by age. JSON prints the rows as sent and needs none of it.
+		c, err := clockOf(opts.Settings, opts.Now())
+		if err != nil {
+			return err
+		}
+		offers, err := loadOffers(ctx, opts.ShopDeps, c)
 		if err != nil {
 			return err
 		}
@@ -87,7 +96,7 @@ func runProducts(ctx context.Context, opts *ProductsOptions) error {
 		}})
 }
 
-func loadOffers(ctx context.Context, d cmdutil.ShopDeps) (map[flex.ID]offerInfo, error) {
+func loadOffers(ctx context.Context, d cmdutil.ShopDeps, at clock) (map[flex.ID]offerInfo, error) {
 	c, err := d.ShopClient()
 	if err != nil {
 		return nil, err
@@ -102,7 +111,7 @@ func loadOffers(ctx context.Context, d cmdutil.ShopDeps) (map[flex.ID]offerInfo,
 			return err
 		}
 		for _, o := range list {
-			offers[o.ID] = newOfferInfo(o, len(offers))
+			offers[o.ID] = newOfferInfo(o, len(offers), at)
 		}
 		return nil
 	})
@@ -112,18 +121,20 @@ func loadOffers(ctx context.Context, d cmdutil.ShopDeps) (map[flex.ID]offerInfo,
 // priorityColumns are the table's columns; with the offers known, the
 // OFFER column names the winner and WHY can state every rule that decided.
 func priorityColumns(offers map[flex.ID]offerInfo) []output.Column {
-	// WHY is the answer: on a narrow terminal the date, the end quantity,
-	// the offer's name, units sold and the row's product and id give way to
-	// it, in that order.
+	// WHY is the answer, and NAME the winner's title: on a narrow terminal
+	// the date, the end quantity, the other offers, units sold and the
+	// row's id and product give way to them, in that order; the name is cut
+	// to nameMin before WHY is cut.
 	updated := shopTimeColumn(output.HumanTimeColumn("updated_at", "UPDATED", time.Local))
 	updated.Drop = 1
 	return []output.Column{
-		{Key: "id", Drop: 6},
-		{Key: "product_id", Header: "PRODUCT", Drop: 5},
+		{Key: "id", Drop: 5},
+		{Key: "product_id", Header: "PRODUCT", Drop: 6},
 		{Key: "variant_id", Header: "VARIANT"},
 		rowColumn("priority_profile_id", "OFFER", func(r shop.PriorityRow) string { return idOr(r.Winner()) }),
-		withDrop(rowColumn("offer_name", "NAME", func(r shop.PriorityRow) string { return offerName(r.Winner(), offers) }), 3),
+		withMin(rowColumn("offer_name", "NAME", func(r shop.PriorityRow) string { return offerName(r.Winner(), offers) }), nameMin),
 		withAnswer(rowColumn("why", "WHY", func(r shop.PriorityRow) string { return why(r, offers) })),
+		withDrop(rowColumn("other_offers", "OTHER OFFERS", func(r shop.PriorityRow) string { return otherOffers(r, offers) }), 3),
 		withDrop(rowColumn("sold", "SOLD/LIMIT", sold), 4),
 		withDrop(rowColumn("end_quantity", "END QTY", func(r shop.PriorityRow) string { return intOr(r.EndQuantity, none) }), 2),
 		updated,
@@ -131,6 +142,12 @@ func priorityColumns(offers map[flex.ID]offerInfo) []output.Column {
 }
 
 func withDrop(c output.Column, order int) output.Column { c.Drop = order; return c }
+
+func withMin(c output.Column, width int) output.Column { c.Min = width; return c }
+
+// nameMin keeps enough of an offer's name to know it ("Outerwear Pre-se…")
+// on an 80-column terminal, where WHY keeps the rest (about 40).
+const nameMin = 16
 
 func withAnswer(c output.Column) output.Column { c.Answer = true; return c }
 

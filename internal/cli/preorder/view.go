@@ -15,8 +15,8 @@ import (
 
 // renderOffer writes the offer sheet: one section per question a support
 // person is asked (when, what, shipping, payment), then the products.
-func renderOffer(w io.Writer, ios *iostreams.IOStreams, o shop.Offer, now time.Time) error {
-	heading := fmt.Sprintf("%s\noffer %s · %s · applies to %s\n", orNone(o.Name), o.ID, statusText(o.Status), orNone(o.ApplyTo))
+func renderOffer(w io.Writer, ios *iostreams.IOStreams, o shop.Offer, c clock) error {
+	heading := fmt.Sprintf("%s\noffer %s · %s · applies to %s\n", orNone(o.Name), o.ID, c.state(o), orNone(o.ApplyTo))
 	if _, err := io.WriteString(w, output.Sanitize(heading)); err != nil {
 		return err
 	}
@@ -24,7 +24,7 @@ func renderOffer(w io.Writer, ios *iostreams.IOStreams, o shop.Offer, now time.T
 		title string
 		pairs [][2]string
 	}{
-		{"Schedule (shop time)", schedule(o, now)},
+		{"Schedule (shop time)", schedule(o, c)},
 		{"Target", [][2]string{
 			{"Applies to", target(o)},
 			{"Inventory condition", inventoryText(o.ConditionInventory)},
@@ -58,7 +58,7 @@ func renderOffer(w io.Writer, ios *iostreams.IOStreams, o shop.Offer, now time.T
 	return output.RenderTable(w, ios, []string{"PRODUCT", "VARIANT", "LIMIT"}, rows)
 }
 
-func schedule(o shop.Offer, now time.Time) [][2]string {
+func schedule(o shop.Offer, c clock) [][2]string {
 	end := "no end date"
 	if o.EndDate != "" {
 		end = output.HumanTime(o.EndDate, time.Local)
@@ -66,40 +66,32 @@ func schedule(o shop.Offer, now time.Time) [][2]string {
 	return [][2]string{
 		{"Starts", output.HumanTime(o.StartDate, time.Local)},
 		{"Ends", end},
-		{"Now", runState(o, now)},
+		{"Now", runState(o, c)},
 		{"Countdown before start", onOff(o.CountdownBeforeStart)},
 		{"Countdown before end", onOff(o.CountdownBeforeEnd)},
 	}
 }
 
 // runState places now against the schedule. The offer's times carry no
-// zone (they are the shop's); they are read as UTC, which is close enough
-// for a countdown counted in hours or days.
-func runState(o shop.Offer, now time.Time) string {
-	start, startOK := shopTime(o.StartDate)
-	end, endOK := shopTime(o.EndDate)
+// zone (they are the shop's): they are read in the shop's zone (UTC unless
+// shop_timezone says).
+func runState(o shop.Offer, c clock) string {
+	start, startOK := c.at(o.StartDate)
+	end, endOK := c.at(o.EndDate)
+	now := c.now
 	switch {
+	case endOK && !now.Before(end):
+		return "ended " + roughly(now.Sub(end)) + " ago"
 	case o.Status.Valid && !o.Status.Value:
 		return "draft: not running"
 	case startOK && now.Before(start):
 		return "starts in " + roughly(start.Sub(now))
-	case endOK && !now.Before(end):
-		return "ended " + roughly(now.Sub(end)) + " ago"
 	case endOK:
 		return "running, ends in " + roughly(end.Sub(now))
 	case startOK:
 		return "running, no end date"
 	}
 	return "no start date set"
-}
-
-func shopTime(s string) (time.Time, bool) {
-	for _, layout := range []string{time.DateTime, time.RFC3339Nano, time.DateOnly} {
-		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
 }
 
 // roughly rounds a duration to the unit a countdown would use.

@@ -38,6 +38,10 @@ func (opts *ProductsOptions) checkMirrorFlags(cmd *cobra.Command) error {
 // runProductsFromMirror shows which offer wins for a variant or product,
 // from the mirrored priority rows and offers.
 func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
+	c, err := clockOf(opts.Settings, opts.Now())
+	if err != nil {
+		return err
+	}
 	offers := map[flex.ID]offerInfo{}
 	what := "variant " + opts.VariantID
 	if opts.VariantID == "" {
@@ -48,7 +52,7 @@ func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
 			rows, offerItems, err := db.Priority(ctx, mirror.PriorityFilter{VariantID: opts.VariantID, ProductID: opts.ProductID})
 			for _, raw := range offerItems {
 				if o, err := shop.DecodeOffer(raw); err == nil {
-					offers[o.ID] = newOfferInfo(o, -1) // the mirror keeps no list order
+					offers[o.ID] = newOfferInfo(o, -1, c) // the mirror keeps no list order
 				}
 			}
 			return rows, err

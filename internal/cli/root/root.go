@@ -20,6 +20,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/factory"
 	"github.com/storectl/storectl/internal/cli/helptopic"
 	"github.com/storectl/storectl/internal/cli/manystores"
+	mcpcmd "github.com/storectl/storectl/internal/cli/mcp"
 	mirrorcmd "github.com/storectl/storectl/internal/cli/mirror"
 	"github.com/storectl/storectl/internal/cli/preorder"
 	"github.com/storectl/storectl/internal/cli/profile"
@@ -35,6 +36,16 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo) (*cobra.Command, *cm
 	return newTree(ios, build, nil, nil)
 }
 
+// StoreTree builds, for each request `storectl mcp` serves, the tree that
+// runs it: the noun args run (NewFor), writing to ios, its Factory handed
+// to prepare before any verb takes its dependencies from it.
+func StoreTree(build cmdutil.BuildInfo) mcpcmd.StoreTree {
+	return func(ios *iostreams.IOStreams, args []string, prepare func(*cmdutil.Factory)) *cobra.Command {
+		cmd, _ := newTree(ios, build, prepare, args)
+		return cmd
+	}
+}
+
 // NewFor builds the tree that runs args: when they run a command of one
 // noun (`bis demand …`), the root with that noun alone and its verbs; for
 // anything else (help, completion, a word that is no command, no noun at
@@ -45,17 +56,18 @@ func NewFor(ios *iostreams.IOStreams, build cmdutil.BuildInfo, args []string) (*
 	return newTree(ios, build, nil, args)
 }
 
-// newTree builds the tree; with collect set, it is one store's run of a
-// read over several stores, its results handed to collect. With args set,
-// only the noun they run, if they run one (NewFor).
-func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, collect *output.Collector, args []string) (*cobra.Command, *cmdutil.Factory) {
+// newTree builds the tree; with prepare set, it is one store's run of a
+// read over several stores (its results handed to a collector) or of a
+// request storectl mcp serves, prepare setting up its Factory. With args
+// set, only the noun they run, if they run one (NewFor).
+func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, prepare func(*cmdutil.Factory), args []string) (*cobra.Command, *cmdutil.Factory) {
 	cmd := newRootCommand(build)
 	flags := cmd.PersistentFlags()
 	addGlobalFlags(flags)
 
 	f := factory.New(ios, build, flags)
-	if collect != nil {
-		manystores.CollectInto(f, collect)
+	if prepare != nil {
+		prepare(f)
 	}
 	all := nouns(f)
 	if n, ok := invokedNoun(cmd, all, args); ok {
@@ -65,7 +77,7 @@ func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, collect *output.
 		cmd.AddCommand(n.build())
 	}
 	manystores.Install(cmd, f, func(sub *iostreams.IOStreams, c *output.Collector) *cobra.Command {
-		tree, _ := newTree(sub, build, c, nil)
+		tree, _ := newTree(sub, build, func(f *cmdutil.Factory) { manystores.CollectInto(f, c) }, nil)
 		return tree
 	})
 	cmd.CompletionOptions.HiddenDefaultCmd = false
@@ -87,6 +99,7 @@ func nouns(f *cmdutil.Factory) []noun {
 		{"catalog", func() *cobra.Command { return catalogcmd.New(f) }},
 		{"comingsoon", func() *cobra.Command { return comingsoon.New(f) }},
 		{"config", func() *cobra.Command { return configcmd.New(f) }},
+		{"mcp", func() *cobra.Command { return mcpcmd.New(f, StoreTree(f.Build)) }},
 		{"mirror", func() *cobra.Command { return mirrorcmd.New(f) }},
 		{"preorder", func() *cobra.Command { return preorder.New(f) }},
 		{"profile", func() *cobra.Command { return profile.New(f) }},
