@@ -40,11 +40,21 @@ type Watcher struct {
 	// Log receives a line per notable thing (nil: nothing); Heartbeat a
 	// line per cycle (--debug; nil: none).
 	Log, Heartbeat io.Writer
+	// FirstSync hears how a list's first watch syncs it, which on a new
+	// mirror reads every page (nil: nobody): a person sees its progress
+	// as an export's, not a silence of minutes.
+	FirstSync FirstSyncReporter
 
 	jitter func(time.Duration) time.Duration
 	wake   chan struct{}
 	mu     sync.Mutex // the log lines and stats
 	stats  stats
+}
+
+// FirstSyncReporter is told of a first watch's sync, then that it is over.
+type FirstSyncReporter interface {
+	mirror.Reporter
+	Done()
 }
 
 // stats are what the heartbeat and the summary say.
