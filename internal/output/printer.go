@@ -119,7 +119,7 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	}
 	p.fields = fields
 	if strings.TrimSpace(opts.JQ) != "" {
-		if p.jq, err = compileJQ(opts.JQ); err != nil {
+		if p.jq, err = compileJQ(opts.JQ, !opts.CSV.NoGuard); err != nil {
 			return nil, err
 		}
 	}

@@ -38,7 +38,7 @@ func NewWebhook(raw, secret, userAgent string, timeout time.Duration) (*Webhook,
 			"set STORECTL_WEBHOOK_SECRET (or give --secret S); the receiver checks each request's Storectl-Signature with it (docs/watch.md)")
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.Proxy = http.ProxyFromEnvironment
+	transport.Proxy = loopback.Proxy
 	return &Webhook{url: u, secret: secret, userAgent: userAgent, timeout: timeout, now: time.Now,
 		client: &http.Client{Transport: transport,
 			// A followed redirect could take the event elsewhere.

@@ -173,7 +173,7 @@ func sayFailure(w io.Writer, err error) {
 	if errors.As(err, &silent) {
 		return
 	}
-	fmt.Fprintf(w, "error: %s\n", output.Sanitize(err.Error()))
+	fmt.Fprintf(w, "error: %s\n", output.Message(err.Error()))
 	if hint := exitcode.HintOf(err); hint != "" {
 		fmt.Fprintf(w, "hint: %s\n", hint)
 	}

@@ -46,9 +46,9 @@ func Main(build cmdutil.BuildInfo) int {
 	case code == exitcode.Interrupted:
 		fmt.Fprintln(ios.ErrOut, "storectl: interrupted")
 	default:
-		fmt.Fprintf(ios.ErrOut, "storectl: %s\n", output.Sanitize(err.Error()))
+		fmt.Fprintf(ios.ErrOut, "storectl: %s\n", output.Message(err.Error()))
 		if hint := exitcode.HintOf(err); hint != "" {
-			fmt.Fprintf(ios.ErrOut, "hint: %s\n", hint)
+			fmt.Fprintf(ios.ErrOut, "hint: %s\n", output.Message(hint))
 		}
 	}
 	return code
