@@ -26,8 +26,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	_ "modernc.org/sqlite"
 
+	_ "github.com/storectl/storectl/internal/mirror/sqlite" // the "sqlite" driver, for another program's transaction
 	"github.com/storectl/storectl/internal/sandbox"
 )
 
