@@ -42,6 +42,9 @@ type Options struct {
 	// user's, time.Local); Now the time it is made (nil: time.Now).
 	Loc *time.Location
 	Now func() time.Time
+	// LocalZone names the process's zone for a workbook's header
+	// (config.LocalZoneName); nil: the name Go loaded it under.
+	LocalZone func() string
 }
 
 // Printer writes command results to stdout in the chosen format.
@@ -57,10 +60,11 @@ type Printer struct {
 	beforePaging func()
 	// For workbooks: the sheet's name (see Sheet), the store, the zone of
 	// date-times, the clock.
-	sheet string
-	store string
-	loc   *time.Location
-	now   func() time.Time
+	sheet     string
+	store     string
+	loc       *time.Location
+	now       func() time.Time
+	localZone func() string
 	// collect, when set, takes the results instead (see CollectInto).
 	collect *Collector
 }
@@ -105,7 +109,7 @@ type Column struct {
 // any request is sent (a usage error, exit 2).
 func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV, pager: opts.Pager,
-		store: opts.Store, loc: opts.Loc, now: opts.Now}
+		store: opts.Store, loc: opts.Loc, now: opts.Now, localZone: opts.LocalZone}
 	if opts.Format != "" {
 		f, err := ParseFormat(string(opts.Format))
 		if err != nil {

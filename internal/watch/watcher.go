@@ -40,11 +40,22 @@ type Watcher struct {
 	// Log receives a line per notable thing (nil: nothing); Heartbeat a
 	// line per cycle (--debug; nil: none).
 	Log, Heartbeat io.Writer
+	// Advice is the command's words for what to do about parked events.
+	Advice Advice
 
 	jitter func(time.Duration) time.Duration
 	wake   chan struct{}
 	mu     sync.Mutex // the log lines and stats
 	stats  stats
+}
+
+// Advice says, in the command's terms, how to see and resend parked
+// events: the engine names no command. Empty words leave a line without.
+type Advice struct {
+	// ResendOne sends the parked event id again.
+	ResendOne func(id string) string
+	// Parked is the hint of a run that parked events.
+	Parked string
 }
 
 // stats are what the heartbeat and the summary say.

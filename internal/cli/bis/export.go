@@ -96,7 +96,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if s.Offline && opts.Resume {
 		return exitcode.UsageError("--resume continues reading the store, and --offline sends nothing: use one or the other")
 	}
-	format, err := exportFormat(s, opts.File)
+	format, err := cmdutil.ResultFormat(s, opts.File)
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	client := func(base, token string) (*httpx.Client, error) {
 		return httpx.New(httpx.Config{BaseURL: base, Token: token, UserAgent: "storectl/test", Timeout: o.settings.Timeout, Transport: rt})
 	}
-	f := &cmdutil.Factory{IOStreams: ios, Build: cmdutil.BuildInfo{Version: "test"}}
+	f := &cmdutil.Factory{IOStreams: ios, Build: cmdutil.BuildInfo{Version: "test"}, Getenv: config.Getenv}
 	f.Settings = func() (*config.Settings, error) { return e.Settings, nil }
 	f.Progress = sync.OnceValue(func() *output.Progress { return output.StartProgress(ios, "") })
 	f.PrinterWithDefault = func(commandDefault output.Format) (*output.Printer, error) {

@@ -28,7 +28,7 @@ const KeyringTimeout = 5 * time.Second
 // New returns a Factory whose settings come from flags (the root command's
 // persistent flags, parsed by the time any dependency is asked for).
 func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet) *cmdutil.Factory {
-	f := &cmdutil.Factory{IOStreams: ios, Build: build}
+	f := &cmdutil.Factory{IOStreams: ios, Build: build, Getenv: config.Getenv}
 
 	f.ConfigFile = sync.OnceValues(config.Load)
 	f.Settings = sync.OnceValues(func() (*config.Settings, error) {
@@ -43,7 +43,7 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		if err != nil {
 			return nil, err
 		}
-		return credentials.New(filepath.Join(dir, "credentials.json"), KeyringTimeout), nil
+		return credentials.New(filepath.Join(dir, "credentials.json"), KeyringTimeout, f.Getenv), nil
 	})
 	f.Progress = sync.OnceValue(func() *output.Progress { return output.StartProgress(ios, "") })
 	f.PrinterWithDefault = func(commandDefault output.Format) (*output.Printer, error) {
@@ -120,5 +120,15 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		}
 		return catalog.New(h), nil
 	}
+	return f
+}
+
+// NewStore is the Factory of one store's run in a read over several: its
+// settings resolved from flags (the command line as that store's run
+// reads it), its own clients, pacing and mirror; the config file and the
+// token store, which hold every profile, are parent's.
+func NewStore(parent *cmdutil.Factory, ios *iostreams.IOStreams, flags *pflag.FlagSet) *cmdutil.Factory {
+	f := New(ios, parent.Build, flags)
+	f.ConfigFile, f.Credentials, f.Getenv = parent.ConfigFile, parent.Credentials, parent.Getenv
 	return f
 }

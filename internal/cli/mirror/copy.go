@@ -49,7 +49,7 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if err != nil {
 		return err
 	}
-	target, err := pgurl.Parse(opts.To)
+	target, err := pgurl.ParseEnv(opts.To, config.Getenv)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/output"
 )
 
 // Main runs storectl with the process's arguments and returns the exit code.
@@ -46,10 +45,7 @@ func Main(build cmdutil.BuildInfo) int {
 	case code == exitcode.Interrupted:
 		fmt.Fprintln(ios.ErrOut, "storectl: interrupted")
 	default:
-		fmt.Fprintf(ios.ErrOut, "storectl: %s\n", output.Sanitize(err.Error()))
-		if hint := exitcode.HintOf(err); hint != "" {
-			fmt.Fprintf(ios.ErrOut, "hint: %s\n", hint)
-		}
+		cmdutil.SayFailure(ios.ErrOut, err)
 	}
 	return code
 }
