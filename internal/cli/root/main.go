@@ -18,12 +18,16 @@ import (
 
 // Main runs storectl with the process's arguments and returns the exit code.
 func Main(build cmdutil.BuildInfo) int {
-	ios := iostreams.System()
-	cmd, f := NewFor(ios, build, os.Args[1:])
-
 	ctx, stop := handleSignals()
 	defer stop()
+	return run(ctx, iostreams.System(), build, os.Args[1:])
+}
 
+// run runs storectl with args, saying a failure on ios as storectl says
+// every failure, and returns the exit code.
+func run(ctx context.Context, ios *iostreams.IOStreams, build cmdutil.BuildInfo, args []string) int {
+	cmd, f := NewFor(ios, build, args)
+	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	f.Progress().Stop()
 	if err == nil {

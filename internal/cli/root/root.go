@@ -58,6 +58,9 @@ func NewFor(ios *iostreams.IOStreams, build cmdutil.BuildInfo, args []string) (*
 // storectl mcp serves, prepare setting up its Factory. With args set, only
 // the noun they run, if they run one (NewFor).
 func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, prepare func(*cmdutil.Factory), args []string) (*cobra.Command, *cmdutil.Factory) {
+	if treeBuilt != nil {
+		treeBuilt()
+	}
 	cmd := newRootCommand(build)
 	flags := cmd.PersistentFlags()
 	addGlobalFlags(flags)
@@ -81,6 +84,9 @@ func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, prepare func(*cm
 	completion.Setup(cmd, f)
 	return cmd, f
 }
+
+// treeBuilt, when a test sets it, is called for every tree built.
+var treeBuilt func()
 
 // noun is a command below the root, named, built only when needed.
 type noun struct {
