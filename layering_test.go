@@ -94,3 +94,38 @@ func TestLayering(t *testing.T) {
 		}
 	}
 }
+
+// The process's tuning is main's: no package below cmd/ changes how Go
+// runs the whole process (a library doing it around its own work raced
+// with itself when several stores were synced at once), and the mirror
+// reads no environment variable (its settings come from config, through
+// its Options).
+func TestNoProcessTuningOrEnvironmentBelowMain(t *testing.T) {
+	tuning := []string{"runtime.GOMAXPROCS(", "debug.SetGCPercent(", "debug.SetMemoryLimit(", "debug.SetMaxThreads("}
+	env := []string{"os.Getenv(", "os.LookupEnv(", "os.Environ("}
+	err := filepath.WalkDir("internal", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, call := range tuning {
+			if bytes.Contains(src, []byte(call)) {
+				t.Errorf("%s calls %s: the process's tuning is cmd/storectl's", path, strings.TrimSuffix(call, "("))
+			}
+		}
+		if strings.HasPrefix(filepath.ToSlash(path), "internal/mirror/") {
+			for _, call := range env {
+				if bytes.Contains(src, []byte(call)) {
+					t.Errorf("%s calls %s: the mirror takes its settings from config, through its Options", path, strings.TrimSuffix(call, "("))
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -4,9 +4,11 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/root"
+	"github.com/storectl/storectl/internal/config"
 )
 
 // Set by ldflags at release time; a build without them describes itself
@@ -18,5 +20,24 @@ var (
 )
 
 func main() {
+	tuneGC()
 	os.Exit(root.Main(cmdutil.NewBuildInfo(version, commit, date)))
+}
+
+// gcPercent is the garbage collector's target for the whole process
+// (Go's default is 100). A sync allocates every page's bytes anew and
+// keeps little, so at 100 the collector ran every few pages; at 400 a first
+// sync took some 13% less CPU for 13 MB more peak memory, which does not
+// grow with the store; the answers, short processes, barely collect at
+// all. It is the process's to set, once, before anything runs: a library
+// setting it around each pass raced when several stores were synced at
+// once (--all-profiles).
+const gcPercent = 400
+
+// tuneGC sets gcPercent unless GOGC, the one knob (docs/mirror.md), says
+// otherwise.
+func tuneGC() {
+	if config.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }

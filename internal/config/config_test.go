@@ -211,3 +211,21 @@ func TestMirrorURLPasswordNeverShown(t *testing.T) {
 		t.Error("clear text to a remote server was accepted")
 	}
 }
+
+// The lease TTL of a PostgreSQL mirror's writer is a setting like any
+// other (STORECTL_MIRROR_LEASE_TTL, or mirror_lease_ttl in a profile),
+// read here and handed to the mirror, which reads no environment itself.
+func TestMirrorLeaseTTL(t *testing.T) {
+	s, err := Resolve(&File{}, nil)
+	if err != nil || s.MirrorLeaseTTL != 60*time.Second {
+		t.Fatalf("default: %v (%v)", s.MirrorLeaseTTL, err)
+	}
+	t.Setenv("STORECTL_MIRROR_LEASE_TTL", "3s")
+	if s, err = Resolve(&File{}, nil); err != nil || s.MirrorLeaseTTL != 3*time.Second {
+		t.Fatalf("from the environment: %v (%v)", s.MirrorLeaseTTL, err)
+	}
+	t.Setenv("STORECTL_MIRROR_LEASE_TTL", "-1s")
+	if _, err := Resolve(&File{}, nil); err == nil {
+		t.Error("a negative lease TTL was accepted")
+	}
+}

@@ -60,6 +60,9 @@ type Settings struct {
 	// the local SQLite mirror. It may hold a password: print it only
 	// through pgurl's redaction.
 	MirrorURL string
+	// MirrorLeaseTTL is how long a writer's lease of a store in a
+	// PostgreSQL mirror outlives its last heartbeat (mirror_lease_ttl).
+	MirrorLeaseTTL time.Duration
 	// ShopTimezone is the shop's time zone as set ("" when not): see
 	// ParseZone.
 	ShopTimezone string
@@ -220,6 +223,7 @@ func (s *Settings) fill() {
 	s.ShopTimezone = get("shop_timezone")
 	s.Pager = get("pager")
 	s.MirrorURL = strings.TrimSpace(get("mirror_url"))
+	s.MirrorLeaseTTL, _ = time.ParseDuration(get("mirror_lease_ttl"))
 }
 
 // MirrorStore names the store a profile's mirror is of: its shop API base

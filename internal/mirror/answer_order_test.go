@@ -2,7 +2,6 @@ package mirror
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,7 +12,7 @@ import (
 // bis demand (most pending first, the default and --status pending) and
 // bis find --email read their rows in the order they print them: SQLite's
 // sorter copies every row it sorts into fresh memory, which a process just
-// started pays in page faults (schema version 14).
+// started pays in page faults (demand_tally_pending, submissions_email).
 func TestAnswersReadInTheirOrder(t *testing.T) {
 	sqliteOnly(t, "SQLite's query plans")
 	w := newWorld(t, 20)
@@ -70,35 +69,5 @@ func TestDemandInIndexOrderIsTheSortersOrder(t *testing.T) {
 		if len(got) < 7 || fmt.Sprintf("%s", got) != fmt.Sprintf("%s", want) {
 			t.Errorf("%+v: read from the index\n%s\nsorted\n%s", f, got, want)
 		}
-	}
-}
-
-// A mirror upgraded to version 14 while its first pass is interrupted (its
-// indexes dropped, their SQL kept in bulk_deferred) gets the new e-mail
-// index at once, not the old one back when the pass ends, and the pass
-// still ends with every index of the schema.
-func TestVersion14DuringADeferredFirstPass(t *testing.T) {
-	sqliteOnly(t, "SQLite's deferred indexes (PostgreSQL defers none)")
-	w := newWorld(t, 100)
-	want := schemaOf(t, w.db.sql, "submissions")
-	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Report: &cancelInPage{db: w.db, cancel: cancel}}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err %v", err)
-	}
-	// As a version 13 mirror would be mid-pass: the old e-mail index kept.
-	if _, err := w.db.sql.Exec(`UPDATE bulk_deferred SET sql = 'CREATE INDEX submissions_email   ON submissions (customer_email COLLATE NOCASE, id)'
-		WHERE name = 'submissions_email'; DROP INDEX demand_tally_pending; PRAGMA user_version = 13`); err != nil {
-		t.Fatal(err)
-	}
-	if w.count("SELECT count(*) FROM bulk_deferred WHERE name = 'submissions_email'") != 1 {
-		t.Fatal("the interrupted first pass did not defer submissions_email")
-	}
-	w.reopen()
-	if got := schemaOf(t, w.db.sql, "submissions"); !strings.Contains(got, "submissions_email ON submissions (customer_email COLLATE NOCASE, created_at, id)") {
-		t.Fatalf("after the upgrade mid-pass, the e-mail index is not the new one:\n%s", got)
-	}
-	w.sync(SyncOptions{}, "bis")
-	if got := schemaOf(t, w.db.sql, "submissions"); got != want || w.count("SELECT count(*) FROM bulk_deferred") != 0 {
-		t.Fatalf("after the first pass:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -127,7 +127,7 @@ func (db *DB) objects(ctx context.Context, q string) ([]json.RawMessage, error) 
 }
 
 // demandQuery reads the views demand_by_product or demand_by_variant
-// (schema version 8), which read demand_tally: kept exact, row by row, by
+// of the schema, which read demand_tally: kept exact, row by row, by
 // the transactions that write the submissions, so that the answer costs a
 // row per product or variant, not one per submission.
 func demandQuery(f DemandFilter) string {

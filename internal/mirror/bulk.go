@@ -22,7 +22,7 @@ import (
 // and nothing is deferred yet: a first pass. On PostgreSQL, whose tables
 // hold every store's rows, the store's tallies are deferred
 // (deferTallies), and the indexes only when no store has rows in the
-// table yet (storectl.defer_indexes, pgVersion17); the triggers stay.
+// table yet (storectl.defer_indexes); the triggers stay.
 func (db *DB) deferIndexes(ctx context.Context, res *resource) error {
 	if db.pg != nil {
 		if err := db.deferTallies(ctx, res); err != nil {
@@ -79,7 +79,7 @@ func (db *DB) restoreIndexes(ctx context.Context, res *resource) error {
 // deferTallies marks, when the store's table is empty and nothing is
 // deferred yet (a first pass), that the store's tallies wait for the pass
 // to end: PostgreSQL's triggers leave its rows out meanwhile
-// (pgVersion11), and restoreIndexes counts them once, with the schema's
+// (storectl.tallies_deferred), and restoreIndexes counts them once, with the schema's
 // storectl.count_tallies, for this store only.
 func (db *DB) deferTallies(ctx context.Context, res *resource) error {
 	if len(res.rebuild) == 0 {
@@ -96,6 +96,18 @@ func (db *DB) deferTallies(ctx context.Context, res *resource) error {
 // from its rows.
 func countTallies(store string) string {
 	return "SELECT storectl.count_tallies(" + quoteLiteral(store) + ")"
+}
+
+// refillsOf are the parts' refills (parts.go) of what their triggers on
+// res keep, in dialect d.
+func refillsOf(res *resource, d dialect) []string {
+	var out []string
+	for _, p := range partsOf(d) {
+		if p.refillTable == res.name {
+			out = append(out, p.refill[d]...)
+		}
+	}
+	return out
 }
 
 // restoreIndexes makes again, in tx, what deferIndexes dropped, if
@@ -133,6 +145,10 @@ func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB, asid
 		defer undo()
 	}
 	rebuild, statistics := res.rebuild, []string(nil)
+	var partRefill []string
+	if db.pg == nil {
+		partRefill = refillsOf(res, sqliteDialect)
+	}
 	if len(recounts) > 0 {
 		// The table's statistics too: a table just filled has none until
 		// autovacuum's next round (up to a minute), and meanwhile the planner
@@ -140,6 +156,7 @@ func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB, asid
 		// instead of an index seek). A role that does not own the table
 		// gets a warning, not an error, and waits for autovacuum.
 		rebuild, statistics = recounts, []string{firstPassStatistics, "ANALYZE storectl." + res.name}
+		partRefill = refillsOf(res, postgresDialect)
 	}
 	run := func(steps ...[]string) error {
 		for _, step := range steps {
@@ -153,6 +170,15 @@ func restoreIndexes(ctx context.Context, tx *sql.Tx, res *resource, db *DB, asid
 	}
 	if err := run(indexes, rebuild); err != nil {
 		return err
+	}
+	for _, q := range partRefill { // on PostgreSQL, of the store only
+		var args []any
+		if db.pg != nil {
+			args = []any{db.store}
+		}
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return fmt.Errorf("count %s's tallies again: %w", res.name, err)
+		}
 	}
 	// ANALYZE waits for the indexes being built aside (its lock and
 	// CREATE INDEX's exclude each other), and so must what reads their end.

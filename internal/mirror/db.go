@@ -32,7 +32,11 @@ type DB struct {
 	sql      *sql.DB
 	path     string
 	readOnly bool
-	lock     *flock.Flock
+	// inspect: opened whatever its older schema (Inspect), whose version
+	// is version.
+	inspect bool
+	version int
+	lock    *flock.Flock
 	// pg is the PostgreSQL database when the mirror is there (else nil:
 	// the SQLite file at path), and lease its writer's hold on the store.
 	pg    *pgurl.Target
@@ -80,6 +84,11 @@ const (
 	// running watch): SQLite's own lock orders their statements. It creates
 	// and upgrades nothing.
 	Outbox
+	// Inspect opens it as ReadOnly does, whatever older schema it has, a
+	// development version's before the baseline too: for mirror query and
+	// mirror copy, which read only the tables and columns they name (the
+	// way out of a mirror that is not upgraded: BaselineError).
+	Inspect
 )
 
 // Options say how to open a mirror.
@@ -98,6 +107,9 @@ type Options struct {
 	// lease ("sync", "export"), for whoever finds the store busy.
 	Postgres *pgurl.Target
 	Purpose  string
+	// LeaseTTL is how long a PostgreSQL writer's lease outlives its last
+	// heartbeat (0: DefaultLeaseTTL); the heartbeat is every third of it.
+	LeaseTTL time.Duration
 }
 
 // OpenTrace hears what an Open does, carried by its context
@@ -131,7 +143,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 		return openPG(ctx, opts.Postgres, opts)
 	}
 	defer func() { err = explainSQLite(path, err) }()
-	db = &DB{path: path, readOnly: opts.Mode == ReadOnly, Now: time.Now}
+	db = &DB{path: path, readOnly: opts.Mode == ReadOnly || opts.Mode == Inspect, inspect: opts.Mode == Inspect, Now: time.Now}
 	missing, err := inspect(path)
 	switch {
 	case err != nil:
@@ -167,7 +179,7 @@ func (db *DB) connect(ctx context.Context, opts Options) error {
 		}
 	}
 	asIs := db.readOnly || opts.Mode == Outbox // neither upgraded nor claimed
-	if err := migrate(ctx, conn, db.path, asIs); err != nil {
+	if db.version, err = migrate(ctx, conn, db.path, asIs, db.inspect); err != nil {
 		return err
 	}
 	return db.claim(ctx, opts.Store, !asIs)
@@ -210,7 +222,7 @@ func create(ctx context.Context, path string) error {
 	f.Close()
 	conn, err := openNew(ctx, tmp)
 	if err == nil {
-		err = migrate(ctx, conn, tmp, false)
+		_, err = migrate(ctx, conn, tmp, false, false)
 		if closeErr := conn.Close(); err == nil {
 			err = closeErr
 		}

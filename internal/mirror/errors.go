@@ -75,23 +75,32 @@ func (e *OtherStoreError) Error() string {
 func (e *OtherStoreError) ExitCode() int { return exitcode.Usage }
 
 // OlderSchemaError is a mirror of an older schema opened read-only: only a
-// writable open upgrades it.
+// writable open upgrades it. Part names a feature's schema part (parts.go)
+// when that is what is older.
 type OlderSchemaError struct {
 	Path    string
 	Version int
+	Part    string
 }
 
 func (e *OlderSchemaError) Error() string {
+	if e.Part != "" {
+		return fmt.Sprintf("the mirror at %s has an older schema of %s's data (version %d; this storectl reads version %d)",
+			e.Path, e.Part, e.Version, partVersion(e.Part))
+	}
 	return fmt.Sprintf("the mirror at %s has an older schema (version %d; this storectl reads version %d)", e.Path, e.Version, SchemaVersion)
 }
 
 // ExitCode: nothing was sent, and a sync fixes it.
 func (e *OlderSchemaError) ExitCode() int { return exitcode.Usage }
 
-// NewerSchemaError is a mirror written by a newer storectl.
+// NewerSchemaError is a mirror written by a newer storectl: a newer core
+// schema, or a feature's part newer than this storectl's or unknown to it
+// (Part; Version 0 when unknown).
 type NewerSchemaError struct {
 	Path    string
 	Version int
+	Part    string
 }
 
 // ExitCode makes a newer mirror a usage problem: nothing was sent, and
@@ -99,9 +108,38 @@ type NewerSchemaError struct {
 func (e *NewerSchemaError) ExitCode() int { return exitcode.Usage }
 
 func (e *NewerSchemaError) Error() string {
+	switch {
+	case e.Part != "" && e.Version == 0:
+		return fmt.Sprintf("the mirror at %s was written by a newer storectl (it holds %s's data, which this one does not know)", e.Path, e.Part)
+	case e.Part != "":
+		return fmt.Sprintf("the mirror at %s was written by a newer storectl (%s's data at version %d; this one knows up to %d)",
+			e.Path, e.Part, e.Version, partVersion(e.Part))
+	}
 	return fmt.Sprintf("the mirror at %s was written by a newer storectl (schema version %d; this one knows up to %d)",
 		e.Path, e.Version, SchemaVersion)
 }
+
+// BaselineError is a mirror made by a development version of storectl,
+// before the schema's baseline: its schema is not upgraded in place. It
+// is made again from the store (mirror reset, then a sync), or a SQLite
+// one from version copyableVersion on moved as it is to PostgreSQL
+// (Copyable: mirror copy); first, the watch events it holds undelivered
+// (Undelivered) are read out (mirror query reads any older mirror).
+type BaselineError struct {
+	Path        string
+	Version     int
+	Undelivered int
+	Copyable    bool
+	Postgres    bool
+}
+
+func (e *BaselineError) Error() string {
+	return fmt.Sprintf("the mirror at %s was made by a development version of storectl (schema version %d, before version %d, the first released schema), which this storectl does not upgrade",
+		e.Path, e.Version, baselineVersion)
+}
+
+// ExitCode: nothing was sent or changed; the user chooses how to start over.
+func (e *BaselineError) ExitCode() int { return exitcode.Usage }
 
 // ResumeMismatchError is an export resumed differently from how it was
 // run: with details when it was run without, or the other way.

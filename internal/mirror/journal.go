@@ -212,8 +212,8 @@ func (p *pass) markGone(ctx context.Context, tx *sql.Tx, now string, aside *inde
 // forgetExportRows deletes the order of an export that ended. When no
 // other export's is kept (the usual case), the whole table goes at once:
 // a DELETE without WHERE frees its pages without visiting each row, as
-// long as no foreign key involves the table (schema version 18 dropped
-// the one it had: with it SQLite deleted 100,000 rows one by one, 0.1 s).
+// long as no foreign key involves the table (the schema gives it none:
+// with one, SQLite deleted 100,000 rows one by one, 0.1 s).
 // Not when the table is shared (PostgreSQL: every store's exports,
 // another of which may be adding its rows meanwhile).
 func forgetExportRows(ctx context.Context, tx *sql.Tx, pass int64, shared bool) error {

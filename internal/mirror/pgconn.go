@@ -22,7 +22,7 @@ import (
 //     and reads schema storectl_store first (both given when it connects;
 //     a reader's statements name them again, readerQuery): there the
 //     mirror's tables (submissions, offers, …) are views of the store's
-//     rows of the shared tables in schema storectl (pgVersion11), so
+//     rows of the shared tables in schema storectl (pgschema.go), so
 //     `SELECT … FROM submissions` reads this store's rows and an INSERT
 //     through the view writes them;
 //   - the statement text is rebound (pgRebind): ? placeholders become $n,
@@ -63,7 +63,7 @@ func openPostgres(cfg *pgx.ConnConfig, store string, mode Mode) *sql.DB {
 	var opts []stdlib.OptionOpenDB
 	reader := ""
 	switch mode {
-	case ReadOnly:
+	case ReadOnly, Inspect:
 		scoped.DefaultQueryExecMode = pgx.QueryExecModeExec
 		reader = store
 		opts = pingIdle()
@@ -232,7 +232,7 @@ func pgValue(v any) any {
 var (
 	onConflict = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bON\s+CONFLICT\s*\(`) })
 	// nocaseEq is SQLite's case-blind equality with a parameter, which
-	// compares both sides with ASCII case folded (pgVersion12).
+	// compares both sides with ASCII case folded (storectl.fold_case).
 	nocaseEq = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(\w+)\s*=\s*(\?\d*|:\w+)\s+COLLATE\s+NOCASE\b`)
 	})

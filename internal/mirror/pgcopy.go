@@ -52,6 +52,9 @@ func (db *DB) CopyToPostgres(ctx context.Context, dst *pgurl.Target, baseURL str
 	if db.pg != nil {
 		return res, errors.New("mirror: the copy's source must be a SQLite mirror")
 	}
+	if db.version > 0 && db.version < copyableVersion {
+		return res, &BaselineError{Path: db.path, Version: db.version}
+	}
 	res.Store = storeKey(baseURL)
 	target, err := openPG(ctx, dst, Options{Mode: WriteIfFree, Store: baseURL, Purpose: "copy"})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,7 +21,7 @@ import (
 // writable open first takes the store's lease: one writer per store, on
 // any machine.
 func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, err error) {
-	db = &DB{path: target.Display, readOnly: opts.Mode == ReadOnly, pg: target, Now: time.Now}
+	db = &DB{path: target.Display, readOnly: opts.Mode == ReadOnly || opts.Mode == Inspect, inspect: opts.Mode == Inspect, pg: target, Now: time.Now}
 	defer func() {
 		if err != nil {
 			db.Close()
@@ -42,7 +43,7 @@ func openPG(ctx context.Context, target *pgurl.Target, opts Options) (db *DB, er
 		return db, err
 	}
 	if db.lease, err = acquireLease(ctx, target.Config, store, opts.Store, leaseOptions{
-		purpose: opts.Purpose, wait: opts.Mode == Write, waiting: opts.Waiting}); err != nil {
+		ttl: opts.LeaseTTL, purpose: opts.Purpose, wait: opts.Mode == Write, waiting: opts.Waiting}); err != nil {
 		return db, err
 	}
 	db.sql = openPostgres(target.Config, store, opts.Mode)
@@ -57,7 +58,7 @@ func (db *DB) migratePG(ctx context.Context, target *pgurl.Target) error {
 		return &pgurl.ConnectError{Target: target.Display, Err: err}
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := migratePostgres(ctx, conn, target.Display, false); err != nil {
+	if _, err := migratePostgres(ctx, conn, target.Display); err != nil {
 		return err
 	}
 	if err := checkStoreSchema(ctx, conn, target); err != nil {
@@ -97,7 +98,7 @@ func (db *DB) checkPG(ctx context.Context, target *pgurl.Target) error {
 	return c.Raw(func(dc any) error {
 		conn := dc.(*rebindConn).Conn.Conn()
 		if !db.readOnly {
-			if err := db.checkSchemaAndStore(conn.QueryRow(ctx, pgCheck, pgx.QueryExecModeSimpleProtocol, db.store), target); err != nil {
+			if err := db.checkSchemaAndStore(ctx, conn, conn.QueryRow(ctx, pgCheck, pgx.QueryExecModeSimpleProtocol, db.store), target); err != nil {
 				return err
 			}
 			db.pgTypes, err = pgNumericColumns(ctx, conn)
@@ -107,35 +108,43 @@ func (db *DB) checkPG(ctx context.Context, target *pgurl.Target) error {
 		b.Queue(pgCheck, db.store)
 		b.Queue(pgFreshnessSQL, db.store, Full, Incremental)
 		br := conn.SendBatch(ctx, &b)
-		defer br.Close()
-		if err := db.checkSchemaAndStore(br.QueryRow(), target); err != nil {
-			return err
+		err := db.checkSchemaAndStore(ctx, nil, br.QueryRow(), target)
+		if err == nil {
+			db.fresh, err = readPGFreshness(br)
 		}
-		db.fresh, err = readPGFreshness(br)
+		if closeErr := br.Close(); err == nil {
+			err = closeErr
+		}
+		var old *BaselineError
+		if errors.As(err, &old) {
+			return pgBaselineError(ctx, conn, target.Display, old.Version)
+		}
 		return err
 	})
 }
 
 // pgCheck reads what an open that neither migrates nor leases checks: the
-// schema's version, whether the role may use schema storectl_store (NULL
-// before version 11 made it), whether the store is there, and the store
+// schema's version and its parts', whether the role may use schema
+// storectl_store (NULL before a development version made it), whether the store is there, and the store
 // the connection's views show (storectl.store: what storectl sent when it
 // connected, unless a pooler set it instead). One query in one round trip
 // (the simple protocol, or unnamed in a reader's batch): each statement of
 // a fresh server process is parsed against a cold catalog cache, and a
 // reader's whole run is a few statements.
 const pgCheck = `SELECT (SELECT value FROM storectl.meta WHERE key = 'schema_version'),
+	(SELECT array_agg(key || '=' || value) FROM storectl.meta WHERE key LIKE 'part:%'),
 	has_schema_privilege(to_regnamespace('storectl_store')::oid, 'USAGE'),
 	EXISTS (SELECT 1 FROM storectl.stores WHERE store = $1), current_setting('storectl.store', true)`
 
 // checkSchemaAndStore refuses, as a reader, a schema of another version, a
 // role that may not use storectl_store, and a database without the store:
 // row is pgCheck's.
-func (db *DB) checkSchemaAndStore(row pgx.Row, target *pgurl.Target) error {
+func (db *DB) checkSchemaAndStore(ctx context.Context, conn *pgx.Conn, row pgx.Row, target *pgurl.Target) error {
 	var version, scope *string
+	var partList []string
 	var usable *bool
 	var known bool
-	err := row.Scan(&version, &usable, &known, &scope)
+	err := row.Scan(&version, &partList, &usable, &known, &scope)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "42P01" { // undefined_table: no storectl.meta
 		return &NoMirrorError{Path: target.Display}
@@ -147,8 +156,24 @@ func (db *DB) checkSchemaAndStore(row pgx.Row, target *pgurl.Target) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseVersion(v, len(pgMigrations), target.Display, true); err != nil {
-		return err
+	switch {
+	case v > 0 && v < pgBaselineVersion && db.inspect:
+	case v > 0 && v < pgBaselineVersion && conn != nil:
+		return pgBaselineError(ctx, conn, target.Display, v)
+	case v > 0 && v < pgBaselineVersion:
+		return &BaselineError{Path: target.Display, Version: v, Postgres: true} // counted once the batch is read
+	case db.inspect && v > 0 && v <= PostgresSchemaVersion():
+	default:
+		if err := refuseVersion(v, PostgresSchemaVersion(), target.Display, true); err != nil {
+			return err
+		}
+		have, err := parsePartVersions(partList)
+		if err != nil {
+			return err
+		}
+		if err := checkParts(target.Display, have, partsOf(postgresDialect), postgresDialect); err != nil {
+			return err
+		}
 	}
 	if usable == nil || !*usable {
 		return storeSchemaRefused(target)
@@ -172,33 +197,34 @@ func (db *DB) checkSchemaAndStore(row pgx.Row, target *pgurl.Target) error {
 // starting at once must not both apply them.
 const pgMigrateLock = 0x73746f7265637431 // "storect1"
 
-// migratePostgres brings the storectl schema to SchemaVersion in one
-// transaction, refusing a newer one; read-only, it only checks. It returns
-// the version found.
-func migratePostgres(ctx context.Context, conn *pgx.Conn, display string, readOnly bool) (int, error) {
-	return migratePostgresWith(ctx, conn, display, readOnly, pgMigrations)
+// migratePostgres brings the storectl schema to PostgresSchemaVersion and
+// its parts to theirs, in one transaction, refusing a newer one or one of
+// a development version before the baseline. It returns the version found.
+func migratePostgres(ctx context.Context, conn *pgx.Conn, display string) (int, error) {
+	return migratePostgresWith(ctx, conn, display, pgMigrations, partsOf(postgresDialect))
 }
 
-// migratePostgresWith migrates with the given list (tests make an older
-// schema with a shorter one).
-func migratePostgresWith(ctx context.Context, conn *pgx.Conn, display string, readOnly bool, list []string) (int, error) {
-	latest := len(list)
+// migratePostgresWith migrates with the given lists (tests make an older
+// schema with shorter ones).
+func migratePostgresWith(ctx context.Context, conn *pgx.Conn, display string, list []string, ps []*part) (int, error) {
+	latest := pgBaselineVersion + len(list) - 1
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	if !readOnly {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(pgMigrateLock)); err != nil {
-			return 0, err
-		}
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(pgMigrateLock)); err != nil {
+		return 0, err
 	}
 	version, err := pgSchemaVersion(ctx, tx)
 	if err != nil {
 		return 0, err
 	}
-	if err := refuseVersion(version, latest, display, readOnly); err != nil || version == latest {
+	if err := refuseVersion(version, latest, display, false); err != nil {
 		return version, err
+	}
+	if version > 0 && version < pgBaselineVersion {
+		return version, pgBaselineError(ctx, tx, display, version)
 	}
 	if version == 0 {
 		if err := refuseTextOrder(ctx, tx, display); err != nil {
@@ -208,16 +234,76 @@ func migratePostgresWith(ctx context.Context, conn *pgx.Conn, display string, re
 			return version, err
 		}
 	}
-	for v := version; v < latest; v++ {
-		if _, err := tx.Exec(ctx, list[v]); err != nil {
-			return version, fmt.Errorf("upgrade the mirror's schema to version %d: %w", v+1, err)
+	for i := max(version-pgBaselineVersion+1, 0); i < len(list); i++ {
+		if _, err := tx.Exec(ctx, list[i]); err != nil {
+			return version, fmt.Errorf("upgrade the mirror's schema to version %d: %w", pgBaselineVersion+i, err)
 		}
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO storectl.meta (key, value) VALUES ('schema_version', $1)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(latest)); err != nil {
 		return version, err
 	}
+	have, err := pgPartVersions(ctx, tx)
+	if err != nil {
+		return version, err
+	}
+	exec := func(ctx context.Context, q string, args ...any) error {
+		_, err := tx.Exec(ctx, q, args...)
+		return err
+	}
+	if err := migrateParts(ctx, display, have, ps, postgresDialect, exec, pgSetPartVersion); err != nil {
+		return version, err
+	}
 	return version, tx.Commit(ctx)
+}
+
+// A part's version is the value of its key in storectl.meta, which every
+// version of the schema has: a reader's check reads them with the core's
+// (pgCheck), before the baseline too.
+const (
+	pgPartKey        = "part:"
+	pgSetPartVersion = `INSERT INTO storectl.meta (key, value) VALUES ('part:' || $1, $2)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+)
+
+// pgPartVersions reads the parts' versions.
+func pgPartVersions(ctx context.Context, tx pgx.Tx) (map[string]int, error) {
+	var list []string
+	err := tx.QueryRow(ctx, "SELECT array_agg(key || '=' || value) FROM storectl.meta WHERE key LIKE 'part:%'").Scan(&list)
+	if err != nil {
+		return nil, err
+	}
+	return parsePartVersions(list)
+}
+
+// parsePartVersions reads "part:name=version" items.
+func parsePartVersions(list []string) (map[string]int, error) {
+	have := map[string]int{}
+	for _, item := range list {
+		name, v, _ := strings.Cut(strings.TrimPrefix(item, pgPartKey), "=")
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("storectl.meta holds %q, not a part's version", item)
+		}
+		have[name] = n
+	}
+	return have, nil
+}
+
+// pgBaselineError is the refusal of a database holding a schema of a
+// development version before the baseline, counting the watch events its
+// outbox holds undelivered, every store's (outbox came with development
+// version 5).
+func pgBaselineError(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, display string, version int) error {
+	e := &BaselineError{Path: display, Version: version, Postgres: true}
+	var outbox bool
+	if err := q.QueryRow(ctx, "SELECT to_regclass('storectl.outbox') IS NOT NULL").Scan(&outbox); err != nil || !outbox {
+		return errors.Join(e, err)
+	}
+	err := q.QueryRow(ctx, "SELECT count(*) FROM storectl.outbox WHERE state <> 'delivered'").Scan(&e.Undelivered)
+	return errors.Join(e, err)
 }
 
 // pgSchemaVersion is the schema's version; 0 when there is none.
@@ -260,7 +346,7 @@ func refuseVersion(version, latest int, display string, readOnly bool) error {
 		return nil
 	case readOnly && version == 0:
 		return &NoMirrorError{Path: display}
-	case readOnly:
+	case readOnly && version >= pgBaselineVersion:
 		return &OlderSchemaError{Path: display, Version: version}
 	}
 	return nil
@@ -275,7 +361,7 @@ func MigratePostgres(ctx context.Context, target *pgurl.Target) (from, to int, e
 		return 0, 0, target.RedactError(&pgurl.ConnectError{Target: target.Display, Err: err})
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	from, err = migratePostgres(ctx, conn, target.Display, false)
+	from, err = migratePostgres(ctx, conn, target.Display)
 	if err != nil {
 		return from, from, target.RedactError(explainPG(target, err))
 	}

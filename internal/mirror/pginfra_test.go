@@ -65,13 +65,6 @@ func pgExec(t testing.TB, tg *pgurl.Target, q string, args ...any) {
 	}
 }
 
-// The two backends' migration lists keep the same version numbers.
-func TestMigrationListsAligned(t *testing.T) {
-	if len(pgMigrations) != len(migrations) {
-		t.Fatalf("SQLite has %d migrations, PostgreSQL %d: a version must mean the same on both (add the PostgreSQL one)", len(migrations), len(pgMigrations))
-	}
-}
-
 func TestPgRebind(t *testing.T) {
 	cases := map[string]string{
 		"SELECT a FROM t WHERE x = ? AND y = ?":                                                           "SELECT a FROM t WHERE x = $1 AND y = $2",
@@ -128,15 +121,19 @@ func TestBindFindsPositionalArgumentsInPlace(t *testing.T) {
 }
 
 // A writable open creates the schema; a read-only open of a database
-// without one is NoMirror; a newer schema is refused by both, an older one
-// upgraded by a writable open only.
+// without one is NoMirror; a newer schema is refused by both, and so is
+// one of a development version before the baseline (which mirror query
+// still reads: Inspect); a feature's part missing is made by a writable
+// open and refused to a reader until then, and a part this storectl does
+// not know is refused to a writer only.
 func TestPostgresSchemaVersions(t *testing.T) {
 	ctx := context.Background()
 	tg := pgTarget(t)
-	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: "https://a.example"}); !errors.As(err, new(*NoMirrorError)) {
+	const store = "https://a.example"
+	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: store}); !errors.As(err, new(*NoMirrorError)) {
 		t.Fatalf("read-only open of an empty database: %v", err)
 	}
-	db, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: "https://a.example"})
+	db, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,28 +144,69 @@ func TestPostgresSchemaVersions(t *testing.T) {
 	}
 	pgExec(t, tg, "UPDATE storectl.meta SET value = $1 WHERE key = 'schema_version'", "99")
 	for _, mode := range []Mode{ReadOnly, Write} {
-		_, err := Open(ctx, "", Options{Mode: mode, Postgres: tg, Store: "https://a.example"})
+		_, err := Open(ctx, "", Options{Mode: mode, Postgres: tg, Store: store})
 		var newer *NewerSchemaError
 		if !errors.As(err, &newer) || newer.Version != 99 {
 			t.Errorf("mode %d on a newer schema: %v", mode, err)
 		}
 	}
 
-	// An older schema: the migrations of the version before this one.
-	older := pgTarget(t)
-	conn, err := pgx.ConnectConfig(ctx, older.Config)
+	pgExec(t, tg, "UPDATE storectl.meta SET value = $1 WHERE key = 'schema_version'", "19")
+	pgExec(t, tg, `INSERT INTO storectl.outbox (store, id, type, resource, row_id, occurred_at, detected_at, data)
+		VALUES ($1, 'evt_1', 't', 'r', '1', 'x', 'x', '{}'), ($1, 'evt_2', 't', 'r', '2', 'x', 'x', '{}')`, store)
+	for _, mode := range []Mode{ReadOnly, Write} {
+		_, err := Open(ctx, "", Options{Mode: mode, Postgres: tg, Store: store})
+		var old *BaselineError
+		if !errors.As(err, &old) || old.Version != 19 || old.Undelivered != 2 || !old.Postgres {
+			t.Errorf("mode %d on a development version's schema: %v (%+v)", mode, err, old)
+		}
+	}
+	if _, _, err := MigratePostgres(ctx, tg); !errors.As(err, new(*BaselineError)) {
+		t.Errorf("mirror migrate of a development version's schema: %v", err)
+	}
+	inspect, err := Open(ctx, "", Options{Mode: Inspect, Postgres: tg, Store: store})
+	if err != nil {
+		t.Fatalf("inspect a development version's schema: %v", err)
+	}
+	if _, items, err := queryAll(inspect, "SELECT id FROM outbox WHERE state <> 'delivered' ORDER BY seq"); err != nil || len(items) != 2 {
+		t.Errorf("the undelivered events read out: %s %v", items, err)
+	}
+	inspect.Close()
+
+	// A mirror without the report's part: made by the next writer.
+	partless := pgTarget(t)
+	conn, err := pgx.ConnectConfig(ctx, partless.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := migratePostgresWith(ctx, conn, older.Display, false, pgMigrations[:PostgresSchemaVersion()-1]); err != nil {
+	if _, err := migratePostgresWith(ctx, conn, partless.Display, pgMigrations, []*part{watchPart}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: older, Store: "https://a.example"}); !errors.As(err, new(*OlderSchemaError)) {
-		t.Errorf("read-only open of an older schema: %v", err)
+	pgExec(t, partless, "INSERT INTO storectl.stores (store, base_url, created_at) VALUES ($1, $1, 'x')", store)
+	var older *OlderSchemaError
+	if _, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: partless, Store: store}); !errors.As(err, &older) || older.Part != "report" {
+		t.Errorf("read-only open without the report's part: %v", err)
 	}
-	if from, to, err := MigratePostgres(ctx, older); err != nil || from != PostgresSchemaVersion()-1 || to != PostgresSchemaVersion() {
-		t.Errorf("mirror migrate from the version before: %d → %d, %v", from, to, err)
+	db, err = Open(ctx, "", Options{Mode: Write, Postgres: partless, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	reader, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: partless, Store: store})
+	if err != nil {
+		t.Fatalf("read-only open once a writer made the part: %v", err)
+	}
+	reader.Close()
+	pgExec(t, partless, "INSERT INTO storectl.meta (key, value) VALUES ('part:future', '1')")
+	var newer *NewerSchemaError
+	if _, err := Open(ctx, "", Options{Mode: Write, Postgres: partless, Store: store}); !errors.As(err, &newer) || newer.Part != "future" {
+		t.Errorf("writable open of a mirror holding a part this storectl does not know: %v", err)
+	}
+	if reader, err = Open(ctx, "", Options{Mode: ReadOnly, Postgres: partless, Store: store}); err != nil {
+		t.Errorf("a reader of a mirror holding a part this storectl does not know: %v", err)
+	} else {
+		reader.Close()
 	}
 }
 
@@ -217,20 +255,19 @@ func TestPostgresLease(t *testing.T) {
 	// Long enough that a loaded machine's next Open still finds the dead
 	// holder's heartbeat fresh (it expires 2/3 to 3/3 of this after the death).
 	const ttl = 3 * time.Second
-	t.Setenv("STORECTL_MIRROR_LEASE_TTL", ttl.String())
 	ctx := context.Background()
 	tg := pgTarget(t)
 	const store = "https://a.example"
-	first, err := Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store, Purpose: "sync"})
+	first, err := Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store, LeaseTTL: ttl, Purpose: "sync"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store})
+	_, err = Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store, LeaseTTL: ttl})
 	var held *LeaseHeldError
 	if !errors.As(err, &held) || !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "sync on ") {
 		t.Fatalf("second writer: %v", err)
 	}
-	reader, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: store})
+	reader, err := Open(ctx, "", Options{Mode: ReadOnly, Postgres: tg, Store: store, LeaseTTL: ttl})
 	if err != nil {
 		t.Fatalf("a reader is kept out: %v", err)
 	}
@@ -247,12 +284,12 @@ func TestPostgresLease(t *testing.T) {
 	<-first.lease.done
 	first.lease.conn.PgConn().Conn().Close()
 	died := time.Now()
-	if _, err := Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store}); !errors.Is(err, ErrBusy) {
+	if _, err := Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store, LeaseTTL: ttl}); !errors.Is(err, ErrBusy) {
 		t.Fatalf("taken over before the heartbeat expired: %v", err)
 	}
 	fresh := leaseLeft(t, tg, store)
 	var waited []string
-	second, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store, Waiting: func(m string) { waited = append(waited, m) }})
+	second, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store, LeaseTTL: ttl, Waiting: func(m string) { waited = append(waited, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +306,7 @@ func TestPostgresLease(t *testing.T) {
 	// vanished): once expired, the next writer ends that session.
 	close(second.lease.stop)
 	<-second.lease.done
-	third, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store})
+	third, err := Open(ctx, "", Options{Mode: Write, Postgres: tg, Store: store, LeaseTTL: ttl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +314,7 @@ func TestPostgresLease(t *testing.T) {
 		t.Errorf("the silent holder still beats: %v", err)
 	}
 	third.Close()
-	if third, err = Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store}); err != nil {
+	if third, err = Open(ctx, "", Options{Mode: WriteIfFree, Postgres: tg, Store: store, LeaseTTL: ttl}); err != nil {
 		t.Fatalf("after a release the lease is free at once: %v", err)
 	}
 	third.Close()

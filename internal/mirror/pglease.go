@@ -30,17 +30,10 @@ import (
 // row another took over loses the lease: its context ends, so it stops
 // writing at once.
 
-// LeaseTTL is how long a lease outlives its last heartbeat. The
-// environment variable STORECTL_MIRROR_LEASE_TTL (a duration) overrides
-// it, for tests and for operators who want a faster takeover.
-var LeaseTTL = 60 * time.Second
-
-func leaseTTL() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("STORECTL_MIRROR_LEASE_TTL")); err == nil && d > 0 {
-		return d
-	}
-	return LeaseTTL
-}
+// DefaultLeaseTTL is how long a lease outlives its last heartbeat when
+// the opener says nothing (Options.LeaseTTL: the mirror_lease_ttl
+// setting, which operators lower for a faster takeover).
+const DefaultLeaseTTL = 60 * time.Second
 
 // LeaseHolder is who holds a store's lease.
 type LeaseHolder struct {
@@ -78,6 +71,7 @@ func (e *LeaseHeldError) Is(target error) bool { return target == ErrBusy }
 var ErrLeaseLost = errors.New("the mirror's lease was taken over by another storectl (this one's heartbeat had expired)")
 
 type leaseOptions struct {
+	ttl     time.Duration
 	purpose string
 	wait    bool
 	waiting func(string)
@@ -106,7 +100,11 @@ func acquireLease(ctx context.Context, cfg *pgx.ConnConfig, store, baseURL strin
 	if err != nil {
 		return nil, err
 	}
-	l := &Lease{conn: conn, store: store, holder: randomToken(), ttl: leaseTTL()}
+	ttl := opts.ttl
+	if ttl <= 0 {
+		ttl = DefaultLeaseTTL
+	}
+	l := &Lease{conn: conn, store: store, holder: randomToken(), ttl: ttl}
 	if _, err := conn.Exec(ctx, `INSERT INTO storectl.stores (store, base_url, created_at) VALUES ($1, $2, $3)
 		ON CONFLICT (store) DO NOTHING`, store, baseURL, stamp(time.Now())); err != nil {
 		conn.Close(context.WithoutCancel(ctx))

@@ -73,7 +73,7 @@ func TestPostgresPageKeepsItsPlans(t *testing.T) {
 }
 
 // A page's lookup, planned for any ids while a first pass fills an empty
-// table whose key is its only index (pgVersion17), finds each id through
+// table whose key is its only index (its first pass deferred the others), finds each id through
 // the key, store and id, rather than reading every row of the store with
 // the ids as a filter.
 func TestPostgresLookupPlanSeeksEachID(t *testing.T) {

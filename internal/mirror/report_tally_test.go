@@ -9,7 +9,7 @@ import (
 )
 
 // reportTallyMismatch compares report_tally with the counts made afresh
-// from the rows (fillReportTally's own query, which schema version 9 and a
+// from the rows (fillReportTally's own query, which a
 // first pass's end run).
 func reportTallyMismatch(t *testing.T, db *sql.DB) string {
 	t.Helper()

@@ -102,12 +102,11 @@ var submissions = &resource{
 		return r.Raw, nil
 	},
 	withDetails: func(ctx context.Context, db *DB, c *shop.Client, full bool) error { return db.syncForm(ctx, c, full) },
-	rebuild: []string{"DELETE FROM demand_tally", fillDemandTally, "DELETE FROM demand_sku", fillDemandSKU,
-		"DELETE FROM report_tally", fillReportTally},
+	rebuild:     []string{"DELETE FROM demand_tally", fillDemandTally, "DELETE FROM demand_sku", fillDemandSKU},
 }
 
 // fillDemandTally counts demand_tally afresh from the rows (the same as
-// schema version 8 does once). `+gone_at` keeps the planner from the
+// baseline's triggers keep it). `+gone_at` keeps the planner from the
 // partial index submissions_product, which orders the groups but sends it
 // to the table for every row: it reads a covering index (bis report's,
 // submissions_report, an eighth of the table) or, lacking one, the table,
@@ -119,13 +118,13 @@ SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max
 FROM submissions g WHERE +gone_at IS NULL GROUP BY product_id, variant_id`
 
 // fillDemandSKU counts demand_sku afresh from the rows (as schema
-// version 8 does once), read as fillDemandTally reads them.
+// triggers keep it), read as fillDemandTally reads them.
 const fillDemandSKU = `INSERT INTO demand_sku (product_id, variant_id, sku, live, newest)
 SELECT product_id, variant_id, sku, count(*), max(created_at) FROM submissions
 WHERE +gone_at IS NULL AND coalesce(sku, '') <> '' GROUP BY product_id, variant_id, sku`
 
 // fillReportTally counts report_tally afresh from the rows (as schema
-// version 9 does once), read as fillDemandTally reads them.
+// triggers keep it), read as fillDemandTally reads them.
 const fillReportTally = `INSERT INTO report_tally (product_id, variant_id, sku, locale, status, quarter, n, detailed, opened, clicked, unsubscribed, oldest)
 SELECT product_id, variant_id, sku, l, status, q, count(*), sum(d), sum(o), sum(c), sum(u), min(created_at)
 FROM (SELECT product_id, variant_id, sku, status, created_at,

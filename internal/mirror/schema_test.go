@@ -21,41 +21,42 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/rowsql.golden")
 
-// A migration, once released, is never edited: mirrors made by that
+// A migration, once on main, is never edited: mirrors made by that
 // storectl ran its text, and a change would make two mirrors of the same
-// version differ. A new change is a new migration, appended. Adding one
-// appends its digest here.
+// version differ. A new change is a new migration, appended: to the core's
+// list of its backend, or to a feature's part (parts.go). Adding one
+// appends its digest here; the baselines (version 20) are the first.
 func TestMigrationsArePinned(t *testing.T) {
-	pinned := []string{
-		"970473131fc96cce67eb2bf59b3b5b8beb6693497b5a3570e25263d4f499bc21",
-		"b2d15db043fc8ec73f959a668b54a03f7c55061e8827e4f474c609d461cd7191",
-		"5470b509667ef5526472d39b86e392751beeda6f7cc68c051c2291f86d5113de",
-		"9b48ea4484f8354f65d449ab72d341b438108444a2992f6373da6fd461171e18",
-		"2c4a0f70a42a79aa4e3d3b7c186c6db28c8df5a84df642240f80c52caf0e74fc",
-		"b8fd6fd25ad481cfe6b43f2c0c9a08b880c0d89c0096477afb73a959d7e7ee2a",
-		"dd3acc57c42e868b6497560b763af9189b57c8b53c588e84588ed7bc01c2a589",
-		"9c3c0081f8dfe035ef782ba301998b61fab05197fdf99154f3fa46eaec5dc219",
-		"179e79d7525a7df669abc0f7454713be0fee9ec2ae9efd233234157251fa0356",
-		"0db534c8dc25bb73824ce3bc7bd2a9ca1eb866381b9055c9866932285b4111c1",
-		"234c4828d7769b80cc6690d6fbc289301130e93fde850366dd1e8809f80952ba",
-		"3e158e3e5ad7615286d264f109f8ba37f28c241b417946d2f411cc2132e088e3",
-		"7cbf80584004f224dbcb5b61d5faef2dff6fcf8291d3ebd2689333e2cd68c8cd",
-		"402eea0afcb719b415a3e9ca6f12a9b91f861a047a6c06286864f4c9296c6463",
-		"2433533bf234d6d53f79cb58d34233b72003857f5d4da444f8181030b8868ee4",
-		"4ac35ae5b7b5ee0682a9dd58fadb93f8e37663279ef0e3d2a9f2972ccd51e3ce",
-		"c8073ca73660836a7bd889974ef53a97f4702450112ce56568c9196944d38a58",
-		"4a143a6dc45e09a7039dcd67be4596eff6909a90106208ea2b8ccdf8d2201852",
-		"9c9f5699297d6271971bf990ab230fc845a70687857b2ae164986dd549003842",
+	pinned := map[string][]string{
+		"sqlite":          {"e031bee8d384c4bda0ad09330d80faf4d2d47b6350ac27e7ace6fd71e01ea7d8"},
+		"postgres":        {"4f57d7b53ce606f86bb0919c8f9084c0b90c70102218574b7339378752fc45d1"},
+		"sqlite report":   {"2c2a91071f309bc50f6462fc997d452b42a195d810ae2bdfea8ecf18f08d0faa"},
+		"postgres report": {"20501460631dafa5c4464eb12c85ba8ef6dd5f3225ed0865bffd451965de147d"},
+		"sqlite watch":    {"6467ab02ba3bb2326a7c9b842d5506757d4dcbf19e83ba7cce7a5ff1cfd3aea3"},
+		"postgres watch":  {"29bab37de71eec9efc2481044cd878a0386997a94ba770c14b03746fcab0fa91"},
 	}
-	for i, m := range migrations {
-		sum := sha256.Sum256([]byte(m))
-		got := hex.EncodeToString(sum[:])
-		if i >= len(pinned) {
-			t.Errorf("migration %d (%s) is not pinned: append it to this test", i+1, got)
-			continue
+	lists := map[string][]string{"sqlite": migrations, "postgres": pgMigrations}
+	for _, p := range parts {
+		lists["sqlite "+p.name] = p.migrations[sqliteDialect]
+		lists["postgres "+p.name] = p.migrations[postgresDialect]
+	}
+	for name, list := range lists {
+		want, ok := pinned[name]
+		if !ok {
+			t.Errorf("the migrations of %s are not pinned: add them to this test", name)
 		}
-		if got != pinned[i] {
-			t.Errorf("migration %d changed (%s, pinned %s): released migrations are never edited; add a new one", i+1, got, pinned[i])
+		for i, m := range list {
+			sum := sha256.Sum256([]byte(m))
+			got := hex.EncodeToString(sum[:])
+			switch {
+			case i >= len(want):
+				t.Errorf("migration %d of %s (%s) is not pinned: append it to this test", i+1, name, got)
+			case got != want[i]:
+				t.Errorf("migration %d of %s changed (%s, pinned %s): migrations are never edited; append a new one", i+1, name, got, want[i])
+			}
+		}
+		if len(list) < len(want) {
+			t.Errorf("%s has %d migrations, %d pinned: migrations are never removed", name, len(list), len(want))
 		}
 	}
 }
@@ -116,7 +117,7 @@ func tallyMismatch(t *testing.T, db *sql.DB) string {
 }
 
 // tallyTitlesMismatch lists the groups whose titles in demand_tally
-// (schema version 12; SQLite's only) are not their title row's.
+// (SQLite's only) are not their title row's.
 func tallyTitlesMismatch(t *testing.T, db *DB) string {
 	t.Helper()
 	if db.pg != nil {
@@ -159,7 +160,7 @@ func dump(t *testing.T, db *sql.DB, q string) string {
 
 // demand_tally stays what the rows say through any mix of writes: rows
 // (and demand_sku, what it says of SKUs) inserted, sent, moved to another variant, re-dated, gone, back, deleted,
-// retitled (the titles it keeps, schema version 12).
+// retitled (the titles it keeps).
 func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 	w := newWorld(t, 0)
 	db := w.db.sql
@@ -230,7 +231,7 @@ func TestDemandTallyKeptExactByItsTriggers(t *testing.T) {
 // demand tally is not counted.
 func TestAnswersWaitForADeferredFirstPass(t *testing.T) {
 	w := newWorld(t, 40)
-	deferral := "submissions_report" // PostgreSQL defers the store's tallies only (pgVersion11)
+	deferral := "submissions_report" // PostgreSQL defers the store's tallies only
 	if onPostgres {
 		deferral = "tallies"
 	}
@@ -415,7 +416,7 @@ func (w *world) interruptFirstSync() {
 
 // schemaOf lists the SQL of table's indexes and triggers that a first
 // pass defers: on PostgreSQL, the indexes neither unique nor the key
-// (pgVersion17; its triggers stay).
+// (storectl.defer_indexes; its triggers stay).
 func schemaOf(t *testing.T, db *sql.DB, table string) string {
 	t.Helper()
 	if onPostgres {
@@ -426,123 +427,123 @@ func schemaOf(t *testing.T, db *sql.DB, table string) string {
 		AND sql IS NOT NULL ORDER BY name`, table))
 }
 
-// A mirror of version 7 is rebuilt in arrival order by the next writable
-// open: its rows, their details and detail_sent_at kept, phone_reversed
-// filled, the tally counted, the views answering.
-func TestMigrationToVersion8KeepsTheRows(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v7.db")
-	old, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range migrations[:7] {
-		if _, err := old.Exec(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := old.Exec(`PRAGMA user_version = 7;
-		INSERT INTO submissions (id, product_id, variant_id, sku, status, created_at, product_title, customer_phone, phone_digits,
-			detail_json, detail_sent_at, list_json, list_fetched_at, first_seen_at, last_seen_at)
-		VALUES (9, 70, 700, 'Sku-9', 1, '2026-06-02T00:00:00Z', 'Parka', '+1 (480) 555-0172', '14805550172', '{"id":9}',
-			'2026-06-03T00:00:00Z', '{"id":9}', 'x', 'x', 'x'),
-		(7, 70, 700, 'Sku-7', 0, '2026-06-01T00:00:00Z', 'Old parka', NULL, NULL, NULL, NULL, '{"id":7}', 'x', 'x', 'x')`); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	db, err := Open(ctx, path, Options{Mode: Write})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var reversed, sentAt, detail string
-	if err := db.sql.QueryRow("SELECT phone_reversed, detail_sent_at, detail_json FROM submissions WHERE id = 9").Scan(&reversed, &sentAt, &detail); err != nil ||
-		reversed != "27105550841" || sentAt != "2026-06-03T00:00:00Z" || detail != `{"id":9}` {
-		t.Fatalf("row 9 after the migration: %q %q %q %v", reversed, sentAt, detail, err)
-	}
-	if found, err := db.Find(ctx, FindFilter{Phone: "480-555-0172"}); err != nil || len(found) != 1 {
-		t.Fatalf("find by a phone without its country code: %s %v", found, err)
-	}
-	items, err := db.Demand(ctx, DemandFilter{ByVariant: true})
-	if err != nil || len(items) != 1 || !strings.Contains(string(items[0]), `"product_title":"Parka"`) ||
-		!strings.Contains(string(items[0]), `"pending":1,"sent":1`) {
-		t.Fatalf("demand after the migration: %s %v", items, err)
-	}
-	if m := tallyMismatch(t, db.sql) + tallyTitlesMismatch(t, db); m != "" {
-		t.Fatal(m)
-	}
-	var views []string
-	rows, _ := db.sql.Query("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
-	for rows.Next() {
-		var v string
-		_ = rows.Scan(&v)
-		views = append(views, v)
-	}
-	rows.Close()
-	if !slices.Equal(views, []string{"demand_by_product", "demand_by_variant", "live_submissions"}) {
-		t.Fatalf("views %v", views)
-	}
-}
-
-// A mirror of version 15 with an interrupted export keeps the export's
-// order through version 16 (export_rows keyed by pass and id, without a
-// rowid), so that --resume after an upgrade writes the same rows in the
-// same order.
-func TestMigrationToVersion16KeepsAnExportsOrder(t *testing.T) {
-	db := migratedWithExports(t, 15)
-	if got := dump(t, db.sql, `SELECT name FROM pragma_index_list('export_rows') UNION ALL
-		SELECT name FROM pragma_index_info('sqlite_autoindex_export_rows_1')`); got != "sqlite_autoindex_export_rows_1\npass_id\nid\n" {
-		t.Fatalf("export_rows' keys after the migration:\n%s", got)
-	}
-}
-
-// migratedWithExports opens, at the newest version, a mirror made at
-// version from with two exports under way, after checking that each kept
-// its order through the migrations.
-func migratedWithExports(t *testing.T, from int) *DB {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "old.db")
-	old, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range migrations[:from] {
-		if _, err := old.Exec(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := old.Exec(fmt.Sprintf(`PRAGMA user_version = %d;
-		INSERT INTO sync_journal (id, resource, kind, purpose, started_at, updated_at)
-		VALUES (4, 'submissions', 'full', 'export', 'x', 'x'), (5, 'submissions', 'full', 'export', 'x', 'x');
-		INSERT INTO export_rows (pass_id, seq, id) VALUES (4, 1, 30), (4, 2, 10), (4, 3, 20), (5, 1, 10)`, from)); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	db, err := Open(context.Background(), path, Options{Mode: Write})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if got := dump(t, db.sql, "SELECT pass_id || ':' || id FROM export_rows ORDER BY pass_id, seq"); got != "4:30\n4:10\n4:20\n5:10\n" {
-		t.Fatalf("export_rows after the migration, in each export's order:\n%s", got)
-	}
-	return db
-}
-
-// Version 18 takes export_rows' foreign key away and keeps every export's
-// order; the DELETE without WHERE that ends an export then drops the
+// export_rows is keyed (pass_id, id) without a rowid and without a
+// foreign key to sync_journal: whether an export gave a row is a lookup of
+// its key, and the DELETE without WHERE that ends an export drops the
 // table's pages at once (the Clear opcode) instead of deleting each row
 // and checking the key for it.
-func TestMigrationToVersion18KeepsAnExportsOrderAndEndsItAtOnce(t *testing.T) {
-	db := migratedWithExports(t, 17)
-	if got := dump(t, db.sql, "SELECT count(*) FROM pragma_foreign_key_list('export_rows')"); got != "0\n" {
-		t.Fatalf("export_rows' foreign keys after the migration: %s", got)
+func TestExportRowsEndAtOnce(t *testing.T) {
+	sqliteOnly(t, "SQLite's table layout and its program for a DELETE")
+	w := newWorld(t, 0)
+	if got := dump(t, w.db.sql, `SELECT name FROM pragma_index_list('export_rows') UNION ALL
+		SELECT name FROM pragma_index_info('sqlite_autoindex_export_rows_1')`); got != "sqlite_autoindex_export_rows_1\npass_id\nid\n" {
+		t.Fatalf("export_rows' keys:\n%s", got)
+	}
+	if got := dump(t, w.db.sql, "SELECT count(*) FROM pragma_foreign_key_list('export_rows')"); got != "0\n" {
+		t.Fatalf("export_rows' foreign keys: %s", got)
 	}
 	var opcodes []string
-	for _, line := range strings.Split(strings.TrimSpace(dump(t, db.sql, "EXPLAIN DELETE FROM export_rows")), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(dump(t, w.db.sql, "EXPLAIN DELETE FROM export_rows")), "\n") {
 		opcodes = append(opcodes, strings.Fields(line)[1])
 	}
 	if !slices.Contains(opcodes, "Clear") || slices.Contains(opcodes, "Delete") {
 		t.Fatalf("DELETE FROM export_rows deletes row by row instead of dropping the table's pages at once: %v", opcodes)
 	}
+}
+
+// A mirror made by a development version (before the baseline) is
+// refused to every open but Inspect, naming its undelivered watch events,
+// which mirror query (Inspect) reads out; one from version 8 on can be
+// moved with mirror copy.
+func TestDevelopmentVersionMirrorIsRefused(t *testing.T) {
+	sqliteOnly(t, "a SQLite file (TestPostgresSchemaVersions checks PostgreSQL)")
+	ctx := context.Background()
+	for _, version := range []int{4, 19} {
+		path := filepath.Join(t.TempDir(), "old.db")
+		old, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := fmt.Sprintf("PRAGMA user_version = %d; CREATE TABLE submissions (id INTEGER PRIMARY KEY, list_json TEXT)", version)
+		if version >= 5 {
+			q += `; CREATE TABLE outbox (seq INTEGER PRIMARY KEY, id TEXT, state TEXT);
+				INSERT INTO outbox (id, state) VALUES ('evt_1', 'pending'), ('evt_2', 'delivered'), ('evt_3', 'parked')`
+		}
+		if _, err := old.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+		old.Close()
+		for _, mode := range []Mode{ReadOnly, Write, WriteIfFree, Outbox} {
+			_, err := Open(ctx, path, Options{Mode: mode})
+			var refused *BaselineError
+			if !errors.As(err, &refused) || refused.Version != version || refused.Copyable != (version >= 8) {
+				t.Fatalf("version %d, mode %d: %v (%+v)", version, mode, err, refused)
+			}
+			if want := map[int]int{4: 0, 19: 2}[version]; refused.Undelivered != want {
+				t.Errorf("version %d: %d undelivered events named, want %d", version, refused.Undelivered, want)
+			}
+		}
+		db, err := Open(ctx, path, Options{Mode: Inspect})
+		if err != nil {
+			t.Fatalf("inspect version %d: %v", version, err)
+		}
+		if _, items, err := queryAll(db, "SELECT count(*) AS n FROM submissions"); err != nil || len(items) != 1 {
+			t.Errorf("mirror query of version %d: %s %v", version, items, err)
+		}
+		db.Close()
+		if v, err := userVersion(path); err != nil || v != version {
+			t.Errorf("the refused mirror's version is now %d (%v): it must be left as it was", v, err)
+		}
+	}
+}
+
+func userVersion(path string) (int, error) {
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var v int
+	err = db.QueryRow("PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// A feature's part is made by the next writable open when the mirror
+// lacks it (refused to a reader until then), and a part this storectl does
+// not know is a newer storectl's: refused to writers, whose pages would
+// leave its data stale, and read past by readers.
+func TestSchemaParts(t *testing.T) {
+	sqliteOnly(t, "a SQLite file (TestPostgresSchemaVersions checks PostgreSQL)")
+	ctx := context.Background()
+	w := newWorld(t, 0)
+	w.db.Close()
+	raw, err := sql.Open("sqlite", w.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec("DROP TABLE watch_alerts; DROP TABLE outbox; DROP TABLE watch_lists; DELETE FROM schema_parts WHERE part = 'watch'"); err != nil {
+		t.Fatal(err)
+	}
+	var older *OlderSchemaError
+	if _, err := Open(ctx, w.path, Options{Mode: ReadOnly}); !errors.As(err, &older) || older.Part != "watch" {
+		t.Fatalf("read-only open without watch's part: %v", err)
+	}
+	w.open()
+	if n := w.count("SELECT count(*) FROM outbox"); n != 0 {
+		t.Fatalf("%d events in the outbox made again", n)
+	}
+	w.db.Close()
+	if _, err := raw.Exec("INSERT INTO schema_parts (part, version) VALUES ('future', 1)"); err != nil {
+		t.Fatal(err)
+	}
+	var newer *NewerSchemaError
+	if _, err := Open(ctx, w.path, Options{Mode: Write}); !errors.As(err, &newer) || newer.Part != "future" {
+		t.Fatalf("writable open of a mirror holding a part this storectl does not know: %v", err)
+	}
+	reader, err := Open(ctx, w.path, Options{Mode: ReadOnly})
+	if err != nil {
+		t.Fatalf("a reader of a mirror holding a part this storectl does not know: %v", err)
+	}
+	reader.Close()
 }

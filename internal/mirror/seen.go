@@ -140,7 +140,7 @@ func (p *pass) lookupPG(ctx context.Context, q string, nums []int64) (seen []int
 // said it was nearly empty (a first sync grows it from nothing; the ids
 // are a subquery's, unknown to the plan), as a scan of all the store's
 // rows with the ids as a filter: once a first pass into an empty table
-// left the key the table's only index (pgVersion17), that plan was the
+// left the key the table's only index (bulk.go), that plan was the
 // one chosen, page after page, until autovacuum's statistics came.
 func pgLookup(q, table string) string {
 	return strings.Replace(q, "FROM "+table+" WHERE id IN "+idList("?1"),

@@ -55,7 +55,7 @@ func (b *builder) periods(ctx context.Context) error {
 }
 
 // engagement reads the sent submissions that have their detail (from
-// their own index, schema version 10): each send, open and click counts
+// their own index, submissions_engagement): each send, open and click counts
 // in its period, and the cohort's give the times to notify and to click.
 func (b *builder) engagement(ctx context.Context) error {
 	rows, err := b.q.QueryContext(ctx, b.engagementQuery(), b.args...)

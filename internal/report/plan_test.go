@@ -11,7 +11,7 @@ import (
 )
 
 // The engagement read (one entry per sent submission with its detail)
-// reads schema version 10's index of those rows alone, and nothing else:
+// reads the index of those rows alone (submissions_engagement), and nothing else:
 // not every row's entry in submissions_report.
 func TestEngagementReadsItsOwnIndex(t *testing.T) {
 	db := demoMirror(t, 30)

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// The report counts from report_tally (schema version 9): per product,
+// The report counts from report_tally (its schema part): per product,
 // variant, SKU, status, e-mail locale and quarter hour of created_at, what
 // the rows hold, kept exact by the mirror's triggers. A range of
 // created_at counts the whole quarters inside it there and reads the rows

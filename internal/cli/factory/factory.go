@@ -81,7 +81,7 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 			return nil, err
 		}
 		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
-			Waiting: func(msg string) { f.Progress().Say(msg) }, Postgres: pg})
+			Waiting: func(msg string) { f.Progress().Say(msg) }, Postgres: pg, LeaseTTL: s.MirrorLeaseTTL})
 	}
 
 	conn := &connector{f: f}

@@ -66,7 +66,6 @@ func Environment() []Group {
 		}},
 		{"Team mirror on PostgreSQL (docs/team-mirror.md)", []Entry{
 			{Name: "PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD, PGSSLMODE, …", Text: "The libpq variables (also PGPASSFILE, PGSERVICE, PGSSLROOTCERT and the rest) fill in what mirror_url (STORECTL_MIRROR_URL) leaves out, as for psql; mirror_url=postgres:// takes everything from them. They alone never move the mirror to PostgreSQL."},
-			{Name: "STORECTL_MIRROR_LEASE_TTL", Text: "DURATION: how long a store's writer lease outlives its last heartbeat before another machine takes it over (default 60s; the heartbeat is every third of it)."},
 		}},
 		{"storectl watch", []Entry{
 			{Name: "STORECTL_WEBHOOK_SECRET", Text: "The secret that signs the webhooks of storectl watch --forward-to, when --secret is not given (keeps it out of the process list)."},

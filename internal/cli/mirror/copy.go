@@ -60,7 +60,7 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if err != nil {
 		return err
 	}
-	src, err := shared.OpenMirror(ctx, path, mirror.Options{Mode: mirror.ReadOnly, Store: s.MirrorStore()})
+	src, err := shared.OpenMirror(ctx, path, mirror.Options{Mode: mirror.Inspect, Store: s.MirrorStore()})
 	if err != nil {
 		return err
 	}

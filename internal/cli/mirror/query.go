@@ -56,7 +56,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	if err != nil {
 		return err
 	}
-	db, err := opts.Mirror(ctx, mirror.ReadOnly)
+	db, err := opts.Mirror(ctx, mirror.Inspect)
 	if err != nil {
 		return err
 	}

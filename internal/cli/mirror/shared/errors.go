@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
@@ -27,6 +28,7 @@ func MirrorError(err error) error {
 		locked  *mirror.LockedError
 		other   *mirror.OtherStoreError
 		older   *mirror.OlderSchemaError
+		dev     *mirror.BaselineError
 		newer   *mirror.NewerSchemaError
 		resume  *mirror.ResumeMismatchError
 		perm    *mirror.PermissionError
@@ -48,6 +50,8 @@ func MirrorError(err error) error {
 	case errors.As(err, &older):
 		return exitcode.UsageHint(fmt.Errorf("%w: run `storectl mirror sync` once to upgrade it", err),
 			"the upgrade keeps every row; that sync reads only what changed")
+	case errors.As(err, &dev):
+		return exitcode.UsageHint(err, baselineHint(dev))
 	case errors.As(err, &newer):
 		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%w: upgrade storectl, or start the mirror over with `storectl mirror reset`", err))
 	case errors.As(err, &resume):
@@ -62,4 +66,30 @@ func MirrorError(err error) error {
 		return exitcode.Wrap(exitcode.Failure, fmt.Errorf("%w: try again when it is done", err))
 	}
 	return err
+}
+
+// baselineHint is the way out of a mirror made by a development version:
+// the watch events it holds undelivered read out first (mirror query reads
+// any older mirror), then the mirror made again from the store, or a
+// SQLite one moved as it is to a team's PostgreSQL mirror.
+func baselineHint(e *mirror.BaselineError) string {
+	var steps []string
+	if e.Undelivered > 0 {
+		steps = append(steps, fmt.Sprintf("it holds %d watch event(s) not delivered yet, which starting over would lose: save them first with "+
+			"`storectl mirror query \"SELECT id, type, resource, row_id, occurred_at, data FROM outbox WHERE state <> 'delivered' ORDER BY seq\" -o ndjson > undelivered-events.ndjson`", e.Undelivered))
+	}
+	then := ""
+	if len(steps) > 0 {
+		then = "then "
+	}
+	switch {
+	case e.Postgres:
+		steps = append(steps, then+"a DBA drops its schemas (DROP SCHEMA storectl, storectl_store, storectl_private CASCADE) and runs `storectl mirror migrate` as the owner; the next `storectl mirror sync` reads the store again (or `storectl mirror copy --to` fills it from a local mirror)")
+	case e.Copyable:
+		steps = append(steps, then+"either make it again from the store: `storectl mirror reset --yes` and `storectl mirror sync` (reads every page again), "+
+			"or move it as it is to a team's PostgreSQL mirror with `storectl mirror copy --to URL` (no request to the store)")
+	default:
+		steps = append(steps, then+"make it again from the store: `storectl mirror reset --yes` and `storectl mirror sync` (reads every page again)")
+	}
+	return strings.Join(steps, "; ")
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // A store's first pass into a table no store has rows in defers the
-// table's secondary indexes (pgVersion17); another store's pass meanwhile
+// table's secondary indexes (storectl.defer_indexes); another store's pass meanwhile
 // stores its rows without them and builds them again when it ends, the
 // first store's pass being unfinished; that pass then ends with its
 // tallies exact.
