@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
@@ -100,14 +100,14 @@ func runReport(ctx context.Context, opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	db, err := mirrorshared.ReadMirror(ctx, opts.MirrorDeps, "bis")
+	db, err := mirrorutil.ReadMirror(ctx, opts.MirrorDeps, "bis")
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	rep, err := report.Build(ctx, db, ro)
 	if err != nil {
-		return mirrorshared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if rep.MatchedNothing() {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: no submission in the mirror is for %s: the report is empty; check it with `storectl bis find %s`%s\n",

@@ -20,7 +20,7 @@ import (
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -134,7 +134,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		if err != nil {
 			return nil, err
 		}
-		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
+		return mirrorutil.OpenMirror(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
 	}
 	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
 		base, token := "https://sandbox.test", o.shopToken

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -141,7 +141,7 @@ func (c *connector) pace(cfg *httpx.Config, kind credentials.Kind, s *config.Set
 	if dir, err := config.StateDir(); err == nil {
 		cfg.PaceDir = filepath.Join(dir, "pace")
 	}
-	pg, err := mirrorshared.PostgresTarget(s)
+	pg, err := mirrorutil.PostgresTarget(s)
 	if err != nil || pg == nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -76,11 +76,11 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		if err != nil {
 			return nil, err
 		}
-		pg, err := mirrorshared.PostgresTarget(s)
+		pg, err := mirrorutil.PostgresTarget(s)
 		if err != nil {
 			return nil, err
 		}
-		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
+		return mirrorutil.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
 			Waiting: func(msg string) { f.Progress().Say(msg) }, Postgres: pg, LeaseTTL: s.MirrorLeaseTTL})
 	}
 

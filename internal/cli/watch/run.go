@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
@@ -37,7 +37,7 @@ func runWatch(ctx context.Context, opts *Options) error {
 	w.Client = c.WithShare(float64(opts.Share) / 100)
 	db, err := opts.Mirror(ctx, mirror.Write)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	defer db.Close()
 	w.DB = db
@@ -67,7 +67,7 @@ func watchError(err error) error {
 	if errors.As(err, &stop) && stop.Gone && exitcode.HintOf(err) == "" {
 		return exitcode.WithHint(stop.Code, err, "`storectl watch` sends them once a receiver takes them")
 	}
-	return shared.MirrorError(err)
+	return mirrorutil.MirrorError(err)
 }
 
 // watcher is the engine set up from the options and settings, without its
