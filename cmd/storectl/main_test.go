@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +34,15 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// raceOptions are the race detector's options for the storectl processes
+// the tests start (the test binary, built with -race in CI): by default it
+// sleeps a second before each process exits, to let reports out, which
+// was most of the time of a script under -race. A report still fails the
+// process.
+func raceOptions() string {
+	return strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+}
+
 // TestScripts runs testdata/script/*.txtar. Each script gets its own HOME
 // and XDG directories, so config, keyring-less token files, the sandbox
 // state and the pacing budget never leak between scripts.
@@ -50,6 +60,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			// No Secret Service is reachable in tests: fail fast, never hang.
 			env.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(env.WorkDir, "no-dbus"))
+			env.Setenv("GORACE", raceOptions())
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -73,6 +84,7 @@ func TestScripts(t *testing.T) {
 			"reportcheck": cmdReportCheck,
 			"webhookrecv": cmdWebhookRecv,
 			"sandboxsend": cmdSandboxSend,
+			"proxyrec":    cmdProxyRec,
 		},
 	})
 }

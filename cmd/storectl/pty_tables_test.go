@@ -96,7 +96,51 @@ func checkScreen(t *testing.T, cols uint16, name, screen string, show []string) 
 			t.Errorf("%s at %d columns: %q is missing or cut:\n%s", name, cols, want, text)
 		}
 	}
-	if strings.Contains(text, "note: left out") && !regexp.MustCompile(`--fields chooses the columns \(such as --fields [A-Za-z_,]+\), -o csv shows them all`).MatchString(text) {
+	// A note wider than the terminal is wrapped, its lines indented.
+	unwrapped := regexp.MustCompile(`\n +`).ReplaceAllString(text, " ")
+	if strings.Contains(text, "note: left out") && !regexp.MustCompile(`--fields chooses the columns \(such as --fields [A-Za-z_,]+\), -o csv shows them all`).MatchString(unwrapped) {
 		t.Errorf("%s at %d columns: the note says not how to see what was left out:\n%s", name, cols, text)
+	}
+}
+
+// watch events --failed at 80 columns keeps what it is read for: which
+// events, and why they failed (issue 37): the attempts and the time give
+// way first, and the cause comes first in the last error.
+func TestWatchEventsFitTheTerminal(t *testing.T) {
+	home := t.TempDir()
+	env := []string{"TZ=UTC", "NO_COLOR=1", "STORECTL_PAGER=cat"}
+	for _, args := range [][]string{
+		{"watch", "--once", "-q"},
+		{"comingsoon", "create", "--name", "Winter drop", "--start", "2026-12-01", "--apply-to", "all", "-q"},
+		{"watch", "--once", "--forward-to", "http://127.0.0.1:1/hook", "--secret", "dev", "--retry-for", "0"},
+	} {
+		if screen, err := storectlSized(t, 40, 200, home, env, append([]string{"--sandbox"}, args...)...); err != nil && args[0] != "watch" {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, screen)
+		}
+	}
+	screen, err := storectlSized(t, 40, 80, home, env, "--sandbox", "watch", "events", "--failed")
+	if err != nil {
+		t.Fatalf("watch events --failed: %v\n%s", err, screen)
+	}
+	checkScreen(t, 80, "watch events --failed", screen, []string{"LAST ERROR", "rule.created", "parked", "connection refused"})
+}
+
+// Notes, warnings and hints wider than the terminal are broken at spaces,
+// each continuation indented under the text (issue 37), not cut by the
+// terminal inside a word.
+func TestNotesWrapAtTheTerminalsWidth(t *testing.T) {
+	rules := filepath.Join(t.TempDir(), "rules.csv")
+	if err := os.WriteFile(rules, []byte("name,start_date,apply_to\nTeaser,2026-12-01,all\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	screen, err := storectlSized(t, 40, 80, t.TempDir(), []string{"TZ=UTC", "NO_COLOR=1"},
+		"--sandbox", "comingsoon", "create", "--from-file", rules, "--dry-run")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, screen)
+	}
+	want := "note: dates without a zone were read in your time zone (UTC) and are sent in\n" +
+		"      UTC; an end date without a time ends at the end of that day\n"
+	if !strings.Contains(screen, want) {
+		t.Errorf("the note at 80 columns:\n%s\nwant it as\n%s", screen, want)
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/iostreams/ptytest"
 )
@@ -102,5 +104,40 @@ func TestPipedOutputIsNeverPagedNorColoured(t *testing.T) {
 	out, err := cmd.Output()
 	if err != nil || strings.Contains(string(out), "paged") || strings.Contains(string(out), "\x1b") {
 		t.Errorf("piped: %v\n%q", err, out)
+	}
+}
+
+// A first watch reads every page of a new mirror: on a terminal it shows
+// its progress as bis export does, page n/N with an ETA (issue 37), and
+// clears the line when the sync is over.
+func TestFirstWatchShowsProgress(t *testing.T) {
+	dir := t.TempDir()
+	urlFile := filepath.Join(dir, "url")
+	serve := exec.Command("storectl", "sandbox", "serve", "--memory", "--addr", "127.0.0.1:0", "--url-file", urlFile, "--throttle", "0")
+	serve.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = serve.Process.Kill(); _ = serve.Wait() }()
+	var base []byte
+	for range 200 {
+		if base, _ = os.ReadFile(urlFile); len(base) > 0 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	// Paced to 10 requests a second, the 22 pages take long enough for the
+	// progress line to show.
+	env := []string{"TZ=UTC", "NO_COLOR=1", "STORECTL_BASE_URL=" + strings.TrimSpace(string(base)),
+		"STORECTL_SHOP_TOKEN=shop_sandbox_demo", "STORECTL_RATE_LIMIT=10/1s"}
+	screen, err := storectlSized(t, 40, 100, t.TempDir(), env, "watch", "bis", "--once")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, screen)
+	}
+	if !regexp.MustCompile(`submissions: page \d+/22`).MatchString(screen) {
+		t.Errorf("a first watch at a terminal shows no progress:\n%q", screen)
+	}
+	if !strings.Contains(screen, "first watch of this list") {
+		t.Errorf("the first watch is not said:\n%q", screen)
 	}
 }

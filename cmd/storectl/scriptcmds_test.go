@@ -2,12 +2,15 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -150,4 +153,26 @@ func cmdSandboxSend(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return nil
 	}))
+}
+
+// cmdProxyRec starts an HTTP proxy that forwards nothing: it records each
+// request it is sent (method, URL and whether it carried an Authorization
+// header) to $WORK/NAME.requests and answers 502. Its URL is $PROXY_NAME.
+//
+//	proxyrec NAME
+func cmdProxyRec(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: proxyrec NAME")
+	}
+	log, err := os.OpenFile(ts.MkAbs(args[0]+".requests"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	ts.Check(err)
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fmt.Fprintf(log, "%s %s auth=%v\n", r.Method, r.RequestURI, r.Header.Get("Authorization") != "")
+		mu.Unlock()
+		http.Error(w, "proxyrec forwards nothing", http.StatusBadGateway)
+	}))
+	ts.Defer(func() { srv.Close(); log.Close() })
+	ts.Setenv("PROXY_"+strings.ToUpper(args[0]), srv.URL)
 }

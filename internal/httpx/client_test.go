@@ -82,7 +82,9 @@ func TestNewChecksBaseURL(t *testing.T) {
 		{"http://127.0.0.1:8787", ""},
 		{"http://127.9.9.9", ""},
 		{"http://localhost:1/", ""},
-		{"HTTP://LOCALHOST.", ""},
+		{"HTTP://LOCALHOST", ""},
+		{"HTTP://LOCALHOST.", "use https://"}, // resolved through DNS, not the hosts file
+		{"http://127.0.0.1.:8787", "use https://"},
 		{"http://[::1]:8080", ""},
 		{"http://[::ffff:127.0.0.1]:8080", ""},
 		{"http://shop.example.com", "use https://"},

@@ -98,13 +98,13 @@ func parseBaseURL(raw string) (*url.URL, error) {
 
 // defaultTransport is a private copy of the standard transport, so that
 // nothing else in the process can change it, with the proxy taken from
-// HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY, never for a loopback host.
 func defaultTransport() http.RoundTripper {
 	base, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
-		return &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true}
+		return &http.Transport{Proxy: loopback.Proxy, ForceAttemptHTTP2: true}
 	}
 	t := base.Clone()
-	t.Proxy = http.ProxyFromEnvironment
+	t.Proxy = loopback.Proxy
 	return t
 }

@@ -62,6 +62,11 @@ func fromFiles(in, out, errOut *os.File, getenv func(string) string) *IOStreams 
 			ios.TermWidth, ios.TermHeight = w, h
 		}
 	}
+	if ios.ErrTTY {
+		if w, _, err := term.GetSize(int(errOut.Fd())); err == nil {
+			ios.ErrOut.(*Stderr).width = w
+		}
+	}
 	return ios
 }
 

@@ -55,6 +55,7 @@ type server struct {
 	// served are the tools registered; inputs their schemas, resolved.
 	served []*tool
 	inputs map[string]*jsonschema.Resolved
+	idle   *idle
 }
 
 // instructions tell an assistant how to read the answers. They name no
@@ -72,7 +73,7 @@ func New(o Options) (*sdk.Server, error) {
 	if len(o.Profiles) == 0 {
 		return nil, exitcode.UsageError("no store to serve")
 	}
-	s := &server{opts: o, clean: cleaner{redactPII: o.RedactPII}, plans: plans{dir: o.PlanDir}}
+	s := &server{opts: o, clean: cleaner{redactPII: o.RedactPII}, plans: plans{dir: o.PlanDir}, idle: newIdle()}
 	chosen, err := s.choose()
 	if err != nil {
 		return nil, err
@@ -135,6 +136,8 @@ func (s *server) describe(t *tool) *sdk.Tool {
 // error in the CLI's words.
 func (s *server) handler(t *tool) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, _ error) {
+		s.idle.begin()
+		defer s.idle.end()
 		start := time.Now()
 		c := &call{tool: t, args: req.Params.Arguments, now: s.opts.Now()}
 		c.say = tell(ctx, req, func(line string) string {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -94,4 +95,21 @@ func TestToolsChoice(t *testing.T) {
 			t.Errorf("--tools %v was taken", bad)
 		}
 	}
+}
+
+// Memory goes back once the calls have stopped for a while, not while one
+// runs.
+func TestIdleReleasesMemoryOnlyWhenNoCallRuns(t *testing.T) {
+	released := make(chan struct{}, 4)
+	i := &idle{release: func() { released <- struct{}{} }}
+	i.begin()
+	i.begin()
+	i.end()
+	select {
+	case <-released:
+		t.Fatal("released while a call runs")
+	case <-time.After(idleAfter + 200*time.Millisecond):
+	}
+	i.end()
+	<-released
 }

@@ -178,6 +178,11 @@ func (db *DB) connect(ctx context.Context, opts Options) error {
 		// One connection: every write goes through one transaction at a
 		// time, and the pragmas above apply to it.
 		conn.SetMaxOpenConns(1)
+	}
+	if err := db.verify(ctx); err != nil {
+		return err
+	}
+	if !db.readOnly {
 		if err := db.waitForWriteLock(ctx, opts.Mode == Write || opts.Mode == Outbox, opts.Waiting); err != nil {
 			return err
 		}
@@ -259,7 +264,7 @@ func (db *DB) takeLock(ctx context.Context, wait bool, waiting func(string)) err
 		return nil
 	}
 	if !wait {
-		return ErrBusy
+		return &BusyError{Path: db.path}
 	}
 	if waiting != nil {
 		waiting("waiting for another storectl that is writing this mirror (" + db.path + ")")
@@ -402,7 +407,8 @@ func Exists(path string) bool {
 // other storectl is writing it; also whatever stands in its place (a
 // directory, a file where the mirror's directory should be), which
 // inspect names as damaged.
-func Remove(ctx context.Context, path string) error {
+func Remove(ctx context.Context, path string) (err error) {
+	defer func() { err = explainSystem(path, err) }()
 	var damaged *DamagedError
 	if _, err := inspect(path); errors.As(err, &damaged) && damaged.Path != path {
 		return os.Remove(damaged.Path)
@@ -413,7 +419,7 @@ func Remove(ctx context.Context, path string) error {
 		return err
 	}
 	if !ok {
-		return ErrBusy
+		return &BusyError{Path: path}
 	}
 	defer lock.Unlock()
 	if info, err := os.Lstat(path); err == nil && info.IsDir() {

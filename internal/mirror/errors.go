@@ -1,8 +1,11 @@
 package mirror
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"syscall"
 	"time"
 
 	sqlite "modernc.org/sqlite"
@@ -18,6 +21,17 @@ import (
 // ErrBusy is a mirror another storectl is writing.
 var ErrBusy = errors.New("another storectl is writing the mirror")
 
+// BusyError is a mirror another storectl is writing: it holds the mirror's
+// lock file. It is ErrBusy.
+type BusyError struct{ Path string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("another storectl is writing the mirror at %s (it holds %s.lock)", e.Path, e.Path)
+}
+
+// Is makes a busy mirror ErrBusy.
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
 // NoMirrorError is a read of a mirror that was never synced.
 type NoMirrorError struct{ Path string }
 
@@ -26,11 +40,19 @@ func (e *NoMirrorError) Error() string { return fmt.Sprintf("there is no mirror 
 // ExitCode makes a missing mirror a usage problem: nothing was sent.
 func (e *NoMirrorError) ExitCode() int { return exitcode.Usage }
 
-// DamagedError is a mirror file that cannot be used: empty, truncated, not
-// a SQLite database, malformed, or not a file at all.
+// DamagedError is a mirror file that cannot be used: empty, not a SQLite
+// database, one SQLite itself finds damaged, or not a file at all. Only
+// SQLite calls a database damaged: a file it opens whole, with its
+// write-ahead log, never is.
 type DamagedError struct {
 	Path  string // the file (or the file standing where a directory should be)
 	Cause string // what is wrong with it: "it is empty (0 bytes)"
+	// Readable is set for a SQLite database that SQLite cannot read
+	// whole: what it can still read may be saved (mirror check).
+	Readable bool
+	// Undelivered counts, in a Readable file, the watch events its outbox
+	// holds that no destination took yet; -1 when they cannot be counted.
+	Undelivered int
 }
 
 func (e *DamagedError) Error() string {
@@ -40,6 +62,89 @@ func (e *DamagedError) Error() string {
 // ExitCode makes a damaged mirror a local problem the user fixes: nothing
 // was sent.
 func (e *DamagedError) ExitCode() int { return exitcode.Usage }
+
+// damagedDatabase is SQLite's verdict on the database at path, with what
+// can still be counted of the events it holds for delivery.
+func damagedDatabase(path, cause string) *DamagedError {
+	return &DamagedError{Path: path, Cause: cause, Readable: true, Undelivered: countUndelivered(path)}
+}
+
+// Undelivered counts the watch events of the mirror at path that no
+// destination took yet: what deleting the file would lose. It is 0 when
+// nothing at path is a database (nothing there, an empty file, a
+// directory), -1 when a database's outbox cannot be read.
+func Undelivered(path string) int {
+	missing, err := inspect(path)
+	var damaged *DamagedError
+	if missing || errors.As(err, &damaged) {
+		return 0
+	}
+	return countUndelivered(path)
+}
+
+// countUndelivered counts the events of the outbox at path not delivered
+// yet (pending or parked), read on a connection of its own since the
+// database is damaged; -1 when SQLite cannot read them.
+func countUndelivered(path string) int {
+	q := connPragmas(true)
+	conn, err := sql.Open("sqlite", fileURL(path, q))
+	if err != nil {
+		return -1
+	}
+	defer conn.Close()
+	var tables, n int
+	err = conn.QueryRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").Scan(&tables)
+	if err == nil && tables > 0 {
+		err = conn.QueryRow("SELECT count(*) FROM outbox WHERE state <> 'delivered'").Scan(&n)
+	}
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// FileError is a mirror the system does not let storectl use as it must:
+// which file or directory was refused, and why.
+type FileError struct {
+	Path  string    // the mirror
+	At    string    // what was refused: the file, its directory, its log
+	Cause FileCause // why
+	Err   error     // what the system or SQLite said
+}
+
+// FileCause is why the system refused a mirror's file.
+type FileCause int
+
+const (
+	// ReadOnlyFS: the file system holding it is mounted read-only.
+	ReadOnlyFS FileCause = iota + 1
+	// NoPermission: the user lacks the rights on the file or directory.
+	NoPermission
+	// DiskFull: no space is left (or the user's quota is spent).
+	DiskFull
+)
+
+func (e *FileError) Error() string {
+	var why string
+	switch e.Cause {
+	case ReadOnlyFS:
+		why = fmt.Sprintf("%s is on a read-only file system", e.At)
+	case NoPermission:
+		why = fmt.Sprintf("permission denied on %s", e.At)
+	case DiskFull:
+		why = fmt.Sprintf("the disk holding %s is full", e.At)
+	}
+	msg := fmt.Sprintf("the mirror at %s cannot be used: %s", e.Path, why)
+	if se := (*sqlite.Error)(nil); errors.As(e.Err, &se) {
+		msg += " (SQLite says: " + sqliteMessage(se.Error()) + ")"
+	}
+	return msg
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ExitCode: the system refused a file; nothing was sent.
+func (e *FileError) ExitCode() int { return exitcode.Failure }
 
 // LockedError is a mirror whose SQLite write lock another program (a
 // sqlite3 shell, a browser of the file) held for longer than storectl
@@ -170,14 +275,58 @@ func (db *DB) explain(err *error) {
 
 func explainSQLite(path string, err error) error {
 	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return err
-	}
+	var fe *FileError
 	switch {
+	case err == nil || errors.As(err, &fe):
+		return err
+	case !errors.As(err, &se):
+		return explainSystem(path, err)
 	case damagedCode(se.Code()):
-		return &DamagedError{Path: path, Cause: "it is damaged (SQLite says: " + sqliteMessage(se.Error()) + ")"}
+		return damagedDatabase(path, "it is damaged (SQLite says: "+sqliteMessage(se.Error())+")")
 	case se.Code()&0xff == sqlite3.SQLITE_BUSY:
 		return &LockedError{Path: path, Waited: busyTimeout}
+	case se.Code()&0xff == sqlite3.SQLITE_FULL:
+		return &FileError{Path: path, At: path, Cause: DiskFull, Err: err}
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_AUTH:
+		// SQLite does not say which file or why: the system does.
+		if at, cause := refusedFile(path); cause != 0 {
+			return &FileError{Path: path, At: at, Cause: cause, Err: err}
+		}
+		return fmt.Errorf("the mirror at %s cannot be used: %w", path, err)
+	}
+	return err
+}
+
+// FileRefused is err, met on one of the files beside the mirror at path
+// (a lock of its own a command keeps there), as a FileError naming the
+// file or directory refused and the cause when the system refused it.
+func FileRefused(path string, err error) error { return explainSystem(path, err) }
+
+// explainSystem names the file and the cause of a system error met on
+// the mirror's files: a read-only file system, a right missing, a full
+// disk.
+func explainSystem(path string, err error) error {
+	var pe *fs.PathError
+	at := path
+	if errors.As(err, &pe) {
+		at = pe.Path
+	}
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		// The system names the file it was asked for; the refusal may
+		// be its directory's.
+		if refused, cause := refusedFile(path); cause != 0 {
+			return &FileError{Path: path, At: refused, Cause: cause, Err: err}
+		}
+	}
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return &FileError{Path: path, At: at, Cause: ReadOnlyFS, Err: err}
+	case errors.Is(err, fs.ErrPermission):
+		return &FileError{Path: path, At: at, Cause: NoPermission, Err: err}
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
+		return &FileError{Path: path, At: at, Cause: DiskFull, Err: err}
 	}
 	return err
 }

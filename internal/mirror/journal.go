@@ -71,7 +71,7 @@ func (db *DB) openPass(ctx context.Context, res *resource, purpose string) (*pas
 	}
 	p.started = parseStamp(started)
 	if err := json.Unmarshal([]byte(walk), &p.walk); err != nil {
-		return nil, &DamagedError{Path: db.path, Cause: fmt.Sprintf("its journal entry %d is damaged (%v)", p.id, err)}
+		return nil, damagedDatabase(db.path, fmt.Sprintf("its journal entry %d is damaged (%v)", p.id, err))
 	}
 	if purpose == purposeExport {
 		if err := db.sql.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0) FROM export_rows WHERE pass_id = ?", p.id).Scan(&p.exported); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
@@ -20,17 +21,16 @@ import (
 //   - the statement runs in a READ ONLY transaction, which PostgreSQL
 //     refuses to write in, through the extended protocol, which runs one
 //     statement only;
-//   - with a statement timeout (PGQueryTimeout), so that no query holds the
-//     team's server for long;
+//   - with a statement timeout (the query's time limit), so that no query
+//     holds the team's server for long, and a row no bigger than
+//     QueryRowLimit reaches storectl (the protocol's message of a row is
+//     refused past it, before it is read);
 //   - on the connection's role, which docs/team-mirror.md tells to make a
 //     read-only one (SELECT on the storectl schema only).
 //
 // The names of the mirror's tables are this store's rows (the views of
 // schema storectl_store, storeConfig); storectl.<table> is every store's,
 // as far as the role may read them.
-
-// PGQueryTimeout bounds a mirror query on PostgreSQL.
-var PGQueryTimeout = 60 * time.Second
 
 var pgReadingVerbs = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "TABLE": true, "EXPLAIN": true, "SHOW": true}
 
@@ -44,6 +44,7 @@ func (db *DB) queryPG(ctx context.Context, query string, out QueryRows) error {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	conn.PgConn().Frontend().SetMaxBodyLen(QueryRowLimit)
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return err
@@ -52,14 +53,14 @@ func (db *DB) queryPG(ctx context.Context, query string, out QueryRows) error {
 	// The store and the schema too, as a reader's every statement names
 	// them (readerScope): a pooler may have passed no startup parameter.
 	if _, err := tx.Exec(ctx, readerScope+`, set_config('statement_timeout', $2, true)`, pgx.QueryExecModeExec,
-		db.store, strconv.FormatInt(PGQueryTimeout.Milliseconds(), 10)); err != nil {
+		db.store, strconv.FormatInt(out.TimeLimit.Milliseconds(), 10)); err != nil {
 		return err
 	}
 	// Unnamed: a statement prepared by name would stay on a pooler's
 	// server connection after this transaction.
 	rows, err := tx.Query(ctx, stmt, pgx.QueryExecModeDescribeExec)
 	if err != nil {
-		return pgQueryError(ctx, err)
+		return pgQueryError(ctx, err, out.TimeLimit)
 	}
 	defer rows.Close()
 	return streamPGRows(ctx, rows, out)
@@ -88,7 +89,7 @@ func streamPGRows(ctx context.Context, rows pgx.Rows, out QueryRows) error {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return pgQueryError(ctx, err)
+		return pgQueryError(ctx, err, out.TimeLimit)
 	}
 	return nil
 }
@@ -142,9 +143,13 @@ func numericText(n pgtype.Numeric) any {
 // pgQueryError is the server's refusal of the user's SQL: a syntax or
 // naming error, a write refused by the read-only transaction or the role,
 // the statement timeout; or the interruption it is.
-func pgQueryError(ctx context.Context, err error) error {
+func pgQueryError(ctx context.Context, err error, limit time.Duration) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	var tooLong *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(err, &tooLong) {
+		return rowLimitError()
 	}
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) || len(pe.Code) != 5 {
@@ -154,7 +159,9 @@ func pgQueryError(ctx context.Context, err error) error {
 	case pe.Code[:2] == "25" || pe.Code == "42501": // the read-only transaction's refusals, insufficient_privilege
 		return &QueryRefusedError{Verb: "what it asked (" + pe.Message + ")"}
 	case pe.Code == "57014": // query_canceled: the statement timeout
-		return &QuerySQLError{Msg: fmt.Sprintf("stopped after %s (the statement timeout of a query on the team's server)", PGQueryTimeout)}
+		return &QueryLimitError{What: fmt.Sprintf("it worked %s, its time limit (the statement timeout on the team's server)", limit), Time: true}
+	case pe.Code == "54000": // program_limit_exceeded: a value past the server's own bound
+		return &QueryLimitError{What: "a value would be longer than the server makes (" + pe.Message + ")"}
 	case (pe.Code[:2] == "42" || pe.Code[:2] == "22" || pe.Code[:2] == "0A"):
 		return &QuerySQLError{Msg: pe.Message}
 	}

@@ -36,7 +36,7 @@ func pgWorld(t *testing.T, rows int) (*world, *DB) {
 
 func pgQueryAll(db *DB, q string) ([]map[string]json.RawMessage, error) {
 	var out []map[string]json.RawMessage
-	err := db.Query(context.Background(), q, QueryRows{Columns: func([]string) error { return nil },
+	err := db.Query(context.Background(), q, QueryRows{TimeLimit: time.Second, Columns: func([]string) error { return nil },
 		Row: func(item json.RawMessage) error {
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(item, &m); err != nil {
@@ -53,9 +53,6 @@ func pgQueryAll(db *DB, q string) ([]map[string]json.RawMessage, error) {
 func TestPostgresQueryRefusesEveryWrite(t *testing.T) {
 	w, db := pgWorld(t, 30)
 	want := w.count("SELECT count(*) FROM submissions")
-	old := PGQueryTimeout
-	PGQueryTimeout = time.Second
-	t.Cleanup(func() { PGQueryTimeout = old })
 	for _, q := range []string{
 		"DELETE FROM submissions",
 		"SELECT 1; DELETE FROM submissions",

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	sqlite "modernc.org/sqlite"
@@ -23,6 +24,9 @@ import (
 type QueryRows struct {
 	Columns func(cols []string) error
 	Row     func(item json.RawMessage) error
+	// TimeLimit is how long the database may work on the query, not
+	// counting the time Row takes (zero: no limit).
+	TimeLimit time.Duration
 }
 
 // Query runs the user's SQL, which must be one statement that only reads,
@@ -52,15 +56,24 @@ func (db *DB) Query(ctx context.Context, query string, out QueryRows) (err error
 		return err
 	}
 	defer unguard(conn)
-	rows, err := conn.QueryContext(ctx, stmt)
+	unlimit, err := limitConn(conn)
+	if err != nil {
+		return err
+	}
+	defer unlimit()
+	qctx, clock := newQueryClock(ctx, out.TimeLimit)
+	defer clock.stop()
+	clock.run()
+	rows, err := conn.QueryContext(qctx, stmt)
+	clock.pause()
 	if refused != "" {
 		return &QueryRefusedError{Verb: refused}
 	}
 	if err != nil {
-		return queryError(ctx, err)
+		return clock.explain(queryError(ctx, err))
 	}
 	defer rows.Close()
-	return streamRows(ctx, rows, out)
+	return clock.explain(streamRows(ctx, rows, out, clock))
 }
 
 // oneReadingStatement is the query's one statement, refused when there is
@@ -116,7 +129,7 @@ func unguard(conn *sql.Conn) {
 	})
 }
 
-func streamRows(ctx context.Context, rows *sql.Rows, out QueryRows) error {
+func streamRows(ctx context.Context, rows *sql.Rows, out QueryRows, clock *queryClock) error {
 	cols, err := rows.Columns()
 	if err != nil {
 		return err
@@ -130,11 +143,21 @@ func streamRows(ctx context.Context, rows *sql.Rows, out QueryRows) error {
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	for rows.Next() {
+	for {
+		clock.run()
+		next := rows.Next()
+		clock.pause()
+		if !next {
+			break
+		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		if err := out.Row(objects.object(vals)); err != nil {
+		obj := objects.object(vals)
+		if len(obj) > QueryRowLimit {
+			return rowLimitError()
+		}
+		if err := out.Row(obj); err != nil {
 			return err
 		}
 	}
@@ -149,6 +172,9 @@ func streamRows(ctx context.Context, rows *sql.Rows, out QueryRows) error {
 func queryError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if tooBig(err) {
+		return valueLimitError()
 	}
 	var se *sqlite.Error
 	if errors.As(err, &se) && !damagedCode(se.Code()) && se.Code()&0xff != sqlite3.SQLITE_BUSY {

@@ -78,7 +78,8 @@ func (db *DB) resourceStatus(ctx context.Context, res *resource) (ResourceStatus
 	rs := ResourceStatus{Resource: res.name, Group: res.group, HasDetails: res.detail != nil}
 	details := "0"
 	if res.detail != nil {
-		details = "count(detail_json)"
+		// Of the rows counted: a row gone from the store keeps its detail.
+		details = "count(CASE WHEN gone_at IS NULL THEN detail_json END)"
 	}
 	q := fmt.Sprintf("SELECT count(*) - count(gone_at), count(gone_at), %s FROM %s", details, res.name)
 	if err := db.sql.QueryRowContext(ctx, q).Scan(&rs.Rows, &rs.Gone, &rs.WithDetails); err != nil {

@@ -112,7 +112,10 @@ func (p *pass) storePagePG(ctx context.Context, wp *shop.WalkPage, rows []pageRo
 // page was already mirrored unchanged.
 func (p *pass) writePage(ctx context.Context, stmts *txStmts, wp *shop.WalkPage, rows []pageRow) (t tally, allKnown bool, err error) {
 	t = p.tally
-	allKnown = len(wp.Page.Items) > 0
+	// Only rows this pass had not given yet tell that the mirror has what
+	// follows: a page of rows it stored already, pushed down by new ones
+	// while it was interrupted, says nothing of the rows after them.
+	allKnown = len(rows) > 0
 	if err := p.writeRows(ctx, stmts, rows, wp.Kind, &t, p.db.Now()); err != nil {
 		return t, false, err
 	}

@@ -15,13 +15,23 @@ import (
 
 // compileJQ parses and compiles a --jq expression; a mistake in it is a
 // usage error carrying gojq's message. The expression sees the process's
-// environment as env and $ENV, as in jq.
-func compileJQ(expr string) (*gojq.Code, error) {
+// environment as env and $ENV, as in jq; with guard, its @csv and @tsv
+// cells go through the formula guard (jqguard.go).
+func compileJQ(expr string, guard bool) (*gojq.Code, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
 		return nil, exitcode.Usagef("invalid --jq expression %q: %v", expr, err)
 	}
-	code, err := gojq.Compile(q, gojq.WithEnvironLoader(os.Environ))
+	opts := []gojq.CompilerOption{gojq.WithEnvironLoader(os.Environ)}
+	if guard {
+		// Parsed again behind the definitions, once the expression alone
+		// parsed: its errors point into what the user wrote.
+		if q, err = gojq.Parse(guardedFormats + expr); err != nil {
+			return nil, exitcode.Usagef("invalid --jq expression %q: %v", expr, err)
+		}
+		opts = append(opts, guardedFormatOptions()...)
+	}
+	code, err := gojq.Compile(q, opts...)
 	if err != nil {
 		return nil, exitcode.Usagef("invalid --jq expression %q: %v", expr, err)
 	}

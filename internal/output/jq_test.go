@@ -105,3 +105,22 @@ func TestJQSeesTheEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// With -o ndjson, --jq runs on each item of a list, as jq reads NDJSON and
+// as bis export's stream runs it; with -o json, on the whole array.
+func TestJQOnNDJSONListRunsPerItem(t *testing.T) {
+	items := []json.RawMessage{json.RawMessage(`{"id":1,"status":0}`), json.RawMessage(`{"id":2,"status":1}`)}
+	for format, want := range map[Format]string{NDJSON: "1\n2\n", JSON: "2\n"} {
+		expr := ".id"
+		if format == JSON {
+			expr = "length"
+		}
+		p, out, _ := newPrinter(t, Options{Format: format, JQ: expr})
+		if err := p.List(items, nil); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		if out.String() != want {
+			t.Errorf("-o %s --jq %s: %q, want %q", format, expr, out.String(), want)
+		}
+	}
+}

@@ -123,7 +123,7 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	}
 	p.fields = fields
 	if strings.TrimSpace(opts.JQ) != "" {
-		if p.jq, err = compileJQ(opts.JQ); err != nil {
+		if p.jq, err = compileJQ(opts.JQ, !opts.CSV.NoGuard); err != nil {
 			return nil, err
 		}
 	}
@@ -150,8 +150,8 @@ func (p *Printer) To(w io.Writer) *Printer {
 // Format is the chosen output format.
 func (p *Printer) Format() Format { return p.format }
 
-// HasJQ reports --jq: it runs on the whole list that List prints, and on
-// each item of a Stream.
+// HasJQ reports --jq: it runs on the whole list that List prints (on
+// each item with -o ndjson), and on each item of a Stream.
 func (p *Printer) HasJQ() bool { return p.jq != nil }
 
 // IsTable reports table output without --jq: the case where a command adds
@@ -162,7 +162,9 @@ func (p *Printer) IsTable() bool { return p.format == Table && p.jq == nil }
 // format. Table and CSV use cols, or with --fields the named paths (a column
 // of cols whose Key matches, else the value at that path); when cols is nil
 // they use the top-level keys of the first item. JSON prints the array,
-// NDJSON one item per line, YAML a sequence; --jq runs on the array.
+// NDJSON one item per line, YAML a sequence; --jq runs on the array, or
+// with NDJSON on each item, as jq reads NDJSON and as a Stream (bis
+// export) runs it.
 //
 // An empty list prints nothing in table mode (commands say "no results" on
 // stderr when IsTable), a header row in CSV, [] in JSON and YAML.
@@ -173,6 +175,9 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 	keys, err := p.listKeys(items, cols)
 	if err != nil {
 		return err
+	}
+	if p.jq != nil && p.format == NDJSON {
+		return p.listPerItem(items, cols)
 	}
 	if p.jq != nil {
 		arr, err := p.array(items, keys)
@@ -197,6 +202,20 @@ func (p *Printer) List(items []json.RawMessage, cols []Column) error {
 	}
 	_, err = p.ios.Out.Write(out.Bytes())
 	return err
+}
+
+// listPerItem prints items as a Stream does.
+func (p *Printer) listPerItem(items []json.RawMessage, cols []Column) error {
+	s, err := p.Stream(p.ios.Out, cols)
+	if err != nil {
+		return err
+	}
+	for _, item := range items {
+		if err := s.Write(item); err != nil {
+			return err
+		}
+	}
+	return s.Close()
 }
 
 // streamJSONArray prints items as -o json's indented array, the bytes

@@ -13,6 +13,7 @@ package pgurl
 
 import (
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net/netip"
 	"net/url"
@@ -255,6 +256,11 @@ type ConnectError struct {
 }
 
 func (e *ConnectError) Error() string {
+	// A pool's connect already says it: once is enough.
+	var inner *ConnectError
+	if errors.As(e.Err, &inner) {
+		return inner.Error()
+	}
 	return fmt.Sprintf("cannot reach the PostgreSQL mirror at %s: %v", e.Target, e.Err)
 }
 
@@ -263,7 +269,9 @@ func (e *ConnectError) Unwrap() error { return e.Err }
 // ExitCode: a server that cannot be reached is not the command's fault;
 // a refused login is an authentication problem.
 func (e *ConnectError) ExitCode() int {
-	if pe, ok := e.Err.(*pgconn.PgError); ok && (pe.Code == "28P01" || pe.Code == "28000") {
+	// pgx wraps the server's refusal in its own connect error.
+	var pe *pgconn.PgError
+	if errors.As(e.Err, &pe) && (pe.Code == "28P01" || pe.Code == "28000") {
 		return exitcode.Auth
 	}
 	return exitcode.Failure

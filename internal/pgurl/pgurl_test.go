@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
@@ -124,5 +126,23 @@ func TestPasswordNeverShown(t *testing.T) {
 	_, err = Parse("host=127.0.0.1 password='hunter2 secret' port=notaport")
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("a key=value parse error leaks or passes: %v", err)
+	}
+}
+
+// A connect error says where once, however many layers report it, and a
+// refused login is exit 4 through pgx's own wrapping.
+func TestConnectErrorSaysWhereOnce(t *testing.T) {
+	refused := &pgconn.PgError{Code: "28P01", Message: "password authentication failed"}
+	inner := &ConnectError{Target: "postgres://u@h/db", Err: fmt.Errorf("failed to connect: %w", refused)}
+	outer := &ConnectError{Target: "postgres://u@h/db", Err: inner}
+	if got := outer.Error(); strings.Count(got, "cannot reach") != 1 || !strings.Contains(got, "password authentication failed") {
+		t.Errorf("nested: %s", got)
+	}
+	if outer.ExitCode() != exitcode.Auth || inner.ExitCode() != exitcode.Auth {
+		t.Errorf("a refused login: exit %d and %d, want %d", outer.ExitCode(), inner.ExitCode(), exitcode.Auth)
+	}
+	down := &ConnectError{Target: "postgres://u@h/db", Err: errors.New("connection refused")}
+	if down.ExitCode() != exitcode.Failure {
+		t.Errorf("a server down: exit %d", down.ExitCode())
 	}
 }

@@ -23,10 +23,16 @@ func (w *Watcher) cycle(ctx context.Context) error {
 		return err
 	}
 	defer w.poke()
+	if len(unwatched) > 0 && w.FirstSync != nil {
+		defer w.FirstSync.Done()
+	}
 	start := time.Now()
 	for _, g := range w.Groups {
 		first := slices.Contains(unwatched, g)
 		opts := w.syncOptions(g, first, start)
+		if first && w.FirstSync != nil {
+			opts.Report = w.FirstSync
+		}
 		results, err := w.DB.Sync(ctx, w.Client, []string{g}, opts)
 		w.countRequests(results)
 		if err != nil {

@@ -58,7 +58,9 @@ func (w *Watcher) deliver(ctx context.Context, ev *mirror.Event) error {
 			if isStop(err) {
 				return err
 			}
-			return w.failed(ctx, ev, fmt.Errorf("%s: %w", s, err))
+			// The cause first: a list of failed events, cut to a terminal's
+			// width, still shows why.
+			return w.failed(ctx, ev, fmt.Errorf("%w (%s)", err, s))
 		}
 	}
 	if err := w.DB.EventDelivered(ctx, ev.Seq); err != nil {

@@ -45,3 +45,45 @@ func TestCommandFailures(t *testing.T) {
 		t.Fatal("a child of the timed-out command lived on")
 	}
 }
+
+// A command that exits 0 but leaves a child in the background holding its
+// output open has delivered: it is not reported as timed out or failed,
+// so the event is not run again (issue 37).
+func TestCommandLeavingABackgroundChild(t *testing.T) {
+	var out bytes.Buffer
+	for _, timeout := range []time.Duration{time.Second, 30 * time.Second} {
+		err := NewCommand("(sleep 4; echo late) & echo sent", timeout, &out, &out).
+			Deliver(context.Background(), Delivery{Body: []byte("{}")})
+		if err != nil {
+			t.Fatalf("timeout %s: %v", timeout, err)
+		}
+	}
+	if !strings.HasPrefix(out.String(), "sent\n") {
+		t.Fatalf("the command printed %q", out.String())
+	}
+}
+
+// The command's environment holds none of storectl's secrets: the stores'
+// tokens, the webhook secret, the mirror's URL, PostgreSQL's password.
+func TestCommandGetsNoSecrets(t *testing.T) {
+	secrets := map[string]string{
+		"STORECTL_SHOP_TOKEN": "shop_tok", "STORECTL_CATALOG_TOKEN": "sfs_tok", "STORECTL_WEBHOOK_SECRET": "whsec_x",
+		"STORECTL_MIRROR_URL": "postgres://u:pw@db/storectl", "PGPASSWORD": "pgpw",
+	}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	t.Setenv("STORECTL_PROFILE", "kept")
+	var out bytes.Buffer
+	if err := NewCommand("env", 5*time.Second, &out, &out).Deliver(context.Background(), Delivery{ID: "evt_1", Type: "t", Body: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range secrets {
+		if strings.Contains(out.String(), k+"=") || strings.Contains(out.String(), v) {
+			t.Errorf("the command's environment holds %s", k)
+		}
+	}
+	if !strings.Contains(out.String(), "STORECTL_PROFILE=kept") || !strings.Contains(out.String(), "STORECTL_EVENT_ID=evt_1") {
+		t.Errorf("the command lost its other variables:\n%s", out.String())
+	}
+}

@@ -42,6 +42,10 @@ type Watcher struct {
 	Log, Heartbeat io.Writer
 	// Advice is the command's words for what to do about parked events.
 	Advice Advice
+	// FirstSync hears how a list's first watch syncs it, which on a new
+	// mirror reads every page (nil: nobody): a person sees its progress
+	// as an export's, not a silence of minutes.
+	FirstSync FirstSyncReporter
 
 	jitter func(time.Duration) time.Duration
 	wake   chan struct{}
@@ -56,6 +60,12 @@ type Advice struct {
 	ResendOne func(id string) string
 	// Parked is the hint of a run that parked events.
 	Parked string
+}
+
+// FirstSyncReporter is told of a first watch's sync, then that it is over.
+type FirstSyncReporter interface {
+	mirror.Reporter
+	Done()
 }
 
 // stats are what the heartbeat and the summary say.

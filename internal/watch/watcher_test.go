@@ -83,7 +83,7 @@ func TestParkedEventsDoNotBlockTheRest(t *testing.T) {
 		t.Fatalf("delivered %v", got)
 	}
 	parked, _ := s.db.Events(context.Background(), mirror.EventFilter{State: mirror.EventParked})
-	if len(parked) != 1 || parked[0].ID != first || parked[0].LastError != "the recorder: HTTP 500" {
+	if len(parked) != 1 || parked[0].ID != first || parked[0].LastError != "HTTP 500 (the recorder)" {
 		t.Fatalf("parked %+v", parked)
 	}
 }

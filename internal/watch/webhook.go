@@ -3,8 +3,10 @@ package watch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -35,7 +37,7 @@ func NewWebhook(u *url.URL, secret, userAgent string, timeout time.Duration) (*W
 		return nil, ErrNoSecret
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.Proxy = http.ProxyFromEnvironment
+	transport.Proxy = loopback.Proxy
 	return &Webhook{url: u, secret: secret, userAgent: userAgent, timeout: timeout, now: time.Now,
 		client: &http.Client{Transport: transport,
 			// A followed redirect could take the event elsewhere.
@@ -88,6 +90,20 @@ func (w *Webhook) Deliver(ctx context.Context, d Delivery) error {
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			return fmt.Errorf("no answer within %s", w.timeout)
+		}
+		// The delivery's error names the receiver already: not its URL
+		// again, as net/http's does ("Post \"https://…\": …").
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		// A network failure is its cause ("connection refused"): the
+		// address is the receiver's.
+		var op *net.OpError
+		if errors.As(err, &op) {
+			for err = op.Err; errors.Unwrap(err) != nil; {
+				err = errors.Unwrap(err)
+			}
 		}
 		return w.redact(err)
 	}

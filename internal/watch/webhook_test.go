@@ -104,3 +104,17 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// A receiver that cannot be reached: the error is the cause, not
+// net/http's text naming the URL again ("Post \"http://…\": dial tcp …"):
+// the watch names the receiver once beside it.
+func TestWebhookUnreachableSaysTheCause(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	addr := srv.URL
+	srv.Close()
+	hook, _ := NewWebhook(must(url.Parse(addr+"/hook")), "s", "ua", time.Second)
+	err := hook.Deliver(context.Background(), Delivery{ID: "evt", Body: []byte("{}")})
+	if err == nil || err.Error() != "connection refused" {
+		t.Errorf("an unreachable receiver: %v, want connection refused", err)
+	}
+}

@@ -179,7 +179,9 @@ func checkToken(ctx context.Context, opts *StatusOptions, lookup func(string, cr
 	case errors.Is(err, credentials.ErrNoToken):
 		ts.Result = "not configured"
 		var ke *credentials.KeyringUnavailableError
-		if errors.As(err, &ke) {
+		if errors.As(err, &ke) && url != "" {
+			// Only a profile logged in to this API may have a token there;
+			// where nothing was set, the keyring is beside the point.
 			ts.Result += " (OS keyring unavailable)"
 		}
 		if url != "" {

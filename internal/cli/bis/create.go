@@ -235,7 +235,7 @@ func printCreated(ios *iostreams.IOStreams, p *output.Printer, quiet bool, res *
 		_, err := fmt.Fprintln(ios.Out, res.Submission.ID)
 		return err
 	}
-	fmt.Fprintln(ios.ErrOut, output.Sanitize(outcomeLine(res)))
+	fmt.Fprintln(ios.ErrOut, output.Message(outcomeLine(res)))
 	return p.Object(res.Raw, func(w io.Writer) error { return renderSubmission(w, ios, res.Raw) })
 }
 

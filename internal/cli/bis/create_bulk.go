@@ -76,7 +76,7 @@ func runBulkCreate(ctx context.Context, opts *CreateOptions) error {
 // emitRow writes a row's line; with -q, a failed row is said on stderr.
 func emitRow(errOut io.Writer, quiet bool, r bulk.Result, out *bulk.Results) error {
 	if quiet && r.Outcome == bulk.Failed {
-		fmt.Fprintln(errOut, output.Sanitize(fmt.Sprintf("row %d: %s", r.Item.Row, r.Message)))
+		fmt.Fprintln(errOut, output.Message(fmt.Sprintf("row %d: %s", r.Item.Row, r.Message)))
 	}
 	line := bulkResult{Row: r.Item.Row, Outcome: string(r.Outcome), ID: idJSON(r.ID), Email: r.Item.Name, Message: r.Message}
 	return out.Write(line, r.Outcome == bulk.Created || r.Outcome == bulk.Updated, r.ID)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,7 +35,9 @@ func newGet(f *cmdutil.Factory, forms *formStore, runF func(*GetOptions) error) 
 		Short: "Show one submission with its form answers",
 		Long: `Show one back-in-stock submission: the customer, the variant, whether the
 restock e-mail was sent, opened and clicked, and the answers to the form's
-custom fields, labelled as stored with the submission (content.keyLabel).
+custom fields, labelled as stored with the submission (content.keyLabel),
+else by the form's labels as bis export heads them (the form is fetched
+once and cached when needed).
 
 -o json prints the submission exactly as the server sent it (content stays
 the JSON-encoded string the API uses).`,
@@ -50,13 +53,38 @@ func runGet(ctx context.Context, opts *GetOptions) error {
 	return shopread.PrintByID(ctx, opts.ShopDeps, submissionID, opts.ID, (*shop.Client).GetSubmission,
 		func(res *shop.SubmissionResult) (json.RawMessage, shopread.Render) {
 			return res.Raw, func(w io.Writer) error {
-				var form *bisform.Form
-				if cached := opts.Forms.Cached(); cached != nil {
-					form = cached.Form
-				}
-				return renderSubmissionWith(w, opts.IO, res.Raw, form)
+				return renderSubmissionWith(w, opts.IO, res.Raw, labelsFor(ctx, opts.Forms, res.Raw))
 			}
 		})
+}
+
+// labelsFor is the form that labels a submission's answers its keyLabel
+// leaves unlabelled, as an export heads its columns: the cached form, else,
+// when some answer needs it, the form fetched (and cached) now. Without it
+// (the form cannot be read) the answers keep their field ids.
+func labelsFor(ctx context.Context, forms *formStore, raw json.RawMessage) *bisform.Form {
+	if forms == nil {
+		return nil
+	}
+	if cached := forms.Cached(); cached != nil {
+		return cached.Form
+	}
+	o, err := output.ParseObject(raw)
+	if err != nil {
+		return nil
+	}
+	content, ok := o.Get("content")
+	if !ok {
+		return nil
+	}
+	c, err := bisform.DecodeContent(content)
+	if err != nil || !slices.ContainsFunc(c.Entries, func(e bisform.Entry) bool { return !e.Labeled }) {
+		return nil
+	}
+	if loaded, err := forms.Load(ctx, false); err == nil {
+		return loaded.Form
+	}
+	return nil
 }
 
 var submissionID = cmdutil.IDArg{Noun: "submission", List: "storectl bis list"}

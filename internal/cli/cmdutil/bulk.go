@@ -222,7 +222,7 @@ func completed(r bulkRun, je *bulk.JournalError, store string) error {
 	}
 	hint := "--again creates every row again"
 	if je.Failed > 0 {
-		hint = fmt.Sprintf("--resume --report %s retries the %d that failed; ", shellQuote(je.Path), je.Failed) + hint
+		hint = fmt.Sprintf("--resume --report %s retries the %d that failed; ", ShellQuote(je.Path), je.Failed) + hint
 	}
 	if r.command == "comingsoon-create" {
 		hint += "; `storectl comingsoon apply` keeps the store equal to the file instead"
@@ -237,7 +237,7 @@ func completed(r bulkRun, je *bulk.JournalError, store string) error {
 func interruptedElsewhere(r bulkRun, je *bulk.JournalError, store string) error {
 	return exitcode.UsageHint(fmt.Errorf("an earlier run of %s against %s, started %s, did not finish (report %s); nothing was sent",
 		cmp.Or(r.inputName, "this file"), store, je.Started.Local().Format("2006-01-02 15:04 MST"), je.Path),
-		fmt.Sprintf("continue it with --resume --report %s (nothing it did is repeated), or start over with --force", shellQuote(je.Path)))
+		fmt.Sprintf("continue it with --resume --report %s (nothing it did is repeated), or start over with --force", ShellQuote(je.Path)))
 }
 
 // BulkWords are a bulk run's advice, in the flags every bulk verb has.
@@ -356,12 +356,13 @@ func ResumeCommand() string {
 		if a == "--force" || a == "--resume" {
 			continue
 		}
-		args = append(args, shellQuote(a))
+		args = append(args, ShellQuote(a))
 	}
 	return strings.Join(append(args, "--resume"), " ")
 }
 
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell, when it needs it.
+func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@+%", r))
 	}) < 0 {

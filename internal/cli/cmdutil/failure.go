@@ -24,9 +24,9 @@ func SayFailure(w io.Writer, err error) {
 		return
 	}
 	err = Explain(err)
-	fmt.Fprintf(w, "storectl: %s\n", output.Sanitize(err.Error()))
+	fmt.Fprintf(w, "storectl: %s\n", output.Message(err.Error()))
 	if hint := exitcode.HintOf(err); hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", hint)
+		fmt.Fprintf(w, "hint: %s\n", output.Message(hint))
 	}
 }
 

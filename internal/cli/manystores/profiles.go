@@ -32,6 +32,15 @@ func requestedProfiles(c *cobra.Command, f *cmdutil.Factory) ([]string, error) {
 			return nil, err
 		}
 		names := file.ProfileNames()
+		if sandbox, _ := config.FlagOrEnvBool(c.Flags(), "sandbox"); sandbox && len(names) == 0 {
+			// The sandbox needs no login, so it has no profiles to list: its
+			// one store, under the current profile, is all of them.
+			name := file.CurrentProfile
+			if name == "" {
+				name = config.DefaultProfile
+			}
+			return []string{name}, nil
+		}
 		if len(names) == 0 {
 			return nil, exitcode.UsageHint(fmt.Errorf("--all-profiles: there are no profiles yet"), "`storectl auth login --profile NAME` sets one up")
 		}

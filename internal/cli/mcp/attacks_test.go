@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -258,5 +259,30 @@ func TestPagesAreBoundedAndHonest(t *testing.T) {
 	}
 	if r := s.call("find_submissions", map[string]any{"limit": 100000}); !r.isError || !strings.Contains(r.text, "limit") {
 		t.Errorf("a limit past the cap is taken: %s", clip([]byte(r.text)))
+	}
+}
+
+// A server keeps none of the answers it gave: each call's command tree
+// and answer go once it is answered (cobra keeps flags with completions
+// for the life of the process; release empties them).
+func TestAnswersAreNotKept(t *testing.T) {
+	isolate(t)
+	t.Setenv("STORECTL_SANDBOX", "1")
+	cli(t, "mirror", "sync", "bis", "-q")
+	s := serve(t, mcpcmd.Options{Globals: []string{"--sandbox=true"}})
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	s.ok("find_submissions", nil) // every submission: some 100 KB an answer
+	before := heap()
+	const calls = 100
+	for range calls {
+		s.ok("find_submissions", nil)
+	}
+	if grown := (int64(heap()) - int64(before)) / calls; grown > 24<<10 {
+		t.Errorf("the heap grows %d bytes a call: answers are kept", grown)
 	}
 }

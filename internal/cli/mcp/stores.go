@@ -9,6 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/storectl/storectl/internal/api/catalog"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
@@ -51,10 +54,13 @@ func (s *stores) Run(ctx context.Context, c mcp.Call) (*mcp.Answer, error) {
 	args := append([]string{"--profile=" + c.Profile, "--all-profiles=false", "--output=" + c.Format, "--fields=", "--jq=", "--quiet=false"},
 		s.globals...)
 	args = append(args, c.Args...)
+	var factory *cmdutil.Factory
 	cmd := s.tree(ios, args, func(f *cmdutil.Factory) {
+		factory = f
 		manystores.CollectInto(f, &collect)
 		s.watch(f, c, fresh)
 	})
+	defer release(cmd, factory)
 	cmd.SetArgs(args)
 	cmd.SetOut(errOut)
 	cmd.SetErr(errOut)
@@ -63,6 +69,35 @@ func (s *stores) Run(ctx context.Context, c mcp.Call) (*mcp.Answer, error) {
 	ans.AsOf, ans.Missing = fresh.result(err == nil)
 	return ans, err
 }
+
+// release lets a finished command's tree and its answer go. Cobra keeps
+// every flag that has a completion in a map of its own for the life of
+// the process, and a flag's value points into its verb's options, which
+// hold the Factory's printers and so the answer: a server building a tree
+// per call would keep every answer it gave. Emptied, a tree's flags and
+// Factory hold nothing but themselves.
+func release(cmd *cobra.Command, f *cmdutil.Factory) {
+	var visit func(c *cobra.Command)
+	visit = func(c *cobra.Command) {
+		for _, set := range []*pflag.FlagSet{c.LocalNonPersistentFlags(), c.PersistentFlags()} {
+			set.VisitAll(func(fl *pflag.Flag) { fl.Value = spent{} })
+		}
+		for _, sub := range c.Commands() {
+			visit(sub)
+		}
+	}
+	visit(cmd)
+	if f != nil {
+		*f = cmdutil.Factory{}
+	}
+}
+
+// spent is the value of a released tree's flag.
+type spent struct{}
+
+func (spent) String() string   { return "" }
+func (spent) Set(string) error { return nil }
+func (spent) Type() string     { return "string" }
 
 // watch wraps the store's Factory: the mirror it opens says how fresh it
 // is, its settings and clients tell secrets their values, and a client

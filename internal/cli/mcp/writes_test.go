@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mcpcmd "github.com/storectl/storectl/internal/cli/mcp"
+	"github.com/storectl/storectl/internal/pgtest"
 )
 
 func launches(names ...string) []any {
@@ -139,5 +140,24 @@ func TestApplyStoppedPartWayContinues(t *testing.T) {
 		if got[n] != 1 {
 			t.Errorf("%s: %d rules", n, got[n])
 		}
+	}
+}
+
+// The two steps on a store whose mirror is a team's PostgreSQL database:
+// the writes go to the store, never through the mirror.
+func TestPlanAndApplyBesideAPostgreSQLMirror(t *testing.T) {
+	isolate(t)
+	httpStore(t, nil, nil)
+	t.Setenv("STORECTL_MIRROR_URL", pgtest.DB(t))
+	cli(t, "mirror", "sync", "comingsoon", "-q")
+	s := serve(t, mcpcmd.Options{AllowWrites: true})
+	id := s.ok("comingsoon_plan", map[string]any{"rules": launches("MCP on PostgreSQL")}).v["data"].(map[string]any)["plan_id"].(string)
+	s.ok("comingsoon_apply", map[string]any{"plan_id": id})
+	if got := storeRules(t)["MCP on PostgreSQL"]; got != 1 {
+		t.Errorf("%d rules", got)
+	}
+	s.ok("mirror_sync", map[string]any{"lists": []string{"comingsoon"}})
+	if r := s.ok("comingsoon_rules", map[string]any{"limit": 200}); !strings.Contains(r.text, `"name":"MCP on PostgreSQL"`) {
+		t.Errorf("the mirror after a sync lacks the new rule: %s", clip([]byte(r.text)))
 	}
 }

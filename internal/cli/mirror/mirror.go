@@ -22,7 +22,7 @@ milliseconds.
 
 The schema and example queries are in docs/mirror.md; the file opens in
 sqlite3 or Datasette too (mirror path prints where it is).`)
-	cmd.AddCommand(manystores.Read(newSync(f, nil)), manystores.Read(newStatus(f, nil)), manystores.Read(newQuery(f, nil)), manystores.Read(newPath(f, nil)), newVacuum(f, nil), newReset(f, nil),
+	cmd.AddCommand(manystores.Read(newSync(f, nil)), manystores.Read(newStatus(f, nil)), manystores.Read(newQuery(f, nil)), manystores.Read(newPath(f, nil)), newVacuum(f, nil), newCheck(f, nil), newReset(f, nil),
 		newMigrate(f, nil), newCopy(f, nil))
 	return cmd
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,12 +20,13 @@ import (
 // QueryOptions are the inputs of `mirror query`.
 type QueryOptions struct {
 	cmdutil.MirrorDeps
-	SQL string
+	SQL       string
+	TimeLimit time.Duration
 }
 
 func newQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cobra.Command {
 	opts := &QueryOptions{MirrorDeps: f.MirrorDeps()}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "query SQL",
 		Short: "Run a read-only SQL query on the mirror",
 		Long: `Run SQL on the profile's mirror and print the rows in any output format
@@ -38,6 +40,12 @@ refused (exit 2): a second statement, a write, ATTACH, DETACH, VACUUM, a
 pragma given a value, load_extension. The mirror and the files around it
 never change.
 
+A query is bounded (exit 2 past a bound, naming it): a value it makes holds
+at most 16 MiB, a row at most 64 MiB of JSON (and 256 columns), and the
+database works on it at most --time-limit (1m by default; 0: no limit; the
+time rows take to print does not count). With --jq the whole result is held
+in memory: at most 256 MiB of it; pipe -o ndjson to jq for more.
+
 Tables: submissions, offers, offer_products, priority_rows, rules,
 form_fields, sync_journal. Columns carry the API's own names; see
 docs/mirror.md for the schema and example queries.`,
@@ -49,6 +57,8 @@ docs/mirror.md for the schema and example queries.`,
 			return cmdutil.Run(cmd.Context(), opts, runF, runQuery)
 		},
 	}
+	cmd.Flags().DurationVar(&opts.TimeLimit, "time-limit", mirror.DefaultQueryTimeLimit, "stop the query after the database worked this long on it (0: no limit)")
+	return cmd
 }
 
 func runQuery(ctx context.Context, opts *QueryOptions) error {
@@ -62,7 +72,10 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	}
 	defer db.Close()
 	sink := &querySink{p: p.Sheet("query"), w: opts.IO.Out}
-	err = db.Query(ctx, opts.SQL, mirror.QueryRows{Columns: sink.columns, Row: sink.row})
+	if opts.TimeLimit < 0 {
+		return exitcode.Usagef("--time-limit %s is negative: give a duration such as 30s, or 0 for no limit", opts.TimeLimit)
+	}
+	err = db.Query(ctx, opts.SQL, mirror.QueryRows{Columns: sink.columns, Row: sink.row, TimeLimit: opts.TimeLimit})
 	if closeErr := sink.close(); err == nil {
 		err = closeErr
 	}
@@ -84,6 +97,7 @@ type querySink struct {
 	cols   []output.Column
 	stream output.Stream
 	items  []json.RawMessage // --jq only
+	held   int               // bytes in items
 	rows   int
 }
 
@@ -100,14 +114,23 @@ func (s *querySink) columns(names []string) error {
 	return err
 }
 
+// jqResultLimit is the most of a result --jq holds in memory.
+const jqResultLimit = 256 << 20
+
 func (s *querySink) row(item json.RawMessage) error {
 	s.rows++
 	if s.stream == nil {
+		if s.held += len(item); s.held > jqResultLimit {
+			return errJQTooBig
+		}
 		s.items = append(s.items, item)
 		return nil
 	}
 	return s.stream.Write(item)
 }
+
+var errJQTooBig = exitcode.UsageHint(fmt.Errorf("mirror query stopped: with --jq the whole result is held in memory, and this one is past %d MiB (nothing was changed)", jqResultLimit>>20),
+	"drop --jq and pipe the rows to jq instead: storectl mirror query -o ndjson \"…\" | jq …")
 
 func (s *querySink) close() error {
 	if s.stream != nil {
@@ -123,10 +146,15 @@ func (s *querySink) close() error {
 func queryError(err error) error {
 	var refused *mirror.QueryRefusedError
 	var failed *mirror.QuerySQLError
+	var bound *mirror.QueryLimitError
 	switch {
+	case errors.As(err, &bound) && bound.Time:
+		return exitcode.UsageHint(err, "narrow the query (a WHERE, a LIMIT, a recursive CTE that ends), or give it longer with --time-limit")
+	case errors.As(err, &bound):
+		return exitcode.UsageHint(err, "select less of it (substr(), length(), a LIMIT); docs/mirror.md says what a query may take")
 	case errors.As(err, &refused):
 		return exitcode.UsageHint(err,
-			"mirror query runs one statement that reads; `storectl mirror sync` updates the mirror, `storectl mirror reset` starts it over")
+			"mirror query runs one statement that reads; `storectl mirror sync` is what updates the mirror")
 	case errors.As(err, &failed):
 		return exitcode.UsageHint(err,
 			"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")

@@ -16,9 +16,10 @@ import (
 
 // ResetOptions are the inputs of `mirror reset`.
 type ResetOptions struct {
-	IO       *iostreams.IOStreams
-	Settings func() (*config.Settings, error)
-	Yes      bool
+	IO            *iostreams.IOStreams
+	Settings      func() (*config.Settings, error)
+	Yes           bool
+	DiscardEvents bool
 }
 
 func newReset(f *cmdutil.Factory, runF func(*ResetOptions) error) *cobra.Command {
@@ -28,13 +29,20 @@ func newReset(f *cmdutil.Factory, runF func(*ResetOptions) error) *cobra.Command
 		Short: "Delete the profile's mirror",
 		Long: `Delete the profile's mirror database. The next sync reads every page again,
 which takes hours on a big store under the shop API's throttle. Asks first at
-a terminal; without one, --yes is required.`,
+a terminal; without one, --yes is required.
+
+A mirror holding watch events not delivered yet (or a damaged one whose
+outbox cannot be read) is not deleted without --discard-events: deliver
+them first (storectl watch --once), or save them (storectl watch events
+--pending -o ndjson), or, for a damaged mirror, storectl mirror check
+--salvage.`,
 		Example: `  storectl mirror reset
   storectl mirror reset --yes --profile eu`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmdutil.Run(cmd.Context(), opts, runF, runReset) },
 	}
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "delete without asking")
+	cmd.Flags().BoolVar(&opts.DiscardEvents, "discard-events", false, "delete it even with watch events not delivered yet in it")
 	return cmd
 }
 
@@ -57,6 +65,9 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 		}
 		return nil
 	}
+	if err := keepsUndelivered(path, opts.DiscardEvents); err != nil {
+		return err
+	}
 	if err := cmdutil.Confirm(opts.IO, fmt.Sprintf("delete the mirror of %s (%s)", cmdutil.StoreName(s), path), opts.Yes); err != nil {
 		return err
 	}
@@ -67,4 +78,20 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ Deleted the mirror of profile %q\n", s.Profile)
 	}
 	return nil
+}
+
+// keepsUndelivered refuses to delete a mirror whose watch events were not
+// all delivered, or whose outbox cannot be read, unless discard says so:
+// they exist nowhere else.
+func keepsUndelivered(path string, discard bool) error {
+	n := mirror.Undelivered(path)
+	switch {
+	case discard || n == 0:
+		return nil
+	case n < 0:
+		return exitcode.UsageHint(fmt.Errorf("the mirror at %s is damaged and its watch events not delivered yet cannot be counted: nothing was deleted", path),
+			"`storectl mirror check --salvage` saves what can be read, keeping the file; --discard-events deletes it anyway")
+	}
+	return exitcode.UsageHint(fmt.Errorf("the mirror at %s holds %d watch events not delivered yet, which exist nowhere else: nothing was deleted", path, n),
+		"deliver them first (storectl watch --once with your --forward-to or --exec), or save them (storectl watch events --pending -o ndjson > events.ndjson); --discard-events deletes them with the mirror")
 }

@@ -50,6 +50,14 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 			fmt.Fprintf(d.IO.ErrOut, "%s; answering from the mirror as it is\n", locked.Error())
 		}
 		return readOffline(ctx, d, s, groups)
+	case errors.As(err, new(*mirror.PermissionError)):
+		// A reader's role on a team's mirror may not write it: the syncing
+		// machine keeps it current. A role that may not read it either is
+		// told so by the read.
+		if !s.Quiet {
+			fmt.Fprintln(d.IO.ErrOut, "the role in mirror_url may only read the team's mirror: answering from it as it is (the syncing machine brings it up to date)")
+		}
+		return readOffline(ctx, d, s, groups)
 	}
 	if err != nil {
 		return nil, err
@@ -107,6 +115,11 @@ func readOffline(ctx context.Context, d cmdutil.MirrorDeps, s *config.Settings, 
 // to date. Close the DB.
 func OfflineMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*mirror.DB, time.Time, error) {
 	db, err := d.Mirror(ctx, mirror.ReadOnly)
+	if errors.As(err, new(*mirror.NoMirrorError)) {
+		if s, serr := d.Settings(); serr == nil && s.Offline {
+			return nil, time.Time{}, exitcode.UsageHint(err, "run `storectl mirror sync` first, or drop --offline: the command then makes the mirror")
+		}
+	}
 	if err != nil {
 		return nil, time.Time{}, err
 	}

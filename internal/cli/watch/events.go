@@ -135,11 +135,19 @@ func optStamp(t time.Time) *string {
 	return &s
 }
 
-var eventColumns = []output.Column{
-	{Key: "id", Header: "ID"},
-	{Key: "type", Header: "TYPE"},
-	{Key: "state", Header: "STATE"},
-	{Key: "attempts", Header: "ATTEMPTS", Drop: 2},
-	{Key: "occurred_at", Header: "OCCURRED", Kind: output.KindTime, Drop: 1},
-	{Key: "last_error", Header: "LAST ERROR", Drop: 3},
-}
+// eventColumns show when an event occurred as every view shows a time (in
+// the user's zone, naming it); on a narrow terminal the attempts, then the
+// time, give way, and the last error is cut last: it is what --failed is
+// read for.
+var eventColumns = func() []output.Column {
+	occurred := output.HumanTimeColumn("occurred_at", "OCCURRED", time.Local)
+	occurred.Kind, occurred.Drop = output.KindTime, 2
+	return []output.Column{
+		{Key: "id", Header: "ID"},
+		{Key: "type", Header: "TYPE", Min: 12},
+		{Key: "state", Header: "STATE", Min: 7},
+		{Key: "attempts", Header: "ATTEMPTS", Drop: 1},
+		occurred,
+		{Key: "last_error", Header: "LAST ERROR", Answer: true},
+	}
+}()

@@ -35,6 +35,7 @@ func runWatch(ctx context.Context, opts *Options) error {
 		return err
 	}
 	w.Client = c.WithShare(float64(opts.Share) / 100)
+	w.FirstSync = firstSyncProgress{mirrorutil.NewSyncReporter(opts.IO, opts.Progress(), w.Client.PaceLeft, s.Quiet), opts.Progress().Stop}
 	db, err := opts.Mirror(ctx, mirror.Write)
 	if err != nil {
 		return mirrorutil.MirrorError(err)
@@ -69,6 +70,16 @@ func watchError(err error) error {
 	}
 	return mirrorutil.MirrorError(err)
 }
+
+// firstSyncProgress shows a first watch's sync as mirror sync and bis
+// export show theirs (page n/N and an ETA on a terminal, why a pass reads
+// every page on stderr), and clears the line once it is over.
+type firstSyncProgress struct {
+	*mirrorutil.SyncReporter
+	stop func()
+}
+
+func (p firstSyncProgress) Done() { p.stop() }
 
 // watcher is the engine set up from the options and settings, without its
 // client and mirror.
