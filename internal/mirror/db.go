@@ -65,6 +65,10 @@ type Options struct {
 	// heartbeat (0: the backend's default); the heartbeat is every third
 	// of it.
 	LeaseTTL time.Duration
+	// CacheKiB bounds the SQLite connection's page cache (0: SQLite's
+	// default): a process that holds hundreds of mirrors open at once keeps
+	// each one's small.
+	CacheKiB int
 }
 
 // OpenTrace hears what an Open does, carried by its context
@@ -89,7 +93,7 @@ func WithOpenTrace(ctx context.Context, t *OpenTrace) context.Context {
 // DamagedError, whatever the mode.
 func Open(ctx context.Context, be backend.Backend, opts Options) (*DB, error) {
 	o := backend.OpenOptions{Mode: opts.Mode, Store: opts.Store, Waiting: opts.Waiting, Purpose: opts.Purpose,
-		LeaseTTL: opts.LeaseTTL, Parts: Parts(be.Dialect())}
+		LeaseTTL: opts.LeaseTTL, CacheKiB: opts.CacheKiB, Parts: Parts(be.Dialect())}
 	if t, _ := ctx.Value(openTraceKey{}).(*OpenTrace); t != nil {
 		o.Creating = t.Creating
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -51,25 +51,25 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if err != nil {
 		return err
 	}
-	target, err := pgurl.Parse(opts.To)
+	target, err := pgurl.ParseEnv(opts.To, config.Getenv)
 	if err != nil {
 		return err
 	}
 	if s.Sandbox {
 		return exitcode.UsageError("mirror copy moves a real store's mirror: the sandbox's stays local")
 	}
-	path, err := shared.SQLitePath(s)
+	path, err := mirrorutil.SQLitePath(s)
 	if err != nil {
 		return err
 	}
-	src, err := shared.OpenMirror(ctx, sqlite.At(path), mirror.Options{Mode: mirror.Inspect, Store: s.MirrorStore()})
+	src, err := mirrorutil.OpenMirror(ctx, sqlite.At(path), mirror.Options{Mode: mirror.Inspect, Store: s.MirrorStore()})
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	res, err := src.CopyTo(ctx, postgres.At(target), s.BaseURL)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if !s.Quiet {
 		var parts []string

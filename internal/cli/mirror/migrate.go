@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -46,7 +46,7 @@ func runMigrate(ctx context.Context, opts *MigrateOptions) error {
 	if err != nil {
 		return err
 	}
-	target, err := shared.PostgresTarget(s)
+	target, err := mirrorutil.PostgresTarget(s)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func runMigrate(ctx context.Context, opts *MigrateOptions) error {
 	}
 	from, to, err := postgres.Migrate(ctx, target, mirror.Parts(backend.Postgres))
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if s.Quiet {
 		return nil

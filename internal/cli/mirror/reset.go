@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -72,7 +72,7 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 		return err
 	}
 	if err := sqlite.Remove(ctx, path); err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if !s.Quiet {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ Deleted the mirror of profile %q\n", s.Profile)
@@ -84,7 +84,7 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 // all delivered, or whose outbox cannot be read, unless discard says so:
 // they exist nowhere else.
 func keepsUndelivered(path string, discard bool) error {
-	n := shared.Undelivered(path)
+	n := mirrorutil.Undelivered(path)
 	switch {
 	case discard || n == 0:
 		return nil

@@ -86,6 +86,9 @@ type OpenOptions struct {
 	// outlives its last heartbeat (0: the backend's default).
 	Purpose  string
 	LeaseTTL time.Duration
+	// CacheKiB bounds a SQLite connection's page cache (0: SQLite's
+	// default); PostgreSQL's cache is the server's.
+	CacheKiB int
 	// Parts are the features' schema parts in the backend's dialect,
 	// created or upgraded by a writable open and checked by a reader.
 	Parts []Part

@@ -51,7 +51,7 @@ func Check(ctx context.Context, path string, parts []backend.Part) (rep *CheckRe
 	case missing:
 		return nil, &backend.NoMirrorError{Path: path}
 	}
-	conn, err := sql.Open("sqlite", dsn(path, true))
+	conn, err := sql.Open("sqlite", dsn(path, true, 0))
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func Salvage(ctx context.Context, path string, now time.Time, parts []backend.Pa
 	}
 	defer lock.Unlock()
 
-	src, err := sql.Open("sqlite", dsn(path, true))
+	src, err := sql.Open("sqlite", dsn(path, true, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func Salvage(ctx context.Context, path string, now time.Time, parts []backend.Pa
 // copyReadable copies the salvage tables' readable rows from src into the
 // new mirror at dstPath.
 func copyReadable(ctx context.Context, src *sql.DB, dstPath string, tables []string, rep *SalvageReport) error {
-	dst, err := sql.Open("sqlite", dsn(dstPath, false))
+	dst, err := sql.Open("sqlite", dsn(dstPath, false, 0))
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func (f File) Open(ctx context.Context, opts backend.OpenOptions) (_ backend.Con
 // connect opens SQLite on the file, brings its schema up to date and
 // checks which store it holds.
 func (c *conn) connect(ctx context.Context, opts backend.OpenOptions) error {
-	db, err := sql.Open("sqlite", dsn(c.path, c.readOnly))
+	db, err := sql.Open("sqlite", dsn(c.path, c.readOnly, opts.CacheKiB))
 	if err != nil {
 		return err
 	}

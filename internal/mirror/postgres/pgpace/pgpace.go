@@ -105,11 +105,24 @@ func (s *Store) connect(ctx context.Context) error {
 	var secret string
 	if err := conn.QueryRow(ctx, "SELECT secret FROM storectl.pace_secret").Scan(&secret); err != nil {
 		conn.Close(context.WithoutCancel(ctx))
-		return fmt.Errorf("the PostgreSQL mirror at %s has no pacing table yet (run `storectl mirror migrate`): %w", s.target.Display, err)
+		return &NoTableError{Target: s.target.Display, Err: err}
 	}
 	s.conn, s.row = conn, rowName(secret, s.tokenKey)
 	return nil
 }
+
+// NoTableError is a PostgreSQL mirror whose schema holds no pacing table
+// yet (its owner has not made the schema); the command says how to make it.
+type NoTableError struct {
+	Target string
+	Err    error
+}
+
+func (e *NoTableError) Error() string {
+	return fmt.Sprintf("the PostgreSQL mirror at %s has no pacing table yet: %v", e.Target, e.Err)
+}
+
+func (e *NoTableError) Unwrap() error { return e.Err }
 
 // rowName is the token's row: HMAC-SHA256 of its key under the secret.
 func rowName(secret, tokenKey string) string {
