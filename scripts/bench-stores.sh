@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# scripts/bench-stores.sh (also a row of `make bench`): `--all-profiles
-# mirror sync bis` of 4 stores against `sandbox serve --throttle 30/3s`,
-# each profile with its own token (shop_sandbox_demo_2…5, the same demo
-# store under four throttle budgets), against one store synced alone: the
-# ratio should be near 1 (stores run concurrently, each at its own pace),
-# with no 429.
+# scripts/bench-stores.sh (also a row of `make bench`): reads over STORES
+# profiles at once against one `sandbox serve`, each profile with its own
+# token (shop_sandbox_demo_2, _3, …: the same demo store under as many
+# throttle budgets), against one store read alone, with the default
+# --concurrency:
+#   - `--all-profiles mirror sync bis` (a first sync of every store), and
+#   - `--all-profiles bis list --all -o json`.
+# Each line gives the wall time of STORES stores and of one store alone,
+# their ratio (near 1: the stores run at once, each at its own pace), the
+# peak RSS of the run over STORES stores, and the 429s the sandbox sent.
 #
-# Usage: scripts/bench-stores.sh [STORECTL_BINARY]   (builds one when none)
-# Environment: BENCH_SUBMISSIONS (default 1500: 100 pages a store).
+# Usage: scripts/bench-stores.sh [STORES] [STORECTL_BINARY]   (4 stores; builds a binary when none)
+# Environment: BENCH_SUBMISSIONS (default 1500: 100 pages a store),
+# BENCH_THROTTLE (default 30/10s: slow enough that the CPU, shared with the
+# sandbox, is not what is measured).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench-lib.sh
 source scripts/bench-lib.sh
 export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
+stores=${1:-4}
+bin=${2:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/storectl-bench-stores.XXXXXX")
 server=
 cleanup() {
@@ -20,13 +28,13 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-bin=${1:-}
 if [ -z "$bin" ]; then
   bin="$work/storectl"
   build_release "$bin"
 fi
 subs=${BENCH_SUBMISSIONS:-1500}
-throttle=30/3s
+throttle=${BENCH_THROTTLE:-30/10s}
+window=${throttle#*/}
 
 while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^STORECTL_' || true)
 export STORECTL_RATE_LIMIT=$throttle NO_COLOR=1 DBUS_SESSION_BUS_ADDRESS="unix:path=$work/no-dbus"
@@ -37,33 +45,55 @@ server=$!
 until [ -s "$work/url" ]; do sleep 0.05; done
 url=$(cat "$work/url")
 
-# home NAME TOKEN... logs a fresh home in to one profile per token.
-home() {
+# at NAME CMD... runs CMD with home NAME.
+at() {
   local h="$work/$1"; shift
-  local i=0
-  for token in "$@"; do
-    i=$((i + 1))
-    echo "$token" | HOME="$h" XDG_CONFIG_HOME="$h/config" XDG_STATE_HOME="$h/state" XDG_DATA_HOME="$h/data" XDG_CACHE_HOME="$h/cache" \
-      "$bin" auth login --profile "store$i" --base-url "$url" --shop-token-stdin --insecure-storage >/dev/null 2>&1
+  HOME="$h" XDG_CONFIG_HOME="$h/config" XDG_STATE_HOME="$h/state" XDG_DATA_HOME="$h/data" XDG_CACHE_HOME="$h/cache" "$@"
+}
+
+# home NAME FIRST COUNT logs a fresh home in to COUNT profiles, with the
+# tokens numbered from FIRST.
+home() {
+  local i
+  for ((i = 0; i < $3; i++)); do
+    echo "shop_sandbox_demo_$(($2 + i))" | at "$1" "$bin" auth login --profile "store$((i + 1))" --base-url "$url" \
+      --shop-token-stdin --insecure-storage >/dev/null 2>&1
   done
 }
 
-# timed NAME ARGS... runs storectl in home NAME and prints the wall time in ms.
-timed() {
-  local h="$work/$1"; shift
-  local t0=${EPOCHREALTIME/./}
-  HOME="$h" XDG_CONFIG_HOME="$h/config" XDG_STATE_HOME="$h/state" XDG_DATA_HOME="$h/data" XDG_CACHE_HOME="$h/cache" \
-    "$bin" "$@" >/dev/null 2>"$work/$1.err" || { cat "$work/$1.err" >&2; exit 1; }
-  echo $(((${EPOCHREALTIME/./} - t0) / 1000))
+# run NAME ARGS... prints "seconds peak_rss_kb" of storectl ARGS in home NAME.
+run() {
+  local name=$1; shift
+  at "$name" timed "$bin" "$@"
 }
 
-# The login checks spent a little of each token's window: let it pass.
-home solo shop_sandbox_demo_5
-home four shop_sandbox_demo_2 shop_sandbox_demo_3 shop_sandbox_demo_4 shop_sandbox_demo_6
-sleep 3
-one=$(timed solo -p store1 mirror sync bis)
-four=$(timed four --all-profiles mirror sync bis)
-pages=$(grep -c '^GET /shop-api/back-in-stock/list' "$work/requests.log" || true)
-too_many=$(grep -cE '^GET [^ ]+ 429' "$work/requests.log" || true)
-awk -v one="$one" -v four="$four" -v pages="$pages" -v tm="$too_many" 'BEGIN {
-  printf "4 stores at once: %.2f s; one store alone: %.2f s; ratio %.2f; %d list pages in all; %d × 429\n", four / 1000, one / 1000, four / one, pages, tm }'
+# too_many is the count of 429s the sandbox sent so far.
+too_many() { grep -cE '^GET [^ ]+ 429' "$work/requests.log" || true; }
+
+# The logins' checks spent a little of each token's window: let it pass
+# before each measured run, so that every one starts with a full window.
+home solo 2 1
+home many 3 "$stores"
+settle() { sleep "$(awk -v w="${window%s}" 'BEGIN { print w + 1 }')"; }
+
+# line WHAT SOLO MANY 429S prints one result.
+line() {
+  awk -v what="$1" -v n="$stores" -v solo="$2" -v many="$3" -v tm="$4" 'BEGIN {
+    split(solo, s, " "); split(many, m, " ")
+    printf "%s: %d stores %.1f s, one store alone %.1f s, ratio %.2f; peak RSS %.0f MiB (one store: %.0f MiB); %d × 429\n",
+      what, n, m[1], s[1], m[1] / s[1], m[2] / 1024, s[2] / 1024, tm }'
+}
+
+before=$(too_many)
+settle
+solo=$(run solo -p store1 mirror sync bis)
+settle
+many=$(run many --all-profiles mirror sync bis)
+line "mirror sync bis" "$solo" "$many" $(($(too_many) - before))
+
+before=$(too_many)
+settle
+solo=$(run solo -p store1 bis list --all -o json)
+settle
+many=$(run many --all-profiles bis list --all -o json)
+line "bis list --all -o json" "$solo" "$many" $(($(too_many) - before))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/root"
+	"github.com/storectl/storectl/internal/config"
 )
 
 // Set by ldflags at release time; a build without them describes itself
@@ -36,7 +37,7 @@ const gcPercent = 400
 // tuneGC sets gcPercent unless GOGC, the one knob (docs/mirror.md), says
 // otherwise.
 func tuneGC() {
-	if os.Getenv("GOGC") == "" {
+	if config.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
 }

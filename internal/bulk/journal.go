@@ -127,8 +127,7 @@ const (
 )
 
 // JournalError is an existing journal that stops a run; nothing was sent.
-// Its hint names the journal flags every bulk command has; a command
-// whose words differ reads State.
+// The command says what to do about it (which of its flags), from State.
 type JournalError struct {
 	// Path is the journal: for JournalComplete and JournalInterrupted, the
 	// earlier run's, which need not be the one this run would keep.
@@ -161,29 +160,6 @@ func (e *JournalError) Error() string {
 // ExitCode is 2: a local problem, nothing was sent.
 func (e *JournalError) ExitCode() int { return exitcode.Usage }
 
-// Hint says what to do with the journal flags.
-func (e *JournalError) Hint() string {
-	switch e.State {
-	case JournalInterrupted:
-		return "add --resume to continue it without repeating what it did, or --force to start over"
-	case JournalComplete:
-		return "use --again to run every row again"
-	case JournalRowChanged:
-		return "restore the input, or start over with --force (what was done is then forgotten)"
-	case JournalIsDir:
-		return ""
-	}
-	return "add --resume to continue from it, --force to start over, or name a new report file"
-}
-
-// journalError is e with its hint, as main prints it.
-func journalError(e *JournalError) error {
-	if h := e.Hint(); h != "" {
-		return exitcode.UsageHint(e, h)
-	}
-	return e
-}
-
 // OpenJournal opens the journal. Without Resume or Force an existing
 // journal is refused, because starting afresh would forget what it
 // created and the next --resume would create those items again; only an
@@ -193,7 +169,7 @@ func OpenJournal(o JournalOptions) (*Journal, error) {
 	j := &Journal{path: o.Path, pending: map[int]Entry{}, pendingKeys: map[string]Entry{}}
 	if o.Once {
 		if e := o.Run.refusal(o); e != nil {
-			return nil, journalError(e)
+			return nil, e
 		}
 		j.run = &o.Run
 	}
@@ -211,7 +187,7 @@ func OpenJournal(o JournalOptions) (*Journal, error) {
 		if state == JournalComplete {
 			e.Ended = info.ModTime()
 		}
-		return nil, journalError(e)
+		return nil, e
 	}
 	return j.fresh(o, nil)
 }
@@ -227,7 +203,7 @@ func (r *Journal) stat() (os.FileInfo, error) {
 	case err != nil || info.Size() == 0 && !info.IsDir():
 		return nil, nil
 	case info.IsDir():
-		return nil, journalError(&JournalError{Path: r.path, State: JournalIsDir})
+		return nil, &JournalError{Path: r.path, State: JournalIsDir}
 	}
 	return info, nil
 }
@@ -322,7 +298,7 @@ func (r *Journal) load() error {
 		r.complete = false
 		row, err := strconv.Atoi(rec[0])
 		if err != nil {
-			return exitcode.Usagef("%s:%d: %q is not a row number: is this a storectl report?", r.path, line, rec[0])
+			return exitcode.Usagef("%s:%d: %q is not a row number: is this a report of a bulk run?", r.path, line, rec[0])
 		}
 		switch outcome := Outcome(rec[2]); {
 		case outcome.finished():
@@ -348,8 +324,7 @@ func (r *Journal) Done(row int, key string) (bool, error) {
 		return false, nil
 	}
 	if k != keyHash(key) {
-		return false, exitcode.UsageHint(fmt.Errorf("row %d changed since %s recorded it as done", row, r.path),
-			"restore the input, or start over with --force (what was done is then forgotten)")
+		return false, &JournalError{Path: r.path, State: JournalRowChanged, Row: row}
 	}
 	return true, nil
 }

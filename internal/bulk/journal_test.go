@@ -53,7 +53,8 @@ func TestJournalRefusesToForget(t *testing.T) {
 	path := filepath.Join(dir, "report.csv")
 	must(t, os.WriteFile(path, []byte("row,key,outcome,id,message\n1,k,created,5,\n"), 0o600))
 	_, err := OpenJournal(JournalOptions{Path: path})
-	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(exitcode.HintOf(err), "--force") {
+	var je *JournalError
+	if exitcode.Of(err) != exitcode.Usage || !errors.As(err, &je) || je.State != JournalExists {
 		t.Fatalf("existing report: %v", err)
 	}
 	r, err := OpenJournal(JournalOptions{Path: path, Force: true})

@@ -81,7 +81,9 @@ type Runner struct {
 	ErrOut io.Writer
 	// ResumeCommand is the command line that continues the run.
 	ResumeCommand string
-	Now           func() time.Time
+	// Words are the command's advice (see Words).
+	Words Words
+	Now   func() time.Time
 	// Replanned marks items worked out afresh by every run from the
 	// store's current state (comingsoon apply's plan) rather than read
 	// from an input file: what an earlier run did is already in the store,
@@ -251,7 +253,10 @@ func (r *Runner) failed(it *Item, err error, sent string) error {
 	}
 	line := Entry{Row: it.Row, Key: it.Key, Outcome: Failed, ID: it.Ref, Message: res.Message}
 	if !r.Refused(err) {
-		res.Message = "no clear answer (" + res.Message + "); --resume checks whether it was done"
+		res.Message = "no clear answer (" + res.Message + ")"
+		if r.Words.Unclear != "" {
+			res.Message += "; " + r.Words.Unclear
+		}
 		line = Entry{Row: it.Row, Key: it.Key, Outcome: Pending, ID: it.Ref, Message: sent + "; " + res.Message}
 	}
 	if jerr := r.Journal.Record(line); jerr != nil {
@@ -363,7 +368,10 @@ func (r *Runner) Verdict(allFailedCode int) error {
 	if failed == 0 {
 		return nil
 	}
-	where := fmt.Sprintf("see %s; re-run with --resume to retry only those", r.Journal.Path())
+	where := "see " + r.Journal.Path()
+	if r.Words.Retry != "" {
+		where += "; " + r.Words.Retry
+	}
 	attempted := r.tally.attempted()
 	code := exitcode.Partial
 	if failed == attempted {

@@ -43,7 +43,19 @@ type Env struct {
 	// PaceLeft is the least time n more requests take (the client's).
 	PaceLeft      func(n int) time.Duration
 	ResumeCommand string
+	Words         Words
 	Now           func() time.Time
+}
+
+// Words are what a run advises, in the command's terms: the engine names
+// none of its flags.
+type Words struct {
+	// Unclear follows the message of an item sent without a clear answer,
+	// in the journal and the output: what checks whether it was done.
+	Unclear string
+	// Retry follows the report's name in the hint of a run with failures:
+	// how to retry only those.
+	Retry string
 }
 
 // Errors say how a command reads the server's errors (cmdutil.BulkErrors).
@@ -69,7 +81,7 @@ func Start(s Spec) (*Run, error) {
 	r := &Run{out: out, spec: s}
 	r.Runner = &Runner{Journal: s.Journal, Refused: s.Errors.Refused, Fatal: s.Errors.Fatal, Message: s.Errors.Message,
 		Count: s.Count, Progress: s.Progress, PaceLeft: s.PaceLeft, Noun: s.Noun, Counted: s.Counted, TallyLabel: s.TallyLabel,
-		ErrOut: s.IO.ErrOut, ResumeCommand: s.ResumeCommand, Now: s.Now, Replanned: s.Replanned,
+		ErrOut: s.IO.ErrOut, ResumeCommand: s.ResumeCommand, Words: s.Words, Now: s.Now, Replanned: s.Replanned,
 		Emit: func(res Result) error { return s.Emit(res, out) }}
 	r.Tally()
 	return r, nil

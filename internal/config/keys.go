@@ -67,7 +67,7 @@ var Keys = []Key{
 	{Name: "sandbox", Flag: "sandbox", Default: "false", Help: "use the built-in sandbox instead of a real store", check: checkBool},
 	{Name: "pager", Help: "command that shows table output longer than the terminal (else $PAGER, else less -FRX); cat turns paging off"},
 	{Name: "timeout", Flag: "timeout", Default: "30s", Help: "per-request timeout", check: checkDuration},
-	{Name: "mirror_url", Help: "where the mirror lives: unset for a local SQLite file per profile, or a PostgreSQL URL (postgres://user@host/db; PG* variables and ~/.pgpass fill the rest) shared by a team", check: pgurl.Check, shown: pgurl.RedactRaw},
+	{Name: "mirror_url", Help: "where the mirror lives: unset for a local SQLite file per profile, or a PostgreSQL URL (postgres://user@host/db; PG* variables and ~/.pgpass fill the rest) shared by a team", check: checkMirrorURL, shown: pgurl.RedactRaw},
 	{Name: "mirror_lease_ttl", Default: "60s", Help: "how long a store's writer lease on a PostgreSQL mirror outlives its last heartbeat before another machine takes it over (the heartbeat is every third of it)", check: checkDuration},
 	{Name: "shop_timezone", Help: "the shop's time zone (such as Europe/Paris, or -07:00): how bis report reads opened and clicked times, which the API sends in it without naming it; UTC when unset", check: checkZone},
 	{Name: "offline", Flag: "offline", Default: "false", Help: "answer from the local mirror and send nothing (commands that read the mirror)", check: checkBool},
@@ -92,6 +92,10 @@ func KeyNames() []string {
 	sort.Strings(names)
 	return names
 }
+
+// checkMirrorURL reads mirror_url as the mirror will, with the PG*
+// environment.
+func checkMirrorURL(v string) error { return pgurl.Check(v, Getenv) }
 
 func checkURL(v string) error {
 	u, err := url.Parse(v)

@@ -119,13 +119,8 @@ func Resolve(f *File, flags *pflag.FlagSet) (*Settings, error) {
 }
 
 func resolveProfile(f *File, flags *pflag.FlagSet) (string, Source) {
-	if flags != nil {
-		if fl := flags.Lookup("profile"); fl != nil && fl.Changed {
-			return fl.Value.String(), FromFlag
-		}
-	}
-	if p := os.Getenv("STORECTL_PROFILE"); p != "" {
-		return p, FromEnv
+	if p, src := FlagOrEnv(flags, "profile"); src != FromDefault {
+		return p, src
 	}
 	if f.CurrentProfile != "" {
 		return f.CurrentProfile, FromProfile

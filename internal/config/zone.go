@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 	_ "time/tzdata" // zone names resolve on every OS, Windows and minimal images included
@@ -36,4 +37,24 @@ func ParseZone(s string) (*time.Location, error) {
 func checkZone(v string) error {
 	_, err := ParseZone(v)
 	return err
+}
+
+// LocalZoneName is the IANA name of the process's zone (as TZ or
+// /etc/localtime says it), or "" when nothing says it.
+func LocalZoneName() string {
+	for _, name := range []string{time.Local.String(), os.Getenv("TZ")} {
+		name = strings.TrimPrefix(name, ":")
+		if _, iana, ok := strings.Cut(name, "zoneinfo/"); ok {
+			name = iana
+		}
+		if name != "" && name != "Local" && !strings.HasPrefix(name, "/") {
+			return name
+		}
+	}
+	if target, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, iana, ok := strings.Cut(target, "zoneinfo/"); ok && iana != "" {
+			return iana
+		}
+	}
+	return ""
 }

@@ -6,7 +6,6 @@ package credentials
 import (
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
@@ -59,16 +58,21 @@ type Store struct {
 	getenv  func(string) string
 }
 
-// New returns a store using the OS keyring with the given call timeout and
-// the opt-in file at filePath.
-func New(filePath string, keyringTimeout time.Duration) *Store {
-	return NewWith(NewOSKeyring(keyringTimeout), filePath, os.Getenv)
+// New returns a store using the OS keyring with the given call timeout,
+// the opt-in file at filePath, and the token variables getenv reads
+// (config.Getenv).
+func New(filePath string, keyringTimeout time.Duration, getenv func(string) string) *Store {
+	return NewWith(NewOSKeyring(keyringTimeout), filePath, getenv)
 }
 
 // NewWith builds a store from parts (tests, or a keyring stand-in).
 func NewWith(k Keyring, filePath string, getenv func(string) string) *Store {
 	return &Store{keyring: k, file: &File{Path: filePath}, getenv: getenv}
 }
+
+// FromEnv reports a token of kind set in the environment, which stands in
+// for the current profile's stored one.
+func (s *Store) FromEnv(kind Kind) bool { return s.getenv(kind.Env()) != "" }
 
 // FilePath is where --insecure-storage keeps tokens.
 func (s *Store) FilePath() string { return s.file.Path }

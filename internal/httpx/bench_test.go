@@ -109,3 +109,28 @@ func BenchmarkPacing40At20Per2s(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPaceFileUpdate is one change of a token's window in a pacing
+// directory 200 tokens share (a read over 200 stores): the lock, the read
+// and the write that every request makes twice.
+func BenchmarkPaceFileUpdate(b *testing.B) {
+	dir, ctx := b.TempDir(), context.Background()
+	stores := make([]*fileStore, 200)
+	for i := range stores {
+		s, err := newFileStore(dir, fmt.Sprintf("shop_%d", i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		stores[i] = s
+		if err := s.update(ctx, func(p *paceState) { p.ServerLimit = 30 }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	n := 0
+	for b.Loop() {
+		n++
+		if err := stores[n%len(stores)].update(ctx, func(p *paceState) { p.ServerLimitSeen = int64(n) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

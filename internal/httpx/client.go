@@ -466,7 +466,11 @@ func (c *Client) networkError(method string, u *url.URL, tries int, err error) e
 	if tries > 1 {
 		msg += fmt.Sprintf(" (after %d attempts)", tries)
 	}
-	return &NetworkError{Method: method, URL: c.redactedURL(u), Attempts: tries, Err: err, msg: c.redact.String(msg)}
+	ne := &NetworkError{Method: method, URL: c.redactedURL(u), Attempts: tries, Err: err, msg: c.redact.String(msg)}
+	if timedOut(err) {
+		ne.Timeout = c.timeout
+	}
+	return ne
 }
 
 func byteSize(n int64) string {

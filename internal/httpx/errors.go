@@ -128,7 +128,10 @@ type NetworkError struct {
 	URL      string // redacted
 	Attempts int
 	Err      error
-	msg      string
+	// Timeout is the per-request timeout a request met without an answer;
+	// zero for any other failure.
+	Timeout time.Duration
+	msg     string
 }
 
 func (e *NetworkError) ExitCode() int { return exitcode.Failure }

@@ -109,7 +109,7 @@ func newFileStore(dir, token string) (*fileStore, error) {
 
 // update runs fn on the stored state under the lock, and writes the state
 // back only when fn changed it: a look at the window (an ETA, a wait that
-// found no room) costs a read, not a write and its fsyncs.
+// found no room) costs a read, not a write.
 func (s *fileStore) update(ctx context.Context, fn func(*paceState)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -126,45 +126,50 @@ func (s *fileStore) update(ctx context.Context, fn func(*paceState)) error {
 		return fmt.Errorf("lock %s: %w", s.flock.Path(), err)
 	}
 	defer func() { _ = s.flock.Unlock() }()
-	state, stored := s.read()
+	f, err := fsutil.OpenFile(s.path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", s.path, err)
+	}
+	defer f.Close()
+	state, stored := readState(f)
 	fn(&state)
 	data, err := json.Marshal(state)
 	if err != nil || bytes.Equal(data, stored) {
 		return err
 	}
-	return s.write(data)
+	return writeState(f, data)
 }
 
-// write replaces the file atomically, so that a process killed mid-write
-// leaves the old state rather than half a file, but without fsync: the
-// window is worth nothing after a power loss (it has passed by the time
-// the machine is back, and a lost or empty file reads as an empty window),
-// while two fsyncs per request cost as much as the rest of the pacing.
-func (s *fileStore) write(data []byte) error {
-	a, err := fsutil.CreateAtomic(s.path, 0o600)
-	if err != nil {
-		return err
+// writeState rewrites the file in place, under the lock, without fsync:
+// the window is worth nothing after a power loss (it has passed by the
+// time the machine is back, and a lost or empty file reads as an empty
+// window). In place, not through a new file renamed over it, because
+// creating a file per request in a directory every token's state shares
+// cost more than the rest of the pacing. The state is written whole, then
+// the file cut to its length: a process killed between the two leaves the
+// new state followed by the old one's end, which readState reads past.
+func writeState(f *os.File, data []byte) error {
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return fmt.Errorf("cannot write %s: %w", f.Name(), err)
 	}
-	defer a.Abort()
-	if _, err := a.Write(data); err != nil {
-		return fmt.Errorf("cannot write %s: %w", s.path, err)
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return fmt.Errorf("cannot write %s: %w", f.Name(), err)
 	}
-	return a.CommitVolatile()
+	return nil
 }
 
-// read returns the stored state and the bytes it was read from; a missing,
-// unreadable, oversized or corrupt file yields an empty window rather than
-// an error, since pacing must never stop requests.
-func (s *fileStore) read() (paceState, []byte) {
+// readState returns the state at the start of f and the bytes it was read
+// from; a missing, unreadable, oversized or corrupt state yields an empty
+// window rather than an error, since pacing must never stop requests.
+func readState(f *os.File) (paceState, []byte) {
 	var state paceState
-	f, err := os.Open(s.path)
-	if err != nil {
-		return state, nil
-	}
-	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxStateSize+1))
-	if err != nil || len(data) > maxStateSize || json.Unmarshal(data, &state) != nil {
+	if err != nil || len(data) > maxStateSize {
 		return paceState{}, nil
 	}
-	return state, data
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if dec.Decode(&state) != nil {
+		return paceState{}, nil
+	}
+	return state, data[:dec.InputOffset()]
 }

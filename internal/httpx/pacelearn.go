@@ -113,6 +113,6 @@ func (p *pacer) tellLearnt(n int) {
 		return
 	}
 	p.trace.notef("the server announced X-RateLimit-Limit: %d, below rate_limit %d/%s", n, p.limit.N, p.limit.Per)
-	p.notice(fmt.Sprintf("note: the server allows %d requests a window (X-RateLimit-Limit), fewer than the %d per %s of rate_limit: pacing to %d per %s; if its window is shorter than %s, set rate_limit to match it (storectl config set rate_limit %d/WINDOW)",
+	p.notice(fmt.Sprintf("note: the server allows %d requests a window (X-RateLimit-Limit), fewer than the %d per %s of rate_limit: pacing to %d per %s; if its window is shorter than %s, set rate_limit to %d/WINDOW to match it",
 		n, p.limit.N, p.limit.Per, n, p.limit.Per, p.limit.Per, n))
 }

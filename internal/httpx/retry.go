@@ -69,6 +69,12 @@ func notSent(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
+// timedOut reports a request that got no answer within its timeout.
+func timedOut(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout())
+}
+
 // describeNetworkError says what went wrong in terms a user can act on.
 func describeNetworkError(err error, timeout time.Duration) string {
 	var urlErr *url.Error
@@ -76,7 +82,6 @@ func describeNetworkError(err error, timeout time.Duration) string {
 		err = urlErr.Err
 	}
 	var (
-		netErr  net.Error
 		dnsErr  *net.DNSError
 		opErr   *net.OpError
 		certErr *tls.CertificateVerificationError
@@ -84,8 +89,8 @@ func describeNetworkError(err error, timeout time.Duration) string {
 		hostErr x509.HostnameError
 	)
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):
-		return fmt.Sprintf("no response within %s; check your network, or raise the per-request timeout (--timeout)", timeout)
+	case timedOut(err):
+		return fmt.Sprintf("no response within %s; check your network, or raise the per-request timeout", timeout)
 	case errors.As(err, &dnsErr):
 		return fmt.Sprintf("could not resolve host %q (%v); check the base URL and your network", dnsErr.Name, dnsErr.Err)
 	case errors.As(err, &opErr) && opErr.Op == "proxyconnect":

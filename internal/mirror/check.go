@@ -48,7 +48,7 @@ func Check(ctx context.Context, path string) (rep *CheckReport, err error) {
 	case missing:
 		return nil, &NoMirrorError{Path: path}
 	}
-	conn, err := sql.Open("sqlite", dsn(path, true))
+	conn, err := sql.Open("sqlite", dsn(path, true, 0))
 	if err != nil {
 		return nil, err
 	}

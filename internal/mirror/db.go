@@ -110,6 +110,10 @@ type Options struct {
 	// LeaseTTL is how long a PostgreSQL writer's lease outlives its last
 	// heartbeat (0: DefaultLeaseTTL); the heartbeat is every third of it.
 	LeaseTTL time.Duration
+	// CacheKiB bounds the SQLite connection's page cache (0: SQLite's
+	// default): a process that holds hundreds of mirrors open at once keeps
+	// each one's small.
+	CacheKiB int
 }
 
 // OpenTrace hears what an Open does, carried by its context
@@ -165,7 +169,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 // connect opens SQLite on the file, brings its schema up to date and
 // checks which store it holds.
 func (db *DB) connect(ctx context.Context, opts Options) error {
-	conn, err := sql.Open("sqlite", dsn(db.path, db.readOnly))
+	conn, err := sql.Open("sqlite", dsn(db.path, db.readOnly, opts.CacheKiB))
 	if err != nil {
 		return err
 	}

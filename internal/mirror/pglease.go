@@ -126,7 +126,7 @@ func acquireLease(ctx context.Context, cfg *pgx.ConnConfig, store, baseURL strin
 		}
 		if !told && opts.waiting != nil {
 			told = true
-			opts.waiting(held.Error() + "; waiting for it (--wait)")
+			opts.waiting(held.Error() + "; waiting for it")
 		}
 		select {
 		case <-ctx.Done():

@@ -74,7 +74,7 @@ func Salvage(ctx context.Context, path string, now time.Time) (rep *SalvageRepor
 	}
 	defer lock.Unlock()
 
-	src, err := sql.Open("sqlite", dsn(path, true))
+	src, err := sql.Open("sqlite", dsn(path, true, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func Salvage(ctx context.Context, path string, now time.Time) (rep *SalvageRepor
 // copyReadable copies the salvage tables' readable rows from src into the
 // new mirror at dstPath.
 func copyReadable(ctx context.Context, src *sql.DB, dstPath string, rep *SalvageReport) error {
-	dst, err := sql.Open("sqlite", dsn(dstPath, false))
+	dst, err := sql.Open("sqlite", dsn(dstPath, false, 0))
 	if err != nil {
 		return err
 	}

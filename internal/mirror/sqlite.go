@@ -23,8 +23,11 @@ import (
 // synchronous=NORMAL: a commit survives the process being killed at any
 // instant; only a power cut may take the last commits, which the next sync
 // fetches again.
-func dsn(path string, readOnly bool) string {
+func dsn(path string, readOnly bool, cacheKiB int) string {
 	q := connPragmas(readOnly)
+	if cacheKiB > 0 {
+		q.Add("_pragma", fmt.Sprintf("cache_size(-%d)", cacheKiB))
+	}
 	if !readOnly {
 		q.Add("_pragma", "journal_mode(WAL)")
 	}

@@ -76,6 +76,9 @@ func workbookOf(stores []StoreResults) (sheet, store string) {
 }
 
 func (p *Printer) mergeJSON(stores []StoreResults) error {
+	if p.jq == nil && p.format == JSON && !p.ios.ColorEnabled {
+		return p.streamMergedJSON(stores)
+	}
 	items := make([]json.RawMessage, 0, len(stores))
 	for _, s := range stores {
 		data, err := p.storeData(s)
@@ -85,6 +88,50 @@ func (p *Printer) mergeJSON(stores []StoreResults) error {
 		items = append(items, tagged(s.Profile, "data", data))
 	}
 	return p.List(items, nil)
+}
+
+// streamMergedJSON is mergeJSON's -o json written one store at a time,
+// each store's results let go once written: a merge of hundreds of stores
+// holds their results once, never a second copy of them all. Every store
+// is checked before anything is written.
+func (p *Printer) streamMergedJSON(stores []StoreResults) error {
+	for i, s := range stores {
+		if err := checkStoreData(i, s); err != nil {
+			return err
+		}
+	}
+	return streamJSONValues(p.ios.Out, len(stores), func(i int) (json.RawMessage, error) {
+		data, err := p.storeData(stores[i])
+		if err != nil {
+			return nil, err
+		}
+		stores[i].Parts = nil
+		return tagged(stores[i].Profile, "data", data), nil
+	})
+}
+
+// checkStoreData fails as storeData and printing the i-th store's value
+// would, without making it.
+func checkStoreData(i int, s StoreResults) error {
+	for _, part := range s.Parts {
+		switch {
+		case part.Text != nil:
+			if text := bytes.TrimSpace(part.Text); len(text) > 0 && !json.Valid(text) {
+				return fmt.Errorf("profile %s: the output is not JSON", s.Profile)
+			}
+		case part.Single:
+			if err := validItem(i, part.Items[0]); err != nil {
+				return err
+			}
+		default:
+			for j, item := range part.Items {
+				if err := validItem(j, item); err != nil {
+					return fmt.Errorf("profile %s: %w", s.Profile, err)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // storeData is the JSON one store's run would have printed: null for

@@ -102,3 +102,45 @@ func printed(t *testing.T, format Format, items []json.RawMessage) []byte {
 	}
 	return out.Bytes()
 }
+
+// -o json over several stores is written one store at a time: the bytes
+// are those of the whole merged array indented at once, and a store whose
+// output is not JSON is refused before anything is written.
+func TestMergedJSONStreamsTheSameBytes(t *testing.T) {
+	stores := func() []StoreResults {
+		return []StoreResults{
+			{Profile: "eu", Parts: storeRun(t, JSON, submissions[:1])},
+			{Profile: "us", Parts: storeRun(t, JSON, submissions[1:])},
+			{Profile: "uk", Parts: []Part{{Text: []byte("{\"n\": 1}\n")}}},
+			{Profile: "none"},
+		}
+	}
+	p, out, _ := newPrinter(t, Options{Format: JSON})
+	if err := p.MergeStores(stores()); err != nil {
+		t.Fatal(err)
+	}
+	var whole []json.RawMessage
+	for _, s := range stores() {
+		data, err := p.storeData(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole = append(whole, tagged(s.Profile, "data", data))
+	}
+	arr, _ := p.array(whole, nil)
+	var want bytes.Buffer
+	if err := json.Indent(&want, arr, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	want.WriteByte('\n')
+	if out.String() != want.String() {
+		t.Errorf("streamed:\n%s\nwhole:\n%s", out, want.String())
+	}
+
+	p, out, _ = newPrinter(t, Options{Format: JSON})
+	bad := stores()
+	bad[2].Parts[0].Text = []byte("not json")
+	if err := p.MergeStores(bad); err == nil || !strings.Contains(err.Error(), "profile uk") || out.Len() > 0 {
+		t.Errorf("a store whose output is not JSON: %v, and %d bytes written", err, out.Len())
+	}
+}

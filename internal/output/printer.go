@@ -42,6 +42,9 @@ type Options struct {
 	// user's, time.Local); Now the time it is made (nil: time.Now).
 	Loc *time.Location
 	Now func() time.Time
+	// LocalZone names the process's zone for a workbook's header
+	// (config.LocalZoneName); nil: the name Go loaded it under.
+	LocalZone func() string
 }
 
 // Printer writes command results to stdout in the chosen format.
@@ -57,10 +60,11 @@ type Printer struct {
 	beforePaging func()
 	// For workbooks: the sheet's name (see Sheet), the store, the zone of
 	// date-times, the clock.
-	sheet string
-	store string
-	loc   *time.Location
-	now   func() time.Time
+	sheet     string
+	store     string
+	loc       *time.Location
+	now       func() time.Time
+	localZone func() string
 	// collect, when set, takes the results instead (see CollectInto).
 	collect *Collector
 }
@@ -105,7 +109,7 @@ type Column struct {
 // any request is sent (a usage error, exit 2).
 func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	p := &Printer{ios: ios, format: Table, noHeaders: opts.NoHeaders, csv: opts.CSV, pager: opts.Pager,
-		store: opts.Store, loc: opts.Loc, now: opts.Now}
+		store: opts.Store, loc: opts.Loc, now: opts.Now, localZone: opts.LocalZone}
 	if opts.Format != "" {
 		f, err := ParseFormat(string(opts.Format))
 		if err != nil {
@@ -221,27 +225,45 @@ func (p *Printer) listPerItem(items []json.RawMessage, cols []Column) error {
 // Every item is checked before anything is written, as array checks them.
 func streamJSONArray(w io.Writer, items []json.RawMessage) error {
 	for i, item := range items {
-		if json.Valid(jsonSafe(item)) {
-			continue
+		if err := validItem(i, item); err != nil {
+			return err
 		}
-		_, err := ParseObject(item)
-		return fmt.Errorf("item %d: %w", i+1, err)
 	}
-	if len(items) == 0 {
+	return streamJSONValues(w, len(items), func(i int) (json.RawMessage, error) { return items[i], nil })
+}
+
+// validItem checks the i-th item of a JSON array, numbered from 1 in the
+// error.
+func validItem(i int, item json.RawMessage) error {
+	if json.Valid(jsonSafe(item)) {
+		return nil
+	}
+	_, err := ParseObject(item)
+	return fmt.Errorf("item %d: %w", i+1, err)
+}
+
+// streamJSONValues is streamJSONArray of n values made one at a time by
+// value (each checked already), so that no more than one is held at once.
+func streamJSONValues(w io.Writer, n int, value func(i int) (json.RawMessage, error)) error {
+	if n == 0 {
 		_, err := io.WriteString(w, "[]\n")
 		return err
 	}
 	out := bufio.NewWriterSize(w, 64<<10)
 	out.WriteString("[\n")
 	var one bytes.Buffer
-	for i, item := range items {
+	for i := range n {
+		item, err := value(i)
+		if err != nil {
+			return err
+		}
 		one.Reset()
 		if err := json.Indent(&one, jsonSafe(bytes.TrimSpace(item)), "  ", "  "); err != nil {
 			return invalidJSON(err)
 		}
 		out.WriteString("  ")
 		out.Write(one.Bytes())
-		if i < len(items)-1 {
+		if i < n-1 {
 			out.WriteByte(',')
 		}
 		out.WriteByte('\n')

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -70,7 +69,7 @@ func (s *xlsxStream) begin(cols []Column) {
 	s.cols = cols
 	opts := s.p.workbookOptions()
 	if !s.p.noHeaders && len(s.cols) > 0 {
-		zone := sheetZone(s.p.location(), opts.Properties.Created)
+		zone := sheetZone(s.p.location(), opts.Properties.Created, s.p.localZone)
 		opts.Header = make([]string, len(s.cols))
 		for i, c := range s.cols {
 			opts.Header[i] = s.p.sheetText(c.sheetHeader(zone))
@@ -200,36 +199,21 @@ func (p *Printer) sheetText(s string) string { return KeepGuardLikeText(VisibleC
 // sheetZone names the zone of a workbook's date-time columns: its IANA
 // name (Europe/Berlin), which holds for every row, where CET would be
 // wrong for the summer's; "UTC" for UTC. Go names the process's zone
-// "Local" unless TZ names it, so the name comes from TZ or the system's
-// /etc/localtime link; ZoneName's abbreviation is the last resort.
-func sheetZone(loc *time.Location, now time.Time) string {
+// "Local" unless TZ names it, so the name comes from localZone (TZ or the
+// system's /etc/localtime link: config.LocalZoneName), else from the zone
+// Go loaded; ZoneName's abbreviation is the last resort.
+func sheetZone(loc *time.Location, now time.Time, localZone func() string) string {
 	if loc != time.Local {
 		return utcOr(ZoneName(loc, now))
 	}
-	if name := localZoneName(); name != "" {
+	name := time.Local.String()
+	if localZone != nil {
+		name = localZone()
+	}
+	if name != "" && name != "Local" {
 		return utcOr(name)
 	}
 	return ZoneName(loc, now)
-}
-
-// localZoneName is the IANA name of the process's zone, or "" when
-// nothing says it.
-func localZoneName() string {
-	for _, name := range []string{time.Local.String(), os.Getenv("TZ")} {
-		name = strings.TrimPrefix(name, ":")
-		if _, iana, ok := strings.Cut(name, "zoneinfo/"); ok {
-			name = iana
-		}
-		if name != "" && name != "Local" && !strings.HasPrefix(name, "/") {
-			return name
-		}
-	}
-	if target, err := os.Readlink("/etc/localtime"); err == nil {
-		if _, iana, ok := strings.Cut(target, "zoneinfo/"); ok && iana != "" {
-			return iana
-		}
-	}
-	return ""
 }
 
 // utcOr is "UTC" for UTC's other names (Etc/UTC, Etc/Universal, Zulu…),

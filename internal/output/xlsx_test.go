@@ -246,10 +246,10 @@ func TestFileFormat(t *testing.T) {
 
 func TestSheetZone(t *testing.T) {
 	now := time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC) // winter: Berlin is CET
-	if got := sheetZone(time.UTC, now); got != "UTC" {
+	if got := sheetZone(time.UTC, now, nil); got != "UTC" {
 		t.Errorf("UTC: %q", got)
 	}
-	if got := sheetZone(berlin, now); got != "Europe/Berlin" {
+	if got := sheetZone(berlin, now, nil); got != "Europe/Berlin" {
 		t.Errorf("Berlin: %q", got)
 	}
 	// The process's own zone, as TZ=Europe/Berlin makes it: Go names it
@@ -258,7 +258,7 @@ func TestSheetZone(t *testing.T) {
 	saved := time.Local
 	t.Cleanup(func() { time.Local = saved })
 	time.Local = berlin
-	if got := sheetZone(time.Local, now); got != "Europe/Berlin" {
+	if got := sheetZone(time.Local, now, nil); got != "Europe/Berlin" {
 		t.Errorf("TZ=Europe/Berlin: %q, want Europe/Berlin", got)
 	}
 	for _, utc := range []string{"Etc/UTC", "UTC", "Etc/Universal"} {
@@ -267,7 +267,7 @@ func TestSheetZone(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Local = loc
-		if got := sheetZone(time.Local, now); got != "UTC" {
+		if got := sheetZone(time.Local, now, nil); got != "UTC" {
 			t.Errorf("TZ=%s: %q, want UTC", utc, got)
 		}
 	}

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -47,18 +46,25 @@ func Is(raw string) bool {
 
 var keyValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_]+\s*=`) })
 
-// Check validates a mirror_url setting without connecting.
-func Check(raw string) error {
+// Check validates a mirror_url setting without connecting, getenv
+// reading PGSSLMODE (see ParseEnv).
+func Check(raw string, getenv func(string) string) error {
 	if strings.TrimSpace(raw) == "" {
 		return nil
 	}
-	_, err := Parse(raw)
+	_, err := ParseEnv(raw, getenv)
 	return err
 }
 
 // Parse reads raw with the PG* environment, applies the TLS rule, and
 // returns the target. Its errors never hold the password.
-func Parse(raw string) (*Target, error) {
+func Parse(raw string) (*Target, error) { return ParseEnv(raw, nil) }
+
+// ParseEnv is Parse where getenv, when not nil, says whether PGSSLMODE
+// chose the TLS mode (pgx reads the PG* variables itself): a mode chosen
+// for clear text to a remote server is refused rather than raised to
+// require.
+func ParseEnv(raw string, getenv func(string) string) (*Target, error) {
 	raw = strings.TrimSpace(raw)
 	if !Is(raw) {
 		return nil, exitcode.UsageError("the mirror URL is not a PostgreSQL address: give postgres://user@host:5432/database (or key=value pairs such as host=db.example.com dbname=storectl), or leave it unset for the local SQLite mirror")
@@ -68,9 +74,9 @@ func Parse(raw string) (*Target, error) {
 		return nil, exitcode.Usagef("the mirror URL %s cannot be read: %s", RedactRaw(raw), RedactRaw(err.Error()))
 	}
 	if remote(cfg) && clearTextPossible(cfg) {
-		if sslModeGiven(raw) {
+		if mode := givenSSLMode(raw, getenv); mode != "" {
 			return nil, exitcode.Usagef("refusing sslmode %s for the PostgreSQL server at %s: the password and customers' data could cross the network unencrypted; use sslmode=require, verify-ca or verify-full (clear text is allowed only to a loopback address or a Unix socket)",
-				givenSSLMode(raw), cfg.Host)
+				mode, cfg.Host)
 		}
 		if cfg, err = pgx.ParseConfig(withSSLMode(raw, "require")); err != nil {
 			return nil, exitcode.Usagef("the mirror URL %s cannot be read: %s", RedactRaw(raw), RedactRaw(err.Error()))
@@ -214,7 +220,7 @@ func clearTextPossible(cfg *pgx.ConnConfig) bool {
 var sslModeKV = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)sslmode\s*=\s*'?([a-z-]*)`) })
 
 // givenSSLMode is the sslmode raw or PGSSLMODE sets, "" when neither.
-func givenSSLMode(raw string) string {
+func givenSSLMode(raw string, getenv func(string) string) string {
 	if u, err := url.Parse(raw); err == nil && u.Scheme != "" {
 		if m := u.Query().Get("sslmode"); m != "" {
 			return m
@@ -225,10 +231,11 @@ func givenSSLMode(raw string) string {
 	} else if m := sslModeKV().FindStringSubmatch(raw); m != nil {
 		return m[1]
 	}
-	return os.Getenv("PGSSLMODE")
+	if getenv == nil {
+		return ""
+	}
+	return getenv("PGSSLMODE")
 }
-
-func sslModeGiven(raw string) bool { return givenSSLMode(raw) != "" }
 
 // withSSLMode adds sslmode to raw.
 func withSSLMode(raw, mode string) string {

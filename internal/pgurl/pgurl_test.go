@@ -3,6 +3,7 @@ package pgurl
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestTLSRule(t *testing.T) {
 		}
 	}
 	t.Setenv("PGSSLMODE", "disable")
-	if _, err := Parse("postgres://u@db.example.com/db"); err == nil {
+	if _, err := ParseEnv("postgres://u@db.example.com/db", os.Getenv); err == nil {
 		t.Error("PGSSLMODE=disable to a remote server was not refused")
 	}
 }

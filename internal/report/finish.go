@@ -50,23 +50,36 @@ func (b *builder) finish() {
 		case len(unknown) == 1 && !sendsKnown:
 			whose = "no sent submission" // the range's own have none sent
 		}
-		b.note(fmt.Sprintf("%s has its detail yet: %s are unknown (— here, null in -o json); `storectl mirror sync bis --details` fetches them",
-			whose, listed(unknown)))
+		b.note(fmt.Sprintf("%s has its detail yet: %s are unknown (— here, null in -o json)", whose, listed(unknown)) +
+			remedy(o.Remedies.FetchDetails, "fetches them"))
 	case s.DetailedSent < s.Sent:
-		b.note(fmt.Sprintf("sends by %s, opens, clicks and their rates cover the %d of %d sent submissions that have their detail, not the whole store; `storectl mirror sync bis --details` fetches more",
-			o.By, s.DetailedSent, s.Sent))
+		b.note(fmt.Sprintf("sends by %s, opens, clicks and their rates cover the %d of %d sent submissions that have their detail, not the whole store",
+			o.By, s.DetailedSent, s.Sent) + remedy(o.Remedies.FetchDetails, "fetches more"))
 	}
 	if !o.ShopZoneSet && s.opened+s.clicked > 0 {
-		b.note("opened and clicked times are in the shop's time zone, which the API does not name: read as UTC; set it with `storectl config set shop_timezone ZONE` (such as Europe/Paris or -07:00) for exact times to click")
+		note := "opened and clicked times are in the shop's time zone, which the API does not name: read as UTC"
+		if z := o.Remedies.SetShopZone; z != "" {
+			note += "; set it with " + z + " (such as Europe/Paris or -07:00) for exact times to click"
+		}
+		b.note(note)
 	}
 	if f := b.r.LastFullPass; f != nil && o.Now.Sub(*f) > staleFullPass {
-		b.note(fmt.Sprintf("the last full pass read the list %s ago (%s): sends of older submissions since then are not in these numbers (an incremental sync reads only the newest pages); `storectl mirror sync bis --full` reads them",
-			wholeDays(o.Now.Sub(*f)), f.In(o.Loc).Format(time.DateOnly)))
+		b.note(fmt.Sprintf("the last full pass read the list %s ago (%s): sends of older submissions since then are not in these numbers (an incremental sync reads only the newest pages)",
+			wholeDays(o.Now.Sub(*f)), f.In(o.Loc).Format(time.DateOnly)) + remedy(o.Remedies.FullPass, "reads them"))
 	}
 	if b.clickBeforeSend > 0 {
 		b.note(fmt.Sprintf("%d clicks read earlier than their e-mail and are left out of the time to click: is shop_timezone (%s) the shop's zone?",
 			b.clickBeforeSend, b.r.Range.ShopZone))
 	}
+}
+
+// remedy is "; DOES what" after a note when the command named what does
+// it, else nothing.
+func remedy(does, what string) string {
+	if does == "" {
+		return ""
+	}
+	return "; " + does + " " + what
 }
 
 // filtered says the report is kept to a product, a variant or a SKU.

@@ -33,6 +33,7 @@ var page = sync.OnceValue(func() *template.Template {
 type pageData struct {
 	R                            *Report
 	Store, Made, AsOf, From, To  string
+	Command, Help                string
 	Signups, Funnel, Ages, Prods template.HTML
 	TopProducts                  []Product
 }
@@ -45,7 +46,7 @@ const topProducts = 15
 // holds no e-mail address or phone. Every rate shows what it is of ("63%
 // of 63"), and what is not known reads "—".
 func WriteHTML(w io.Writer, r *Report, m Meta) error {
-	d := pageData{R: r, Store: output.Sanitize(m.Store), Made: m.Made.In(m.Loc).Format("2006-01-02 15:04 MST"),
+	d := pageData{R: r, Store: output.Sanitize(m.Store), Command: m.Command, Help: m.Help, Made: m.Made.In(m.Loc).Format("2006-01-02 15:04 MST"),
 		AsOf: "never", From: "the first submission", To: r.Range.Until.In(m.Loc).Format(time.DateOnly)}
 	if r.AsOf != nil {
 		d.AsOf = r.AsOf.In(m.Loc).Format("2006-01-02 15:04 MST")

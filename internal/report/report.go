@@ -41,6 +41,20 @@ type Options struct {
 	ShopZone *time.Location
 	// ShopZoneSet says the user named the shop's zone.
 	ShopZoneSet bool
+	// Remedies are the command's words for what lifts a limit the notes
+	// name.
+	Remedies Remedies
+}
+
+// Remedies say, in the command's terms, what lifts a limit a note names:
+// the report names no command. An empty remedy leaves the note without it.
+type Remedies struct {
+	// FetchDetails fetches the submissions' details the mirror lacks.
+	FetchDetails string
+	// SetShopZone names the shop's time zone (ZONE standing for it).
+	SetShopZone string
+	// FullPass reads every page of the list again.
+	FullPass string
 }
 
 // Report is the whole report; its JSON keys are a contract with scripts.

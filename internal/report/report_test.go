@@ -147,7 +147,8 @@ func TestStaleFullPassIsNoted(t *testing.T) {
 		after time.Duration
 		noted bool
 	}{{24 * time.Hour, false}, {8 * 24 * time.Hour, true}} {
-		r, err := Build(context.Background(), db, Options{Now: demoNow.Add(tc.after), Loc: time.UTC})
+		r, err := Build(context.Background(), db, Options{Now: demoNow.Add(tc.after), Loc: time.UTC,
+			Remedies: Remedies{FullPass: "`storectl mirror sync bis --full`"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,7 +253,7 @@ func TestFilterMatchingNothing(t *testing.T) {
 func TestHTMLChartsReadableAndRatesCounted(t *testing.T) {
 	r := demoReport(t, Options{})
 	var b bytes.Buffer
-	if err := WriteHTML(&b, r, Meta{Store: "demo", Made: demoNow, Loc: time.UTC}); err != nil {
+	if err := WriteHTML(&b, r, Meta{Store: "demo", Made: demoNow, Loc: time.UTC, Command: "storectl bis report", Help: "storectl bis report --help"}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()

@@ -16,6 +16,9 @@ type Meta struct {
 	Store string // profile and base URL, as the user knows the store
 	Made  time.Time
 	Loc   *time.Location
+	// Command is what made the report (the page names it), and Help what
+	// says what each number means.
+	Command, Help string
 }
 
 // WriteText renders the report for a terminal width cells wide (0: 80):

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"testing"
 	"time"
 )
@@ -39,7 +40,7 @@ func BenchmarkDeliverWebhook(b *testing.B) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer srv.Close()
-	hook, err := NewWebhook(srv.URL, "s3cret", "storectl-bench", 5*time.Second)
+	hook, err := NewWebhook(must(url.Parse(srv.URL)), "s3cret", "storectl-bench", 5*time.Second)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -91,8 +91,11 @@ func (w *Watcher) failed(ctx context.Context, ev *mirror.Event, cause error) err
 		w.mu.Lock()
 		w.stats.parked++
 		w.mu.Unlock()
-		w.logf("%s %s parked after %d attempts over %s: %v; `storectl watch events resend %s` sends it again",
-			ev.Type, ev.ID, attempts, now.Sub(first).Round(time.Second), cause, ev.ID)
+		line := fmt.Sprintf("%s %s parked after %d attempts over %s: %v", ev.Type, ev.ID, attempts, now.Sub(first).Round(time.Second), cause)
+		if w.Advice.ResendOne != nil {
+			line += "; " + w.Advice.ResendOne(ev.ID) + " sends it again"
+		}
+		w.logf("%s", line)
 		return w.DB.EventParked(ctx, ev.Seq, cause.Error())
 	}
 	w.logf("%s %s: attempt %d failed: %v; next in %s", ev.Type, ev.ID, attempts, cause, time.Until(at).Round(time.Millisecond))
@@ -108,6 +111,5 @@ func (w *Watcher) parkedError() error {
 	if n == 0 {
 		return nil
 	}
-	return exitcode.WithHint(exitcode.Partial, fmt.Errorf("%d events could not be delivered and were parked", n),
-		"`storectl watch events --failed` lists them; `storectl watch events resend --failed` sends them again")
+	return exitcode.WithHint(exitcode.Partial, fmt.Errorf("%d events could not be delivered and were parked", n), w.Advice.Parked)
 }

@@ -28,6 +28,9 @@ type Sink interface {
 type StopError struct {
 	Err  error
 	Code int // the exit code
+	// Gone says the receiver answered 410 Gone: a later watch delivers the
+	// pending events once a receiver takes them.
+	Gone bool
 }
 
 func (e *StopError) Error() string { return e.Err.Error() }

@@ -40,6 +40,8 @@ type Watcher struct {
 	// Log receives a line per notable thing (nil: nothing); Heartbeat a
 	// line per cycle (--debug; nil: none).
 	Log, Heartbeat io.Writer
+	// Advice is the command's words for what to do about parked events.
+	Advice Advice
 	// FirstSync hears how a list's first watch syncs it, which on a new
 	// mirror reads every page (nil: nobody): a person sees its progress
 	// as an export's, not a silence of minutes.
@@ -49,6 +51,15 @@ type Watcher struct {
 	wake   chan struct{}
 	mu     sync.Mutex // the log lines and stats
 	stats  stats
+}
+
+// Advice says, in the command's terms, how to see and resend parked
+// events: the engine names no command. Empty words leave a line without.
+type Advice struct {
+	// ResendOne sends the parked event id again.
+	ResendOne func(id string) string
+	// Parked is the hint of a run that parked events.
+	Parked string
 }
 
 // FirstSyncReporter is told of a first watch's sync, then that it is over.

@@ -26,16 +26,15 @@ type Webhook struct {
 	now       func() time.Time
 }
 
-// NewWebhook checks the receiver's URL (https, or plain http to loopback
-// only) and the secret that signs each request.
-func NewWebhook(raw, secret, userAgent string, timeout time.Duration) (*Webhook, error) {
-	u, err := receiverURL(raw)
-	if err != nil {
+// NewWebhook POSTs to the receiver at u, each request signed with secret.
+// Plain http goes to loopback hosts only (ReceiverError): events hold
+// customers' e-mails.
+func NewWebhook(u *url.URL, secret, userAgent string, timeout time.Duration) (*Webhook, error) {
+	if err := CheckReceiver(u); err != nil {
 		return nil, err
 	}
 	if secret == "" {
-		return nil, exitcode.UsageHint(fmt.Errorf("--forward-to needs a secret to sign the events with"),
-			"set STORECTL_WEBHOOK_SECRET (or give --secret S); the receiver checks each request's Storectl-Signature with it (docs/watch.md)")
+		return nil, ErrNoSecret
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.Proxy = loopback.Proxy
@@ -46,24 +45,32 @@ func NewWebhook(raw, secret, userAgent string, timeout time.Duration) (*Webhook,
 	}, nil
 }
 
-// receiverURL accepts https URLs, and plain http only for loopback hosts,
-// as everywhere in storectl: events hold customers' e-mails.
-func receiverURL(raw string) (*url.URL, error) {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || u.Host == "" || u.Opaque != "" {
-		return nil, exitcode.Usagef("--forward-to %q is not a URL: give a full address such as https://hooks.example.com/storectl", raw)
+// CheckReceiver accepts https URLs, and plain http only for loopback
+// hosts, as everywhere in storectl.
+func CheckReceiver(u *url.URL) error {
+	if strings.EqualFold(u.Scheme, "https") || (strings.EqualFold(u.Scheme, "http") && loopback.Host(u.Hostname())) {
+		return nil
 	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-	case "http":
-		if !loopback.Host(u.Hostname()) {
-			return nil, exitcode.Usagef("refusing plain http for %s: use https:// (plain http is allowed only for loopback hosts such as 127.0.0.1 or localhost)", u.Host)
-		}
-	default:
-		return nil, exitcode.Usagef("--forward-to %q: the scheme must be https:// (or http:// to a loopback host)", raw)
-	}
-	return u, nil
+	return &ReceiverError{URL: shownURL(u)}
 }
+
+// ErrNoSecret is a webhook without a secret to sign the events with.
+var ErrNoSecret = exitcode.New(exitcode.Usage, "a webhook needs a secret to sign the events with")
+
+// ReceiverError is a receiver's URL that is neither https nor plain http
+// to a loopback host.
+type ReceiverError struct{ URL string }
+
+func (e *ReceiverError) Error() string {
+	u, _ := url.Parse(e.URL)
+	if u != nil && strings.EqualFold(u.Scheme, "http") {
+		return fmt.Sprintf("refusing plain http for %s: use https:// (plain http is allowed only for loopback hosts such as 127.0.0.1 or localhost)", u.Host)
+	}
+	return fmt.Sprintf("%s: the scheme must be https:// (or http:// to a loopback host)", e.URL)
+}
+
+// ExitCode: nothing was sent; the URL is to fix.
+func (e *ReceiverError) ExitCode() int { return exitcode.Usage }
 
 // Deliver POSTs the event. A 2xx answer is success; 410 Gone stops the
 // watch; anything else is retried.
@@ -106,10 +113,10 @@ func (w *Webhook) Deliver(ctx context.Context, d Delivery) error {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return nil
 	case resp.StatusCode == http.StatusGone:
-		return &StopError{Code: exitcode.APIRefused,
-			Err: fmt.Errorf("%s answered 410 Gone: it takes no more events, so forwarding stopped (the events stay pending; `storectl watch` sends them once a receiver takes them)", w)}
+		return &StopError{Code: exitcode.APIRefused, Gone: true,
+			Err: fmt.Errorf("%s answered 410 Gone: it takes no more events, so forwarding stopped (the events stay pending)", w)}
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		return fmt.Errorf("HTTP %s (a redirect, not followed: give the final URL to --forward-to)", resp.Status)
+		return fmt.Errorf("HTTP %s (a redirect, not followed: the receiver's final URL is needed)", resp.Status)
 	}
 	return fmt.Errorf("HTTP %s", resp.Status)
 }

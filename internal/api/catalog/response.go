@@ -202,7 +202,7 @@ type BadResponse struct {
 }
 
 func (e *BadResponse) Error() string {
-	return fmt.Sprintf("unexpected response from the catalog API's %s: %v (run with --debug to see it)", e.Path, e.Err)
+	return fmt.Sprintf("unexpected response from the catalog API's %s: %v", e.Path, e.Err)
 }
 
 func (e *BadResponse) Unwrap() error { return e.Err }

@@ -73,7 +73,7 @@ type BadResponse struct {
 }
 
 func (e *BadResponse) Error() string {
-	return fmt.Sprintf("unexpected response from %s: %v (run with --debug to see it)", e.Path, e.Err)
+	return fmt.Sprintf("unexpected response from %s: %v", e.Path, e.Err)
 }
 
 func (c *Client) getPage(ctx context.Context, path string, query url.Values) (*Page, error) {

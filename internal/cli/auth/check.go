@@ -15,6 +15,11 @@ import (
 // server answered. It is a field of the options so tests can replace it.
 type Checker func(ctx context.Context, kind credentials.Kind, baseURL, token string) (string, error)
 
+// ForStore is the live checker of another store's run (a read over
+// several stores, cmdutil.ForStore): its clients are paced and traced as
+// that store's.
+func (Checker) ForStore(f *cmdutil.Factory) any { return liveChecker(f) }
+
 // liveChecker checks a token against its URL with a client of its own,
 // whatever the profile holds.
 func liveChecker(f *cmdutil.Factory) Checker {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -82,7 +81,7 @@ func runLogout(_ context.Context, opts *LogoutOptions) error {
 		fmt.Fprintln(opts.ErrOut, "no stored tokens to remove")
 	}
 	for _, kind := range []credentials.Kind{credentials.Shop, credentials.Catalog} {
-		if os.Getenv(kind.Env()) != "" {
+		if store.FromEnv(kind) {
 			fmt.Fprintf(opts.ErrOut, "note: %s is set in the environment and still applies\n", kind.Env())
 		}
 	}

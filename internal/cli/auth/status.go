@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -92,7 +91,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 
 	names := file.ProfileNames()
 	named := s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv
-	if _, ok := file.Profiles[s.Profile]; !ok && named && !fromEnvironment(s) {
+	if _, ok := file.Profiles[s.Profile]; !ok && named && !fromEnvironment(s, store) {
 		return cmdutil.UnknownProfile(file, s.Profile, func(g string) string { return "storectl auth status -p " + g },
 			fmt.Sprintf("to set it up, run `storectl auth login --profile %s`; `storectl profile list` shows the profiles", s.Profile))
 	}
@@ -115,8 +114,8 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 
 // fromEnvironment reports a store given by the environment alone (CI):
 // a profile the config file lacks is still one to check.
-func fromEnvironment(s *config.Settings) bool {
-	return os.Getenv(credentials.Shop.Env()) != "" || os.Getenv(credentials.Catalog.Env()) != "" ||
+func fromEnvironment(s *config.Settings, store *credentials.Store) bool {
+	return store.FromEnv(credentials.Shop) || store.FromEnv(credentials.Catalog) ||
 		s.Values["base_url"].Source == config.FromEnv || s.Values["catalog_url"].Source == config.FromEnv
 }
 
@@ -138,7 +137,7 @@ func checkProfile(ctx context.Context, opts *StatusOptions, store *credentials.S
 	for _, kind := range credentials.Kinds {
 		ts := checkToken(ctx, opts, lookup, name, kind, urls[kind])
 		if !ps.Active {
-			ts.Note = overrideNote(kind, s.Profile)
+			ts.Note = overrideNote(kind, s, store)
 		}
 		ps.Tokens = append(ps.Tokens, ts)
 	}
@@ -152,22 +151,23 @@ func checkProfile(ctx context.Context, opts *StatusOptions, store *credentials.S
 // overrideNote names the variables set for kind, which apply to the
 // current profile only: another profile is checked with its own URL and
 // stored token.
-func overrideNote(kind credentials.Kind, current string) string {
+func overrideNote(kind credentials.Kind, s *config.Settings, store *credentials.Store) string {
 	urlKey := "base_url"
 	if kind == credentials.Catalog {
 		urlKey = "catalog_url"
 	}
 	k, _ := config.LookupKey(urlKey)
 	var set []string
-	for _, name := range []string{k.Env(), kind.Env()} {
-		if os.Getenv(name) != "" {
-			set = append(set, name)
-		}
+	if s.Values[urlKey].Source == config.FromEnv {
+		set = append(set, k.Env())
+	}
+	if store.FromEnv(kind) {
+		set = append(set, kind.Env())
 	}
 	if set == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s applies to profile %q only: checked with this profile's own URL and stored token", strings.Join(set, " and "), current)
+	return fmt.Sprintf("%s applies to profile %q only: checked with this profile's own URL and stored token", strings.Join(set, " and "), s.Profile)
 }
 
 // checkToken checks the token lookup finds (the environment's for the

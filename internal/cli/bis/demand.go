@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -62,7 +62,7 @@ func runDemand(ctx context.Context, opts *DemandOptions) error {
 	if err != nil {
 		return err
 	}
-	return mirrorshared.PrintFromMirror(ctx, opts.MirrorDeps, mirrorshared.MirrorList{Groups: []string{"bis"},
+	return mirrorutil.PrintFromMirror(ctx, opts.MirrorDeps, mirrorutil.MirrorList{Groups: []string{"bis"},
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) { return db.Demand(ctx, filter) },
 		Columns: func(p *output.Printer, items []json.RawMessage) []output.Column {
 			if p.Format() != output.Table {

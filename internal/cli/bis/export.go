@@ -9,7 +9,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
@@ -96,7 +96,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if s.Offline && opts.Resume {
 		return exitcode.UsageError("--resume continues reading the store, and --offline sends nothing: use one or the other")
 	}
-	format, err := exportFormat(s, opts.File)
+	format, err := cmdutil.ResultFormat(s, opts.File)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 // resume will not be possible: the mirror never blocks an online export.
 func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settings, progress *output.Progress) (exportSource, error) {
 	if s.Offline {
-		db, age, err := mirrorshared.OfflineMirror(ctx, opts.MirrorDeps, "bis")
+		db, age, err := mirrorutil.OfflineMirror(ctx, opts.MirrorDeps, "bis")
 		if err != nil {
 			return nil, err
 		}
@@ -155,7 +155,7 @@ func openExportSource(ctx context.Context, opts *ExportOptions, s *config.Settin
 		return nil, err
 	}
 	online := onlineExport{client: c, details: opts.Details, forms: opts.Forms, settings: s,
-		progress: mirrorshared.NewSyncReporter(opts.IO, progress, c.PaceLeft, s.Quiet), errOut: opts.IO.ErrOut}
+		progress: mirrorutil.NewSyncReporter(opts.IO, progress, c.PaceLeft, s.Quiet), errOut: opts.IO.ErrOut}
 	return openOnlineSource(ctx, opts, s, online)
 }
 

@@ -3,43 +3,13 @@ package bis
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"golang.org/x/term"
 
-	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
-	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
 )
-
-// createExportFile starts writing an export to path: mode 0600 from the
-// first byte (exports hold customers' e-mails and phones), and nothing at
-// path until the export is complete (a pipe or device is written as it
-// goes). Temp files left by a dead earlier export are removed and named.
-func createExportFile(ios *iostreams.IOStreams, path string) (fsutil.Output, error) {
-	dir := filepath.Dir(path)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return nil, exitcode.UsageHint(fmt.Errorf("cannot write %s: the directory %s does not exist", path, dir), "create it first: mkdir -p "+dir)
-	}
-	out, err := fsutil.CreateOutput(path, 0o600)
-	if err != nil {
-		return nil, cmdutil.LocalPathError(err)
-	}
-	for _, name := range out.Stale() {
-		fmt.Fprintf(ios.ErrOut, "removed %s, left in %s by an export that was killed\n", name, dir)
-	}
-	return out, nil
-}
-
-// exportFormat is -o from this command line, else the format --file's
-// extension names, else CSV (output.FileFormat refuses the mismatches).
-func exportFormat(s *config.Settings, file string) (output.Format, error) {
-	flag, _ := s.OutputFlag()
-	return output.FileFormat(file, flag, output.CSV)
-}
 
 // exportPrinter prints the export: into --file, or to stdout. Its
 // workbooks name their sheet "submissions".

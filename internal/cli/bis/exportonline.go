@@ -8,7 +8,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/bisform"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
@@ -25,7 +25,7 @@ type onlineExport struct {
 	details  bool
 	forms    *formStore
 	settings *config.Settings
-	progress *mirrorshared.SyncReporter
+	progress *mirrorutil.SyncReporter
 	errOut   io.Writer
 	loaded   *loadedForm
 	// first is the list's first page, asked for while the mirror opened;
@@ -83,14 +83,14 @@ func (r *recordedExport) form(ctx context.Context) (*bisform.Form, error) {
 	if err != nil {
 		return nil, err
 	}
-	return form, mirrorshared.MirrorError(r.db.StoreForm(ctx, r.loaded.Raw))
+	return form, mirrorutil.MirrorError(r.db.StoreForm(ctx, r.loaded.Raw))
 }
 
 func (r *recordedExport) run(ctx context.Context, sink *exportSink) error {
 	var err error
 	r.result, err = r.db.Export(ctx, r.client, mirror.ExportOptions{Details: r.details, Resume: r.resume, Report: r, First: r.first,
 		Write: sink.Write, WriteValid: sink.WriteValid})
-	return mirrorshared.MirrorError(err)
+	return mirrorutil.MirrorError(err)
 }
 
 func (r *recordedExport) report(w io.Writer) {

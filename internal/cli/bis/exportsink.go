@@ -52,7 +52,7 @@ type exportSink struct {
 func openSink(opts *ExportOptions) (*exportSink, error) {
 	s := &exportSink{ios: opts.IO, where: "stdout", out: opts.IO.Out}
 	if opts.File != "" {
-		f, err := createExportFile(opts.IO, opts.File)
+		f, err := cmdutil.CreateResultFile(opts.IO, opts.File)
 		if err != nil {
 			return nil, err
 		}
@@ -119,13 +119,8 @@ func (s *exportSink) done(src exportSource, settings *config.Settings) {
 		return
 	}
 	w := s.ios.ErrOut
-	switch {
-	case s.merged: // the merge says it once, with every store's count
-	case s.jq:
-		// --jq runs per row and may drop or reshape rows: count what was read.
-		fmt.Fprintf(w, "✓ Read %d submissions; wrote what --jq made of each to %s\n", s.written, s.where)
-	default:
-		fmt.Fprintf(w, "✓ Exported %d submissions to %s\n", s.written, s.where)
+	if !s.merged { // the merge says it once, with every store's count
+		cmdutil.SayWritten(w, cmdutil.Written{What: "submission", Where: s.where, N: s.written, JQ: s.jq})
 	}
 	src.report(w)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/mirror"
@@ -61,7 +61,7 @@ func runFind(ctx context.Context, opts *FindOptions) error {
 	if err != nil {
 		return err
 	}
-	return mirrorshared.PrintFromMirror(ctx, opts.MirrorDeps, mirrorshared.MirrorList{Groups: []string{"bis"},
+	return mirrorutil.PrintFromMirror(ctx, opts.MirrorDeps, mirrorutil.MirrorList{Groups: []string{"bis"},
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) { return db.Find(ctx, filter) },
 		Columns: func(p *output.Printer, _ []json.RawMessage) []output.Column {
 			return listColumns(p.Format() == output.Table)

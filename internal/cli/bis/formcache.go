@@ -35,6 +35,10 @@ func newFormStore(f *cmdutil.Factory) *formStore {
 	return &formStore{settings: f.Settings, client: f.ShopClient, cacheDir: config.CacheDir, errOut: f.IOStreams.ErrOut, now: time.Now}
 }
 
+// ForStore is the form store of another store's run (a read over several
+// stores, cmdutil.ForStore): that store's form, through its own cache.
+func (s *formStore) ForStore(f *cmdutil.Factory) any { return newFormStore(f) }
+
 // loadedForm is the form with where it came from.
 type loadedForm struct {
 	*shop.BISForm

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
@@ -100,20 +100,20 @@ func runReport(ctx context.Context, opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	db, err := mirrorshared.ReadMirror(ctx, opts.MirrorDeps, "bis")
+	db, err := mirrorutil.ReadMirror(ctx, opts.MirrorDeps, "bis")
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	rep, err := report.Build(ctx, db, ro)
 	if err != nil {
-		return mirrorshared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if rep.MatchedNothing() {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: no submission in the mirror is for %s: the report is empty; check it with `storectl bis find %s`%s\n",
 			opts.filterText(), opts.filterFlags(), syncHint(s))
 	}
-	meta := report.Meta{Store: storeName(s), Made: ro.Now, Loc: opts.Loc}
+	meta := report.Meta{Store: storeName(s), Made: ro.Now, Loc: opts.Loc, Command: "storectl bis report", Help: "storectl bis report --help"}
 	if opts.HTML != "" {
 		return writeHTMLReport(opts, rep, meta, s.Quiet)
 	}
@@ -125,8 +125,16 @@ func runReport(ctx context.Context, opts *ReportOptions) error {
 }
 
 // options checks the flags before anything is read or sent.
+// reportRemedies are the commands that lift the limits the report's notes
+// name.
+var reportRemedies = report.Remedies{
+	FetchDetails: "`storectl mirror sync bis --details`",
+	SetShopZone:  "`storectl config set shop_timezone ZONE`",
+	FullPass:     "`storectl mirror sync bis --full`",
+}
+
 func (opts *ReportOptions) options() (report.Options, error) {
-	o := report.Options{Now: opts.Now(), Loc: opts.Loc, SKU: strings.TrimSpace(opts.SKU), ByVariant: opts.ByVariant}
+	o := report.Options{Now: opts.Now(), Loc: opts.Loc, SKU: strings.TrimSpace(opts.SKU), ByVariant: opts.ByVariant, Remedies: reportRemedies}
 	var err error
 	if o.By, err = report.ParsePeriod(opts.By); err != nil {
 		return o, exitcode.Usagef("--by %s", err.Error())

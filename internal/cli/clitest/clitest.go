@@ -20,7 +20,7 @@ import (
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -105,7 +105,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	client := func(base, token string) (*httpx.Client, error) {
 		return httpx.New(httpx.Config{BaseURL: base, Token: token, UserAgent: "storectl/test", Timeout: o.settings.Timeout, Transport: rt})
 	}
-	f := &cmdutil.Factory{IOStreams: ios, Build: cmdutil.BuildInfo{Version: "test"}}
+	f := &cmdutil.Factory{IOStreams: ios, Build: cmdutil.BuildInfo{Version: "test"}, Getenv: config.Getenv}
 	f.Settings = func() (*config.Settings, error) { return e.Settings, nil }
 	f.Progress = sync.OnceValue(func() *output.Progress { return output.StartProgress(ios, "") })
 	f.PrinterWithDefault = func(commandDefault output.Format) (*output.Printer, error) {
@@ -134,7 +134,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		if err != nil {
 			return nil, err
 		}
-		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
+		return mirrorutil.OpenMirror(ctx, mirror.Path(dir, e.Settings.Profile, e.Settings.Sandbox), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
 	}
 	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
 		base, token := "https://sandbox.test", o.shopToken

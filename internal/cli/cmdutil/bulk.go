@@ -182,7 +182,7 @@ func (b BulkFlags) openJournal(r bulkRun) (*bulk.Journal, error) {
 			return nil, interruptedElsewhere(r, je, StoreName(r.settings))
 		}
 	}
-	return j, err
+	return j, Explain(err)
 }
 
 // StoreKey names the store a bulk run writes to, for its journal and run
@@ -240,6 +240,25 @@ func interruptedElsewhere(r bulkRun, je *bulk.JournalError, store string) error 
 		fmt.Sprintf("continue it with --resume --report %s (nothing it did is repeated), or start over with --force", ShellQuote(je.Path)))
 }
 
+// BulkWords are a bulk run's advice, in the flags every bulk verb has.
+var BulkWords = bulk.Words{Unclear: "--resume checks whether it was done", Retry: "re-run with --resume to retry only those"}
+
+// JournalHint says what to do about a journal that stops a run, with the
+// journal flags every bulk verb has.
+func JournalHint(e *bulk.JournalError) string {
+	switch e.State {
+	case bulk.JournalInterrupted:
+		return "add --resume to continue it without repeating what it did, or --force to start over"
+	case bulk.JournalComplete:
+		return "use --again to run every row again"
+	case bulk.JournalRowChanged:
+		return "restore the input, or start over with --force (what was done is then forgotten)"
+	case bulk.JournalIsDir:
+		return ""
+	}
+	return "add --resume to continue from it, --force to start over, or name a new report file"
+}
+
 // BulkErrors read the server's errors for a bulk run.
 var BulkErrors = bulk.Errors{Refused: Refused, Fatal: TokenRejected, Message: FailureMessage}
 
@@ -272,7 +291,7 @@ func (src BulkDeps) Env() (*BulkEnv, error) {
 		return nil, err
 	}
 	env := bulk.Env{IO: src.IO, Printer: p, Progress: src.Progress(), Quiet: s.Quiet, Errors: BulkErrors,
-		ResumeCommand: ResumeCommand(), Now: src.Now}
+		ResumeCommand: ResumeCommand(), Words: BulkWords, Now: src.Now}
 	return &BulkEnv{Env: env, Store: StoreName(s), shopClient: src.ShopClient}, nil
 }
 

@@ -35,6 +35,10 @@ import (
 type Factory struct {
 	IOStreams *iostreams.IOStreams
 	Build     BuildInfo
+	// Getenv reads an environment variable a command reads itself (the
+	// webhook secret, a token standing in for the sandbox's): config's,
+	// which tests replace.
+	Getenv func(string) string
 
 	Settings      func() (*config.Settings, error)
 	ConfigFile    func() (*config.File, error)

@@ -29,5 +29,5 @@ func newPrinter(ios *iostreams.IOStreams, s *config.Settings, commandDefault out
 		return nil, err
 	}
 	return output.New(ios, output.Options{Format: format, Fields: s.Fields, JQ: s.JQ, NoHeaders: s.NoHeaders,
-		CSV: output.CSVOptions{NoGuard: s.NoCSVGuard, Excel: s.Excel}, Pager: s.Pager, ToFile: toFile, Store: s.MirrorStore()})
+		CSV: output.CSVOptions{NoGuard: s.NoCSVGuard, Excel: s.Excel}, Pager: s.Pager, ToFile: toFile, Store: s.MirrorStore(), LocalZone: config.LocalZoneName})
 }

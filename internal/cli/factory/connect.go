@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -141,7 +141,7 @@ func (c *connector) pace(cfg *httpx.Config, kind credentials.Kind, s *config.Set
 	if dir, err := config.StateDir(); err == nil {
 		cfg.PaceDir = filepath.Join(dir, "pace")
 	}
-	pg, err := mirrorshared.PostgresTarget(s)
+	pg, err := mirrorutil.PostgresTarget(s)
 	if err != nil || pg == nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (c *connector) checkClient(kind credentials.Kind, baseURL, token string) (*
 }
 
 func (c *connector) sandboxClient(kind credentials.Kind, cfg httpx.Config) (*httpx.Client, error) {
-	c.sandboxOnce.Do(func() { c.sandboxRT, c.sandboxErr = startSandbox() })
+	c.sandboxOnce.Do(func() { c.sandboxRT, c.sandboxErr = startSandbox(c.f.Getenv) })
 	if c.sandboxErr != nil {
 		return nil, c.sandboxErr
 	}
@@ -184,7 +184,7 @@ func (c *connector) sandboxClient(kind credentials.Kind, cfg httpx.Config) (*htt
 		cfg.Token = sandbox.CatalogToken
 	}
 	// Env tokens still override, so a bad or revoked token can be tried.
-	if v := os.Getenv(kind.Env()); v != "" {
+	if v := c.f.Getenv(kind.Env()); v != "" {
 		cfg.Token = v
 		cfg.TokenOrigin = kind.Env() + ", which overrides the sandbox's demo token"
 	}
@@ -194,7 +194,7 @@ func (c *connector) sandboxClient(kind credentials.Kind, cfg httpx.Config) (*htt
 // startSandbox opens the persistent store. Environment knobs, documented in
 // docs/sandbox.md, let tests and demos turn on the sandbox's throttle, its
 // initial-sync state and a request log.
-func startSandbox() (http.RoundTripper, error) {
+func startSandbox(getenv func(string) string) (http.RoundTripper, error) {
 	path, err := config.SandboxStatePath()
 	if err != nil {
 		return nil, err
@@ -204,21 +204,21 @@ func startSandbox() (http.RoundTripper, error) {
 		return nil, err
 	}
 	opts := sandbox.Options{Store: store}
-	if v := os.Getenv("STORECTL_SANDBOX_THROTTLE"); v != "" {
+	if v := getenv("STORECTL_SANDBOX_THROTTLE"); v != "" {
 		l, err := ratelimit.Parse(v)
 		if err != nil {
 			return nil, fmt.Errorf("STORECTL_SANDBOX_THROTTLE: %w", err)
 		}
 		opts.ShopThrottle = l
 	}
-	if v := os.Getenv("STORECTL_SANDBOX_SYNC_REQUESTS"); v != "" {
+	if v := getenv("STORECTL_SANDBOX_SYNC_REQUESTS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
 			return nil, exitcode.UsageError("STORECTL_SANDBOX_SYNC_REQUESTS must be a whole number")
 		}
 		opts.SyncRequests = n
 	}
-	if p := os.Getenv("STORECTL_SANDBOX_LOG"); p != "" {
+	if p := getenv("STORECTL_SANDBOX_LOG"); p != "" {
 		// Left open for the life of the process: the log takes every request.
 		f, err := fsutil.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {

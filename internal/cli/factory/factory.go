@@ -14,7 +14,7 @@ import (
 	"github.com/storectl/storectl/internal/api/raw"
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -28,7 +28,7 @@ const KeyringTimeout = 5 * time.Second
 // New returns a Factory whose settings come from flags (the root command's
 // persistent flags, parsed by the time any dependency is asked for).
 func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet) *cmdutil.Factory {
-	f := &cmdutil.Factory{IOStreams: ios, Build: build}
+	f := &cmdutil.Factory{IOStreams: ios, Build: build, Getenv: config.Getenv}
 
 	f.ConfigFile = sync.OnceValues(config.Load)
 	f.Settings = sync.OnceValues(func() (*config.Settings, error) {
@@ -43,7 +43,7 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		if err != nil {
 			return nil, err
 		}
-		return credentials.New(filepath.Join(dir, "credentials.json"), KeyringTimeout), nil
+		return credentials.New(filepath.Join(dir, "credentials.json"), KeyringTimeout, f.Getenv), nil
 	})
 	f.Progress = sync.OnceValue(func() *output.Progress { return output.StartProgress(ios, "") })
 	f.PrinterWithDefault = func(commandDefault output.Format) (*output.Printer, error) {
@@ -67,22 +67,7 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		return cmdutil.NewFilePrinter(ios, s, format)
 	}
 
-	f.Mirror = func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error) {
-		s, err := f.Settings()
-		if err != nil {
-			return nil, err
-		}
-		dir, err := config.MirrorDir()
-		if err != nil {
-			return nil, err
-		}
-		pg, err := mirrorshared.PostgresTarget(s)
-		if err != nil {
-			return nil, err
-		}
-		return mirrorshared.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
-			Waiting: func(msg string) { f.Progress().Say(msg) }, Postgres: pg, LeaseTTL: s.MirrorLeaseTTL})
-	}
+	f.Mirror = func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error) { return openMirror(ctx, f, mode, 0) }
 
 	conn := &connector{f: f}
 	f.ShopClient = sync.OnceValues(func() (*shop.Client, error) {
@@ -121,4 +106,42 @@ func New(ios *iostreams.IOStreams, build cmdutil.BuildInfo, flags *pflag.FlagSet
 		return catalog.New(h), nil
 	}
 	return f
+}
+
+// NewStore is the Factory of one store's run in a read over several: its
+// settings resolved from flags (the command line as that store's run
+// reads it), its own clients, pacing and mirror, whose page cache is kept
+// small (hundreds of stores may run at once); the config file and the
+// token store, which hold every profile, are parent's.
+func NewStore(parent *cmdutil.Factory, ios *iostreams.IOStreams, flags *pflag.FlagSet) *cmdutil.Factory {
+	f := New(ios, parent.Build, flags)
+	f.ConfigFile, f.Credentials, f.Getenv = parent.ConfigFile, parent.Credentials, parent.Getenv
+	f.Mirror = func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error) {
+		return openMirror(ctx, f, mode, storeCacheKiB)
+	}
+	return f
+}
+
+// storeCacheKiB is the page cache of each store's mirror in a read over
+// several stores: a sync writes a page's rows at a time, and a reader maps
+// the file, so a small cache costs little.
+const storeCacheKiB = 256
+
+// openMirror opens the profile's mirror, the SQLite file or the team's
+// PostgreSQL database, with a page cache of cacheKiB (0: SQLite's).
+func openMirror(ctx context.Context, f *cmdutil.Factory, mode mirror.Mode, cacheKiB int) (*mirror.DB, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := config.MirrorDir()
+	if err != nil {
+		return nil, err
+	}
+	pg, err := mirrorutil.PostgresTarget(s)
+	if err != nil {
+		return nil, err
+	}
+	return mirrorutil.OpenMirror(ctx, mirror.Path(dir, s.Profile, s.Sandbox), mirror.Options{Mode: mode, Store: s.MirrorStore(),
+		Waiting: func(msg string) { f.Progress().Say(msg) }, Postgres: pg, LeaseTTL: s.MirrorLeaseTTL, CacheKiB: cacheKiB})
 }

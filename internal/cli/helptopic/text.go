@@ -41,7 +41,7 @@ func Environment() []Group {
 		{"Store and credentials", []Entry{
 			{Name: "STORECTL_PROFILE", Text: `The profile (store) to use, as --profile. Default: the config's current profile, else "default". A comma-separated list runs a read over several stores.`},
 			{Name: "STORECTL_ALL_PROFILES", Text: "true: run reads over every profile, as --all-profiles."},
-			{Name: "STORECTL_CONCURRENCY", Text: "How many stores a read over several runs at once, as --concurrency (default 4)."},
+			{Name: "STORECTL_CONCURRENCY", Text: "How many stores a read over several runs at once, as --concurrency (default: every store, as far as the open files and memory allow)."},
 			{Name: "STORECTL_SHOP_TOKEN", Text: "The shop API token. Overrides the stored one, for CI and scripts; nothing is written to disk. " + oneStoreOnly},
 			{Name: "STORECTL_CATALOG_TOKEN", Text: "The catalog API token. Overrides the stored one. " + oneStoreOnly},
 			{Name: "STORECTL_CONFIG_DIR", Text: "The directory of config.yaml and credentials.json, instead of the OS config directory (see FILES)."},

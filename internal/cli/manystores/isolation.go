@@ -3,10 +3,7 @@ package manystores
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
-
-	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/config"
@@ -40,9 +37,9 @@ func storeNamingEnv() []storeNamingVar {
 // refuseStoreNamingEnv refuses a run over several profiles while a
 // variable that names a store is set, before anything is sent: each
 // store's settings must come from its own profile alone.
-func refuseStoreNamingEnv(profiles []string) error {
+func refuseStoreNamingEnv(profiles []string, getenv func(string) string) error {
 	for _, v := range storeNamingEnv() {
-		if os.Getenv(v.name) == "" {
+		if getenv(v.name) == "" {
 			continue
 		}
 		return exitcode.UsageHint(
@@ -62,8 +59,8 @@ type storeKey struct {
 // distinctStores leaves out each profile that reads the same store with
 // the same tokens as one before it, saying so on w: its rows would be the
 // other's, merged twice.
-func distinctStores(c *cobra.Command, f *cmdutil.Factory, profiles []string, w io.Writer) ([]string, error) {
-	keys, err := storeKeys(c, f, profiles)
+func distinctStores(flags parsedFlags, f *cmdutil.Factory, profiles []string, w io.Writer) ([]string, error) {
+	keys, err := storeKeys(flags, f, profiles)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +84,7 @@ func distinctStores(c *cobra.Command, f *cmdutil.Factory, profiles []string, w i
 
 // storeKeys are the profiles' keys; nil for a profile whose store or
 // tokens cannot be told (its own run will say what is wrong).
-func storeKeys(c *cobra.Command, f *cmdutil.Factory, profiles []string) ([]*storeKey, error) {
+func storeKeys(flags parsedFlags, f *cmdutil.Factory, profiles []string) ([]*storeKey, error) {
 	file, err := f.ConfigFile()
 	if err != nil {
 		return nil, err
@@ -98,10 +95,7 @@ func storeKeys(c *cobra.Command, f *cmdutil.Factory, profiles []string) ([]*stor
 	}
 	keys := make([]*storeKey, len(profiles))
 	for i, name := range profiles {
-		if err := c.Flags().Set("profile", name); err != nil {
-			return nil, err
-		}
-		if s, err := config.Resolve(file, c.Flags()); err == nil {
+		if s, err := config.Resolve(file, flags.forStore(name, "")); err == nil {
 			keys[i] = keyOf(s, creds)
 		}
 	}

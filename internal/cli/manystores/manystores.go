@@ -6,9 +6,11 @@
 //   - isolation: a store-naming environment override (a base URL, a token)
 //     is refused when several profiles are selected, since it would reach
 //     every store; two profiles of the same store and token are read once;
-//   - one run per store, each in a command tree of its own (its own
-//     settings, token, clients, pacing budget and mirror), whose printer
-//     hands its results to an output.Collector tagged with the profile;
+//   - one run per store of the verb, in process: the one command tree
+//     parsed the flags once, and each store's run takes the verb's options
+//     with a Factory of its own (its own settings, token, clients, pacing
+//     budget and mirror: cmdutil.ForStore), whose printer hands its
+//     results to an output.Collector tagged with the profile;
 //   - the merged output (output.Printer.MergeStores), printed once every
 //     store is done, in profile order, leaving out a failed store's part.
 package manystores
@@ -139,35 +141,4 @@ func fileFlag(cmd *cobra.Command) string {
 		}
 	})
 	return name
-}
-
-// storeArgs are the flags each store's run takes: every flag the user set,
-// except the whole run's, which it gets at their defaults, and the output
-// file, which the merge writes. The profile and the format come last, so
-// they win.
-func storeArgs(cmd *cobra.Command) []string {
-	var args []string
-	cmd.Flags().VisitAll(func(fl *pflag.Flag) {
-		switch roleOf(fl) {
-		case roleWholeRun, roleFile:
-			args = append(args, "--"+fl.Name+"="+fl.DefValue)
-		default:
-			if fl.Changed {
-				args = append(args, valueArgs(fl)...)
-			}
-		}
-	})
-	return args
-}
-
-// valueArgs give a flag's value as arguments: one per element of a list.
-func valueArgs(fl *pflag.Flag) []string {
-	if sv, ok := fl.Value.(pflag.SliceValue); ok {
-		var out []string
-		for _, v := range sv.GetSlice() {
-			out = append(out, "--"+fl.Name+"="+v)
-		}
-		return out
-	}
-	return []string{"--" + fl.Name + "=" + fl.Value.String()}
 }

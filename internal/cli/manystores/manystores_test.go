@@ -2,6 +2,7 @@ package manystores
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,20 +40,30 @@ func testCommand(t *testing.T, args ...string) *cobra.Command {
 	return read
 }
 
-// Each store's run gets the flags the user set, but the whole run's at
-// their defaults and no output file: derived from the flags' roles.
-func TestStoreArgsFollowFlagRoles(t *testing.T) {
+// Each store's run reads the flags the user set, but the whole run's at
+// their defaults (given, so that neither the environment nor a profile's
+// settings reach it) and no output file: derived from the flags' roles.
+func TestStoreFlagsFollowFlagRoles(t *testing.T) {
 	read := testCommand(t, "-p", "a,b", "-o", "csv", "--jq", ".[]", "--fields", "id,email", "--timeout", "5s",
 		"--file", "all.csv", "--status", "x", "--status", "y")
-	got := strings.Join(storeArgs(read), " ")
-	for _, want := range []string{"--profile= ", "--all-profiles=false", "--output=table", "--jq= ", "--fields=id,email", "--timeout=5s",
-		"--file= ", "--status=x --status=y"} {
-		if !strings.Contains(got+" ", want) {
-			t.Errorf("no %q in %s", want, got)
+	flags := parsed(read)
+	set := flags.forStore("b", "json")
+	for name, want := range map[string]string{"profile": "b", "all-profiles": "false", "output": "json", "jq": "",
+		"fields": "id,email", "timeout": "5s", "status": "[x,y]"} {
+		fl := set.Lookup(name)
+		if fl == nil || fl.Value.String() != want || !fl.Changed {
+			t.Errorf("--%s as the store reads it: %v, want %q (given)", name, fl, want)
 		}
 	}
-	if strings.Contains(got, "all.csv") || strings.Contains(got, ".[]") || strings.Contains(got, "a,b") {
-		t.Errorf("a whole-run value reached the store: %s", got)
+	if got := set.Lookup("output").Value.String(); got != "json" {
+		t.Errorf("output %q", got)
+	}
+	if fl := read.Flags().Lookup("jq"); fl.Value.String() != ".[]" {
+		t.Errorf("the store's view changed the command's own flags: --jq %q", fl.Value.String())
+	}
+	unset := flags.unset()
+	if len(unset) != 1 || unset[0] != read.Flags().Lookup("file").Value {
+		t.Errorf("the merge's file flag is not left out of the stores' options: %v", unset)
 	}
 	if name := fileFlag(read); name != "file" {
 		t.Errorf("file flag %q", name)
@@ -68,11 +79,11 @@ func TestRefuseStoreNamingEnv(t *testing.T) {
 			for _, other := range storeNamingEnv() {
 				t.Setenv(other.name, "")
 			}
-			if err := refuseStoreNamingEnv([]string{"a", "b"}); err != nil {
+			if err := refuseStoreNamingEnv([]string{"a", "b"}, os.Getenv); err != nil {
 				t.Fatalf("refused with nothing set: %v", err)
 			}
 			t.Setenv(name, "x")
-			err := refuseStoreNamingEnv([]string{"a", "b"})
+			err := refuseStoreNamingEnv([]string{"a", "b"}, os.Getenv)
 			if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), name+" is set, and 2 profiles were given (a, b)") {
 				t.Fatalf("%v", err)
 			}
@@ -117,7 +128,7 @@ func TestDistinctStores(t *testing.T) {
 		Credentials: func() (*credentials.Store, error) { return creds, nil }}
 	read := testCommand(t)
 	var note bytes.Buffer
-	got, err := distinctStores(read, f, []string{"eu", "eu-copy", "eu-2nd", "us", "none"}, &note)
+	got, err := distinctStores(parsed(read), f, []string{"eu", "eu-copy", "eu-2nd", "us", "none"}, &note)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package manystores
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,24 +14,17 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
-// DefaultConcurrency is how many stores a read over several runs at once.
-const DefaultConcurrency = 4
-
 // requestedProfiles reads --profile a,b,c (or STORECTL_PROFILE) and
-// --all-profiles (or STORECTL_ALL_PROFILES): nil for the usual one
-// profile, else the names in order, each once.
+// --all-profiles (or STORECTL_ALL_PROFILES), as config reads every global
+// flag: nil for the usual one profile, else the names in order, each once.
 func requestedProfiles(c *cobra.Command, f *cmdutil.Factory) ([]string, error) {
-	all, err := boolSetting(c.Flags(), "all-profiles", "STORECTL_ALL_PROFILES")
+	all, err := config.FlagOrEnvBool(c.Flags(), "all-profiles")
 	if err != nil {
 		return nil, err
 	}
-	raw := os.Getenv("STORECTL_PROFILE")
-	flag := c.Flags().Lookup("profile")
-	if flag != nil && flag.Changed {
-		raw = flag.Value.String()
-	}
+	raw, src := config.FlagOrEnv(c.Flags(), "profile")
 	if all {
-		if flag != nil && flag.Changed {
+		if src == config.FromFlag {
 			return nil, exitcode.UsageError("--profile and --all-profiles cannot be used together: name the profiles, or take them all")
 		}
 		file, err := f.ConfigFile()
@@ -40,7 +32,7 @@ func requestedProfiles(c *cobra.Command, f *cmdutil.Factory) ([]string, error) {
 			return nil, err
 		}
 		names := file.ProfileNames()
-		if sandbox, _ := boolSetting(c.Flags(), "sandbox", "STORECTL_SANDBOX"); sandbox && len(names) == 0 {
+		if sandbox, _ := config.FlagOrEnvBool(c.Flags(), "sandbox"); sandbox && len(names) == 0 {
 			// The sandbox needs no login, so it has no profiles to list: its
 			// one store, under the current profile, is all of them.
 			name := file.CurrentProfile
@@ -79,13 +71,13 @@ func Profiles(c *cobra.Command, f *cmdutil.Factory) ([]string, error) {
 	if err != nil || len(profiles) < 2 {
 		return profiles, err
 	}
-	return profiles, refuseStoreNamingEnv(profiles)
+	return profiles, refuseStoreNamingEnv(profiles, f.Getenv)
 }
 
 // checkProfilesExist refuses a name the config does not have before any
 // store is asked (the sandbox takes any name).
 func checkProfilesExist(c *cobra.Command, f *cmdutil.Factory, names []string) error {
-	if sandbox, _ := boolSetting(c.Flags(), "sandbox", "STORECTL_SANDBOX"); sandbox || len(names) < 2 {
+	if sandbox, _ := config.FlagOrEnvBool(c.Flags(), "sandbox"); sandbox || len(names) < 2 {
 		return nil
 	}
 	file, err := f.ConfigFile()
@@ -100,31 +92,18 @@ func checkProfilesExist(c *cobra.Command, f *cmdutil.Factory, names []string) er
 	return nil
 }
 
-func boolSetting(fl *pflag.FlagSet, name, env string) (bool, error) {
-	if f := fl.Lookup(name); f != nil && f.Changed {
-		return f.Value.String() == "true", nil
-	}
-	if v := os.Getenv(env); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return false, exitcode.Usagef("%s=%q is not a boolean: use true or false", env, v)
-		}
-		return b, nil
-	}
-	return false, nil
-}
-
-func concurrencySetting(fl *pflag.FlagSet) (int, error) {
-	raw := os.Getenv("STORECTL_CONCURRENCY")
-	if f := fl.Lookup("concurrency"); f != nil && f.Changed {
-		raw = f.Value.String()
-	}
-	if raw == "" {
-		return DefaultConcurrency, nil
+// concurrencySetting is --concurrency (or STORECTL_CONCURRENCY), else as
+// many stores at once as the process's limits allow (MaxConcurrency), but
+// no more than there are stores.
+func concurrencySetting(fl *pflag.FlagSet, stores int) (int, error) {
+	most := MaxConcurrency()
+	raw, _ := config.FlagOrEnv(fl, "concurrency")
+	if raw == "" || raw == "0" {
+		return max(1, min(stores, most)), nil
 	}
 	n, err := strconv.Atoi(raw)
-	if err != nil || n < 1 || n > 64 {
-		return 0, exitcode.Usagef("--concurrency %q: use a number from 1 to 64", raw)
+	if err != nil || n < 1 || n > most {
+		return 0, exitcode.Usagef("--concurrency %q: use a number from 1 to %d (this process's open files and memory allow no more), or 0 for the default", raw, most)
 	}
 	return n, nil
 }

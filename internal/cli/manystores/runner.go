@@ -15,8 +15,8 @@ import (
 	"github.com/storectl/storectl/internal/output"
 )
 
-// runner is one read run over several stores: each store's run in its own
-// command tree, concurrently, its results collected and merged.
+// runner is one read run over several stores: each store's run of the
+// verb, concurrently, its results collected and merged.
 type runner struct {
 	Profiles    []string
 	Concurrency int
@@ -24,21 +24,22 @@ type runner struct {
 	// Printer prints the merged result in the format the user chose.
 	Printer *output.Printer
 	// File, when set, receives the merged result (written atomically,
-	// mode 0600) instead of stdout.
+	// mode 0600: out) instead of stdout.
 	File string
+	out  fsutil.Output
 	// What, when set, is the noun of the items of a command that writes
 	// them out (bis export: "submission"); the run says once how many each
 	// store gave, unless Quiet. JQ says --jq reshaped them.
 	What  string
 	Quiet bool
 	JQ    bool
-	// Run runs the command for one profile in format, printing to ios and
+	// Run runs the verb (store) for one profile, printing to ios and
 	// handing its results to collect.
-	Run func(ctx context.Context, profile string, format output.Format, ios *iostreams.IOStreams, collect *output.Collector) error
+	Run func(ctx context.Context, profile string, ios *iostreams.IOStreams, collect *output.Collector, store storeRun) error
 }
 
-// storeRun is what one store's run left: its results and its error.
-type storeRun struct {
+// storeResult is what one store's run left: its results and its error.
+type storeResult struct {
 	collect output.Collector
 	err     error
 }
@@ -48,8 +49,8 @@ type storeRun struct {
 // store. A store that fails does not stop the others: its error is printed
 // on stderr naming it, the others' results are printed, and the exit code
 // is 5 (or the failures' own code when every store failed alike).
-func (r *runner) Execute(ctx context.Context) error {
-	runs := r.runAll(ctx)
+func (r *runner) Execute(ctx context.Context, store storeRun) error {
+	runs := r.runAll(ctx, store)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -75,10 +76,9 @@ func (r *runner) Execute(ctx context.Context) error {
 }
 
 // runAll runs the stores, showing a progress line per store.
-func (r *runner) runAll(ctx context.Context) []*storeRun {
-	format := r.Printer.CaptureFormat()
+func (r *runner) runAll(ctx context.Context, store storeRun) []*storeResult {
 	progress := output.NewStoreProgress(r.IO, r.Profiles)
-	runs := make([]*storeRun, len(r.Profiles))
+	runs := make([]*storeResult, len(r.Profiles))
 	sem := make(chan struct{}, max(r.Concurrency, 1))
 	var wg sync.WaitGroup
 	for i, name := range r.Profiles {
@@ -87,12 +87,12 @@ func (r *runner) runAll(ctx context.Context) []*storeRun {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			run := &storeRun{}
+			run := &storeResult{}
 			stderr := progress.Writer(name)
 			ios := &iostreams.IOStreams{In: strings.NewReader(""), Out: &run.collect, ErrOut: stderr,
 				Status: func(text string) { progress.Set(name, text) }}
 			progress.Set(name, "started")
-			run.err = r.Run(ctx, name, format, ios, &run.collect)
+			run.err = r.Run(ctx, name, ios, &run.collect, store)
 			stderr.Flush()
 			progress.Set(name, outcome(ctx, stderr, run.err))
 			runs[i] = run
@@ -110,7 +110,7 @@ func outcome(ctx context.Context, stderr io.Writer, err error) string {
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
 		return "interrupted" // said once, by main
 	case err != nil:
-		sayFailure(stderr, err)
+		cmdutil.SayFailure(stderr, err)
 		return "failed"
 	}
 	return "done"
@@ -118,26 +118,29 @@ func outcome(ctx context.Context, stderr io.Writer, err error) string {
 
 // print writes the merged result to stdout or the file.
 func (r *runner) print(stores []output.StoreResults) error {
-	if r.File == "" {
+	if r.out == nil {
 		if err := r.Printer.MergeStores(stores); err != nil {
 			return err
 		}
 		r.sayWritten(stores)
 		return nil
 	}
-	f, err := fsutil.CreateOutput(r.File, 0o600)
-	if err != nil {
-		return cmdutil.LocalPathError(err)
-	}
-	defer f.Abort()
-	if err := r.Printer.To(f).MergeStores(stores); err != nil {
+	if err := r.Printer.To(r.out).MergeStores(stores); err != nil {
 		return err
 	}
-	if err := f.Commit(); err != nil {
+	if err := r.out.Commit(); err != nil {
 		return err
 	}
 	r.sayWritten(stores)
 	return nil
+}
+
+// abort drops the file when the run did not write it whole (a no-op once
+// it is committed).
+func (r *runner) abort() {
+	if r.out != nil {
+		r.out.Abort()
+	}
 }
 
 // sayWritten names the destination once, with the total and each store's
@@ -146,37 +149,16 @@ func (r *runner) sayWritten(stores []output.StoreResults) {
 	if r.Quiet || r.What == "" {
 		return
 	}
-	total := 0
-	counts := make([]string, len(stores))
+	w := cmdutil.Written{What: r.What, Where: r.File, JQ: r.JQ, Stores: make([]cmdutil.StoreCount, len(stores))}
 	for i, s := range stores {
 		n := 0
 		for _, p := range s.Parts {
 			n += len(p.Items)
 		}
-		total += n
-		counts[i] = fmt.Sprintf("%s %d", s.Profile, n)
+		w.N += n
+		w.Stores[i] = cmdutil.StoreCount{Profile: s.Profile, N: n}
 	}
-	where := r.File
-	if where == "" {
-		where = "stdout"
-	}
-	if r.JQ {
-		fmt.Fprintf(r.IO.ErrOut, "✓ Read %s (%s); wrote what --jq made of them to %s\n", output.Plural(total, r.What), strings.Join(counts, ", "), where)
-		return
-	}
-	fmt.Fprintf(r.IO.ErrOut, "✓ Exported %s to %s (%s)\n", output.Plural(total, r.What), where, strings.Join(counts, ", "))
-}
-
-// sayFailure prints a store's error as main would, on the store's stderr.
-func sayFailure(w io.Writer, err error) {
-	var silent *exitcode.Silent
-	if errors.As(err, &silent) {
-		return
-	}
-	fmt.Fprintf(w, "error: %s\n", output.Message(err.Error()))
-	if hint := exitcode.HintOf(err); hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", hint)
-	}
+	cmdutil.SayWritten(r.IO.ErrOut, w)
 }
 
 // failureCode is 5 (some stores failed), or the failures' code when every

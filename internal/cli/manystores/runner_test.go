@@ -22,7 +22,7 @@ func TestManyStoresRunsConcurrentlyAndNamesFailures(t *testing.T) {
 	}
 	var running, most atomic.Int32
 	m := &runner{Profiles: []string{"a", "b", "c", "d", "e"}, Concurrency: 2, IO: ios, Printer: p,
-		Run: func(ctx context.Context, profile string, format output.Format, sub *iostreams.IOStreams, _ *output.Collector) error {
+		Run: func(ctx context.Context, profile string, sub *iostreams.IOStreams, _ *output.Collector, _ storeRun) error {
 			n := running.Add(1)
 			defer running.Add(-1)
 			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -35,7 +35,7 @@ func TestManyStoresRunsConcurrentlyAndNamesFailures(t *testing.T) {
 			fmt.Fprintf(sub.Out, "{\"store\":%q}\n", profile)
 			return nil
 		}}
-	err = m.Execute(context.Background())
+	err = m.Execute(context.Background(), nil)
 	if exitcode.Of(err) != exitcode.Partial {
 		t.Fatalf("err %v, want exit 5", err)
 	}
@@ -45,7 +45,7 @@ func TestManyStoresRunsConcurrentlyAndNamesFailures(t *testing.T) {
 	if got := strings.Count(out.String(), `"item":{"store":`); got != 4 {
 		t.Errorf("%d stores printed:\n%s", got, out)
 	}
-	for _, want := range []string{"c: half a line of warning\n", "c: error: token refused\n", "4 of 5 stores answered; failed: c"} {
+	for _, want := range []string{"c: half a line of warning\n", "c: storectl: token refused\n", "4 of 5 stores answered; failed: c"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}

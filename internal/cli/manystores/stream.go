@@ -5,13 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 
-	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/output"
@@ -22,7 +20,7 @@ import (
 const streamAnnotation = "storectl/many-stores-stream"
 
 // Stream marks cmd as a long-running command that may run over several
-// stores: every store runs at once, in a command tree of its own (its own
+// stores: every store runs at once, with dependencies of its own (its own
 // settings, token, pacing budget and mirror), and each line a store prints
 // on stdout is passed on whole as it comes, not merged at the end; its
 // lines say which store they are of themselves.
@@ -34,16 +32,11 @@ func Stream(cmd *cobra.Command) *cobra.Command {
 
 func streams(cmd *cobra.Command) bool { return cmd.Annotations[streamAnnotation] == "true" }
 
-// runStreams runs c once per distinct store, all at once, until every one
-// ends.
-func runStreams(c *cobra.Command, args, profiles []string, f *cmdutil.Factory, newTree NewTree) error {
-	profiles, err := distinctStores(c, f, profiles, f.IOStreams.ErrOut)
-	if err != nil {
-		return err
-	}
-	base := append(strings.Fields(c.CommandPath())[1:], storeArgs(c)...)
-	stdout := &lineSink{w: f.IOStreams.Out}
-	progress := output.NewStoreProgress(f.IOStreams, profiles)
+// runStreams runs store once per distinct store, all at once, until every
+// one ends.
+func (r *Runs) runStreams(ctx context.Context, flags parsedFlags, profiles []string, store storeRun) error {
+	stdout := &lineSink{w: r.f.IOStreams.Out}
+	progress := output.NewStoreProgress(r.f.IOStreams, profiles)
 	errs := make([]error, len(profiles))
 	var wg sync.WaitGroup
 	for i, name := range profiles {
@@ -51,18 +44,14 @@ func runStreams(c *cobra.Command, args, profiles []string, f *cmdutil.Factory, n
 			stderr := progress.Writer(name)
 			ios := &iostreams.IOStreams{In: strings.NewReader(""), Out: stdout.writer(), ErrOut: stderr,
 				Status: func(text string) { progress.Set(name, text) }}
-			tree := newTree(ios, nil)
-			tree.SetArgs(append(slices.Clone(base), append([]string{"--profile=" + name, "--"}, args...)...))
-			tree.SetOut(stderr)
-			tree.SetErr(stderr)
-			errs[i] = tree.ExecuteContext(c.Context())
+			errs[i] = store(ctx, r.newStore(ios, flags.forStore(name, "")))
 			stderr.Flush()
-			progress.Set(name, outcome(c.Context(), stderr, errs[i]))
+			progress.Set(name, outcome(ctx, stderr, errs[i]))
 		})
 	}
 	wg.Wait()
 	progress.Stop()
-	return streamsEnded(c.Context(), profiles, errs, f.IOStreams.ErrOut)
+	return streamsEnded(ctx, profiles, errs, r.f.IOStreams.ErrOut)
 }
 
 // streamsEnded is nil when every store ended well (or was stopped), else

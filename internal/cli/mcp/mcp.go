@@ -181,7 +181,7 @@ func NewServer(opts *Options) (*sdk.Server, error) {
 		return nil, err
 	}
 	secrets := &mcp.Secrets{}
-	secrets.Learn(os.Getenv("STORECTL_SHOP_TOKEN"), os.Getenv("STORECTL_CATALOG_TOKEN"), os.Getenv("STORECTL_WEBHOOK_SECRET"), os.Getenv("STORECTL_MIRROR_URL"))
+	secrets.Learn(config.Getenv("STORECTL_SHOP_TOKEN"), config.Getenv("STORECTL_CATALOG_TOKEN"), config.Getenv("STORECTL_WEBHOOK_SECRET"), config.Getenv("STORECTL_MIRROR_URL"))
 	st := &stores{tree: opts.Tree, globals: opts.Globals, secrets: secrets}
 	debug := s.Debug
 	if debug {

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -70,7 +70,7 @@ func runCheck(ctx context.Context, opts *CheckOptions) error {
 	}
 	rep, err := mirror.Check(ctx, path)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if opts.Salvage && !rep.Sound() {
 		return runSalvage(ctx, opts, p, path)
@@ -89,7 +89,7 @@ func runCheck(ctx context.Context, opts *CheckOptions) error {
 	default:
 		return exitcode.UsageHint(fmt.Errorf("the mirror at %s is damaged (SQLite's integrity_check finds %d problems)", path, len(rep.Problems)),
 			"`storectl mirror check --salvage` copies what SQLite can read into a new mirror, the undelivered watch events first, and keeps this file beside it; "+
-				shared.SaveBeforeReset(&mirror.DamagedError{Path: path, Readable: true, Undelivered: rep.Undelivered}))
+				mirrorutil.SaveBeforeReset(&mirror.DamagedError{Path: path, Readable: true, Undelivered: rep.Undelivered}))
 	}
 	return nil
 }
@@ -97,7 +97,7 @@ func runCheck(ctx context.Context, opts *CheckOptions) error {
 func runSalvage(ctx context.Context, opts *CheckOptions, p *output.Printer, path string) error {
 	rep, err := mirror.Salvage(ctx, path, opts.Now())
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	raw, err := json.Marshal(rep)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -49,7 +49,7 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if err != nil {
 		return err
 	}
-	target, err := pgurl.Parse(opts.To)
+	target, err := pgurl.ParseEnv(opts.To, config.Getenv)
 	if err != nil {
 		return err
 	}
@@ -60,14 +60,14 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if err != nil {
 		return err
 	}
-	src, err := shared.OpenMirror(ctx, path, mirror.Options{Mode: mirror.Inspect, Store: s.MirrorStore()})
+	src, err := mirrorutil.OpenMirror(ctx, path, mirror.Options{Mode: mirror.Inspect, Store: s.MirrorStore()})
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	res, err := src.CopyToPostgres(ctx, target, s.BaseURL)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if !s.Quiet {
 		var parts []string

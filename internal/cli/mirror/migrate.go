@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -44,7 +44,7 @@ func runMigrate(ctx context.Context, opts *MigrateOptions) error {
 	if err != nil {
 		return err
 	}
-	target, err := shared.PostgresTarget(s)
+	target, err := mirrorutil.PostgresTarget(s)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func runMigrate(ctx context.Context, opts *MigrateOptions) error {
 	}
 	from, to, err := mirror.MigratePostgres(ctx, target)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if s.Quiet {
 		return nil

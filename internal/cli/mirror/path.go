@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/iostreams"
 	"github.com/storectl/storectl/internal/mirror"
@@ -52,7 +52,7 @@ func mirrorPath(settings func() (*config.Settings, error)) (path string, onPG bo
 	if err != nil {
 		return "", false, err
 	}
-	pg, err := shared.PostgresTarget(s)
+	pg, err := mirrorutil.PostgresTarget(s)
 	if err != nil || pg != nil {
 		return pgDisplay(pg), pg != nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -160,5 +160,5 @@ func queryError(err error) error {
 		return exitcode.UsageHint(err,
 			"docs/mirror-reference.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
 	}
-	return shared.MirrorError(err)
+	return mirrorutil.MirrorError(err)
 }

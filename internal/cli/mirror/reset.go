@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
@@ -72,7 +72,7 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 		return err
 	}
 	if err := mirror.Remove(ctx, path); err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if !s.Quiet {
 		fmt.Fprintf(opts.IO.ErrOut, "✓ Deleted the mirror of profile %q\n", s.Profile)

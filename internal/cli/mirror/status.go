@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
 )
@@ -68,12 +68,12 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	defer db.Close()
 	st, err := db.Status(ctx)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	db.Now = opts.Now
 	cov, err := db.DetailCoverage(ctx)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	s, err := opts.Settings()
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
@@ -143,11 +143,11 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 		return err
 	}
 	defer db.Close()
-	rep := shared.NewSyncReporter(opts.IO, opts.Progress(), c.PaceLeft, s.Quiet)
+	rep := mirrorutil.NewSyncReporter(opts.IO, opts.Progress(), c.PaceLeft, s.Quiet)
 	results, err := db.Sync(ctx, c, groups, mirror.SyncOptions{Full: opts.Full, Details: opts.Details, Refresh: refresh, Report: rep})
 	opts.Progress().Stop()
 	if err != nil {
-		return stopped(opts.IO.ErrOut, results, shared.MirrorError(err))
+		return stopped(opts.IO.ErrOut, results, mirrorutil.MirrorError(err))
 	}
 	if !p.IsTable() {
 		return p.List(resultItems(results), nil)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -18,7 +18,7 @@ import (
 // says who that is and answers from the mirror as it is. A local SQLite
 // mirror keeps its behaviour: a second sync on the machine waits.
 func syncMode(s *config.Settings, wait bool) (mirror.Mode, error) {
-	pg, err := shared.PostgresTarget(s)
+	pg, err := mirrorutil.PostgresTarget(s)
 	if err != nil || pg == nil || wait {
 		return mirror.Write, err
 	}
@@ -49,7 +49,7 @@ func answerAsIs(ctx context.Context, opts *SyncOptions, s *config.Settings, held
 	for _, g := range groups {
 		age, err := db.Age(ctx, []string{g})
 		if err != nil {
-			return shared.MirrorError(err)
+			return mirrorutil.MirrorError(err)
 		}
 		when := "never synced"
 		if !age.IsZero() {

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 )
@@ -65,7 +65,7 @@ func runVacuum(ctx context.Context, opts *VacuumOptions) error {
 	defer db.Close()
 	before, after, err := db.Vacuum(ctx)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	raw, err := json.Marshal(struct {
 		Path        string `json:"path"`

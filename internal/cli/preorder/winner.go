@@ -8,7 +8,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/flex"
 	"github.com/storectl/storectl/internal/api/shop"
-	mirrorshared "github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/mirror"
@@ -47,7 +47,7 @@ func runProductsFromMirror(ctx context.Context, opts *ProductsOptions) error {
 	if opts.VariantID == "" {
 		what = "product " + opts.ProductID
 	}
-	return mirrorshared.PrintFromMirror(ctx, opts.MirrorDeps, mirrorshared.MirrorList{Groups: []string{"preorder"},
+	return mirrorutil.PrintFromMirror(ctx, opts.MirrorDeps, mirrorutil.MirrorList{Groups: []string{"preorder"},
 		Query: func(ctx context.Context, db *mirror.DB) ([]json.RawMessage, error) {
 			rows, offerItems, err := db.Priority(ctx, mirror.PriorityFilter{VariantID: opts.VariantID, ProductID: opts.ProductID})
 			for _, raw := range offerItems {

@@ -110,17 +110,10 @@ func (c *isolationCase) String() string {
 // run runs storectl in process, in a fresh config and state, and returns
 // its exit code.
 func (c *isolationCase) run(t *testing.T) int {
-	dir := t.TempDir()
-	for name, value := range map[string]string{
-		"STORECTL_CONFIG_DIR": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state"),
-		"XDG_DATA_HOME": filepath.Join(dir, "data"), "XDG_CACHE_HOME": filepath.Join(dir, "cache"),
-		"DBUS_SESSION_BUS_ADDRESS": "unix:path=" + filepath.Join(dir, "no-dbus"), "STORECTL_RATE_LIMIT": "0",
-		"STORECTL_PROFILE": "", "STORECTL_ALL_PROFILES": "", "STORECTL_CATALOG_URL": "",
+	dir := testHome(t, map[string]string{
 		"STORECTL_SHOP_TOKEN": c.env["STORECTL_SHOP_TOKEN"], "STORECTL_CATALOG_TOKEN": c.env["STORECTL_CATALOG_TOKEN"],
 		"STORECTL_BASE_URL": c.env["STORECTL_BASE_URL"],
-	} {
-		t.Setenv(name, value)
-	}
+	})
 	c.writeConfig(t, filepath.Join(dir, "config"))
 	ios, _, _, _ := iostreams.Test()
 	cmd, f := New(ios, cmdutil.BuildInfo{Version: "test"})
@@ -128,6 +121,27 @@ func (c *isolationCase) run(t *testing.T) int {
 	err := cmd.ExecuteContext(context.Background())
 	f.Progress().Stop()
 	return exitcode.Of(err)
+}
+
+// testHome gives the test a config, state and data of its own, no
+// keyring, no pacing and no store-selecting variable but those of env; it
+// returns the directory holding them (the config is its "config").
+func testHome(t *testing.T, env map[string]string) string {
+	dir := t.TempDir()
+	vars := map[string]string{
+		"STORECTL_CONFIG_DIR": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state"),
+		"XDG_DATA_HOME": filepath.Join(dir, "data"), "XDG_CACHE_HOME": filepath.Join(dir, "cache"),
+		"DBUS_SESSION_BUS_ADDRESS": "unix:path=" + filepath.Join(dir, "no-dbus"), "STORECTL_RATE_LIMIT": "0",
+		"STORECTL_PROFILE": "", "STORECTL_ALL_PROFILES": "", "STORECTL_CATALOG_URL": "", "STORECTL_SANDBOX": "",
+		"STORECTL_SHOP_TOKEN": "", "STORECTL_CATALOG_TOKEN": "", "STORECTL_BASE_URL": "", "STORECTL_CONCURRENCY": "",
+	}
+	for name, value := range env {
+		vars[name] = value
+	}
+	for name, value := range vars {
+		t.Setenv(name, value)
+	}
+	return dir
 }
 
 func (c *isolationCase) writeConfig(t *testing.T, dir string) {

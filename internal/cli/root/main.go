@@ -14,17 +14,20 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/output"
 )
 
 // Main runs storectl with the process's arguments and returns the exit code.
 func Main(build cmdutil.BuildInfo) int {
-	ios := iostreams.System()
-	cmd, f := NewFor(ios, build, os.Args[1:])
-
 	ctx, stop := handleSignals()
 	defer stop()
+	return run(ctx, iostreams.System(), build, os.Args[1:])
+}
 
+// run runs storectl with args, saying a failure on ios as storectl says
+// every failure, and returns the exit code.
+func run(ctx context.Context, ios *iostreams.IOStreams, build cmdutil.BuildInfo, args []string) int {
+	cmd, f := NewFor(ios, build, args)
+	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	f.Progress().Stop()
 	if err == nil {
@@ -46,10 +49,7 @@ func Main(build cmdutil.BuildInfo) int {
 	case code == exitcode.Interrupted:
 		fmt.Fprintln(ios.ErrOut, "storectl: interrupted")
 	default:
-		fmt.Fprintf(ios.ErrOut, "storectl: %s\n", output.Message(err.Error()))
-		if hint := exitcode.HintOf(err); hint != "" {
-			fmt.Fprintf(ios.ErrOut, "hint: %s\n", output.Message(hint))
-		}
+		cmdutil.SayFailure(ios.ErrOut, err)
 	}
 	return code
 }

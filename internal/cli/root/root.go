@@ -3,7 +3,6 @@ package root
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,7 +27,6 @@ import (
 	"github.com/storectl/storectl/internal/cli/version"
 	watchcmd "github.com/storectl/storectl/internal/cli/watch"
 	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/output"
 )
 
 // New builds the whole command tree and the Factory behind it.
@@ -56,11 +54,13 @@ func NewFor(ios *iostreams.IOStreams, build cmdutil.BuildInfo, args []string) (*
 	return newTree(ios, build, nil, args)
 }
 
-// newTree builds the tree; with prepare set, it is one store's run of a
-// read over several stores (its results handed to a collector) or of a
-// request storectl mcp serves, prepare setting up its Factory. With args
-// set, only the noun they run, if they run one (NewFor).
+// newTree builds the tree; with prepare set, it is the run of a request
+// storectl mcp serves, prepare setting up its Factory. With args set, only
+// the noun they run, if they run one (NewFor).
 func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, prepare func(*cmdutil.Factory), args []string) (*cobra.Command, *cmdutil.Factory) {
+	if treeBuilt != nil {
+		treeBuilt()
+	}
 	cmd := newRootCommand(build)
 	flags := cmd.PersistentFlags()
 	addGlobalFlags(flags)
@@ -69,6 +69,9 @@ func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, prepare func(*cm
 	if prepare != nil {
 		prepare(f)
 	}
+	stores := manystores.New(f, func(ios *iostreams.IOStreams, flags *pflag.FlagSet) *cmdutil.Factory {
+		return factory.NewStore(f, ios, flags)
+	})
 	all := nouns(f)
 	if n, ok := invokedNoun(cmd, all, args); ok {
 		all = []noun{n}
@@ -76,14 +79,14 @@ func newTree(ios *iostreams.IOStreams, build cmdutil.BuildInfo, prepare func(*cm
 	for _, n := range all {
 		cmd.AddCommand(n.build())
 	}
-	manystores.Install(cmd, f, func(sub *iostreams.IOStreams, c *output.Collector) *cobra.Command {
-		tree, _ := newTree(sub, build, func(f *cmdutil.Factory) { manystores.CollectInto(f, c) }, nil)
-		return tree
-	})
+	stores.Install(cmd)
 	cmd.CompletionOptions.HiddenDefaultCmd = false
 	completion.Setup(cmd, f)
 	return cmd, f
 }
+
+// treeBuilt, when a test sets it, is called for every tree built.
+var treeBuilt func()
 
 // noun is a command below the root, named, built only when needed.
 type noun struct {
@@ -105,7 +108,7 @@ func nouns(f *cmdutil.Factory) []noun {
 		{"profile", func() *cobra.Command { return profile.New(f) }},
 		{"sandbox", func() *cobra.Command { return sandboxcmd.New(f) }},
 		{"version", func() *cobra.Command { return version.New(f) }},
-		{"watch", func() *cobra.Command { return watchcmd.New(f, os.Getenv) }},
+		{"watch", func() *cobra.Command { return watchcmd.New(f) }},
 		{"environment", helptopic.NewEnvironmentCmd},
 	}
 }
@@ -163,7 +166,7 @@ Environment variables:   storectl help environment
 func addGlobalFlags(flags *pflag.FlagSet) {
 	flags.StringP("profile", "p", "", "store `profile` to use (default: the config's current profile, else \"default\"); reads take a comma-separated list")
 	flags.Bool("all-profiles", false, "run a read over every profile, concurrently, merged with a profile column")
-	flags.Int("concurrency", manystores.DefaultConcurrency, "how many stores a read over several profiles runs at once")
+	flags.Int("concurrency", 0, "how many stores a read over several profiles runs at once (default: all, as far as open files and memory allow)")
 	flags.StringP("output", "o", "table", "output `format`: table, json, ndjson, csv, yaml, xlsx (a workbook: --file NAME.xlsx or a redirect)")
 	flags.String("fields", "", "comma-separated `columns` for table/csv, keys kept for json/yaml")
 	flags.String("jq", "", "filter JSON output with a jq `expression`")

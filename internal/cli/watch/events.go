@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -65,7 +65,7 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 	}
 	db, err := opts.Mirror(ctx, mirror.ReadOnly)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	defer db.Close()
 	f := mirror.EventFilter{Last: opts.Last}
@@ -77,7 +77,7 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 	}
 	events, err := db.Events(ctx, f)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	items := make([]json.RawMessage, len(events))
 	for i, e := range events {

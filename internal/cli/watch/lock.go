@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
@@ -29,12 +29,12 @@ func lockProfile(s *config.Settings) (*profileLock, error) {
 	mirrorPath := mirror.Path(dir, s.Profile, s.Sandbox)
 	path := mirrorPath + ".watch"
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, shared.MirrorError(mirror.FileRefused(mirrorPath, fmt.Errorf("cannot create the mirror's directory: %w", err)))
+		return nil, mirrorutil.MirrorError(mirror.FileRefused(mirrorPath, fmt.Errorf("cannot create the mirror's directory: %w", err)))
 	}
 	l := flock.New(path, flock.SetPermissions(0o600))
 	ok, err := l.TryLock()
 	if err != nil {
-		return nil, shared.MirrorError(mirror.FileRefused(mirrorPath, fmt.Errorf("cannot lock %s: %w", path, err)))
+		return nil, mirrorutil.MirrorError(mirror.FileRefused(mirrorPath, fmt.Errorf("cannot lock %s: %w", path, err)))
 	}
 	if !ok {
 		return nil, heldBy(s.Profile, path)

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/output"
@@ -52,7 +52,7 @@ func runResend(ctx context.Context, opts *ResendOptions) error {
 	}
 	db, err := opts.Mirror(ctx, mirror.Outbox)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	defer db.Close()
 	n := len(opts.IDs)
@@ -67,7 +67,7 @@ func runResend(ctx context.Context, opts *ResendOptions) error {
 		}
 	}
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	if !s.Quiet {
 		them := "them"

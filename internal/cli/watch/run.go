@@ -2,12 +2,13 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"github.com/storectl/storectl/internal/cli/mirror/shared"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
@@ -34,10 +35,10 @@ func runWatch(ctx context.Context, opts *Options) error {
 		return err
 	}
 	w.Client = c.WithShare(float64(opts.Share) / 100)
-	w.FirstSync = firstSyncProgress{shared.NewSyncReporter(opts.IO, opts.Progress(), w.Client.PaceLeft, s.Quiet), opts.Progress().Stop}
+	w.FirstSync = firstSyncProgress{mirrorutil.NewSyncReporter(opts.IO, opts.Progress(), w.Client.PaceLeft, s.Quiet), opts.Progress().Stop}
 	db, err := opts.Mirror(ctx, mirror.Write)
 	if err != nil {
-		return shared.MirrorError(err)
+		return mirrorutil.MirrorError(err)
 	}
 	defer db.Close()
 	w.DB = db
@@ -50,14 +51,31 @@ func runWatch(ctx context.Context, opts *Options) error {
 	if ctx.Err() != nil && err == nil && !s.Quiet {
 		sayStopped(ctx, opts.IO.ErrOut, db)
 	}
-	return shared.MirrorError(err)
+	return watchError(err)
+}
+
+// advice is what the engine says about parked events, in this command's
+// terms.
+var advice = watch.Advice{
+	ResendOne: func(id string) string { return "`storectl watch events resend " + id + "`" },
+	Parked:    "`storectl watch events --failed` lists them; `storectl watch events resend --failed` sends them again",
+}
+
+// watchError words the engine's errors: a receiver that takes no more
+// events leaves them pending for a later watch.
+func watchError(err error) error {
+	var stop *watch.StopError
+	if errors.As(err, &stop) && stop.Gone && exitcode.HintOf(err) == "" {
+		return exitcode.WithHint(stop.Code, err, "`storectl watch` sends them once a receiver takes them")
+	}
+	return mirrorutil.MirrorError(err)
 }
 
 // firstSyncProgress shows a first watch's sync as mirror sync and bis
 // export show theirs (page n/N and an ETA on a terminal, why a pass reads
 // every page on stderr), and clears the line once it is over.
 type firstSyncProgress struct {
-	*shared.SyncReporter
+	*mirrorutil.SyncReporter
 	stop func()
 }
 
@@ -83,7 +101,7 @@ func (o *Options) watcher(s *config.Settings) (*watch.Watcher, error) {
 		return nil, err
 	}
 	for _, a := range o.Alerts {
-		alert, err := watch.ParseAlert(a)
+		alert, err := parseAlert(a)
 		if err != nil {
 			return nil, err
 		}
@@ -95,6 +113,7 @@ func (o *Options) watcher(s *config.Settings) (*watch.Watcher, error) {
 	if w.Sinks, err = o.sinks(); err != nil {
 		return nil, err
 	}
+	w.Advice = advice
 	if !s.Quiet {
 		w.Log = o.IO.ErrOut
 	}
@@ -145,11 +164,19 @@ func (o *Options) since() (time.Time, error) {
 func (o *Options) sinks() ([]watch.Sink, error) {
 	var sinks []watch.Sink
 	if o.ForwardTo != "" {
+		u, err := parseForwardTo(o.ForwardTo)
+		if err != nil {
+			return nil, err
+		}
 		secret := o.Secret
 		if secret == "" {
 			secret = o.Getenv("STORECTL_WEBHOOK_SECRET")
 		}
-		hook, err := watch.NewWebhook(o.ForwardTo, secret, o.UserAgent, o.DeliverTimeout)
+		if secret == "" {
+			return nil, exitcode.UsageHint(fmt.Errorf("--forward-to needs a secret to sign the events with"),
+				"set STORECTL_WEBHOOK_SECRET (or give --secret S); the receiver checks each request's Storectl-Signature with it (docs/watch.md)")
+		}
+		hook, err := watch.NewWebhook(u, secret, o.UserAgent, o.DeliverTimeout)
 		if err != nil {
 			return nil, err
 		}

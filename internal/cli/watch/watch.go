@@ -43,16 +43,16 @@ type Options struct {
 }
 
 // New returns `storectl watch` and `storectl watch events`.
-func New(f *cmdutil.Factory, getenv func(string) string) *cobra.Command {
-	cmd := newWatch(f, getenv, nil)
+func New(f *cmdutil.Factory) *cobra.Command {
+	cmd := newWatch(f, nil)
 	events := newEvents(f, nil)
 	events.AddCommand(newResend(f, nil))
 	cmd.AddCommand(manystores.Read(events))
 	return manystores.Stream(cmd)
 }
 
-func newWatch(f *cmdutil.Factory, getenv func(string) string, runF func(*Options) error) *cobra.Command {
-	opts := &Options{MirrorDeps: f.MirrorDeps(), UserAgent: f.Build.UserAgent(), Getenv: getenv}
+func newWatch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{MirrorDeps: f.MirrorDeps(), UserAgent: f.Build.UserAgent(), Getenv: f.Getenv}
 	cmd := &cobra.Command{
 		Use:   "watch [bis] [comingsoon] [preorder]",
 		Short: "Turn the store's changes into events: NDJSON, signed webhooks or a command",

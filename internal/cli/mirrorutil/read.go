@@ -1,8 +1,9 @@
-// Package shared is what the commands that read or write the mirror
-// share: opening it with its errors worded for the user, bringing it up to
+// Package mirrorutil is what the commands that read or write the mirror
+// share (bis, preorder, watch, mirror, and the factory that opens it):
+// opening it with its errors worded for the user, bringing it up to
 // date before an answer, the progress of a sync, and the body of a
 // command that prints an answer from it.
-package shared
+package mirrorutil
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package shared
+package mirrorutil
 
 import (
 	"context"

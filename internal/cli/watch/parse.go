@@ -2,6 +2,7 @@ package watch
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -9,15 +10,16 @@ import (
 
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/watch"
 )
 
 var alertPattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^pending\s*(>=|>)\s*(\d+)(?:\s+by\s+(variant|product))?$`)
 })
 
-// ParseAlert reads an --alert: 'pending>=N', 'pending>N', each optionally
+// parseAlert reads an --alert: 'pending>=N', 'pending>N', each optionally
 // followed by 'by variant' (the default) or 'by product'.
-func ParseAlert(expr string) (mirror.Alert, error) {
+func parseAlert(expr string) (mirror.Alert, error) {
 	text := strings.Join(strings.Fields(strings.ToLower(expr)), " ")
 	m := alertPattern().FindStringSubmatch(text)
 	if m == nil {
@@ -39,4 +41,21 @@ func ParseAlert(expr string) (mirror.Alert, error) {
 		name += " by product"
 	}
 	return mirror.Alert{Name: name, Min: n, ByProduct: m[3] == "product"}, nil
+}
+
+// parseForwardTo reads --forward-to: an absolute https URL, or plain http
+// to a loopback host (watch.CheckReceiver).
+func parseForwardTo(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return nil, exitcode.Usagef("--forward-to %q is not a URL: give a full address such as https://hooks.example.com/storectl", raw)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https", "http":
+		if err := watch.CheckReceiver(u); err != nil {
+			return nil, err
+		}
+		return u, nil
+	}
+	return nil, exitcode.Usagef("--forward-to %q: the scheme must be https:// (or http:// to a loopback host)", raw)
 }

@@ -1,4 +1,4 @@
-package shared
+package mirrorutil
 
 import (
 	"github.com/storectl/storectl/internal/config"
@@ -13,5 +13,5 @@ func PostgresTarget(s *config.Settings) (*pgurl.Target, error) {
 	if s.MirrorURL == "" || s.Sandbox {
 		return nil, nil
 	}
-	return pgurl.Parse(s.MirrorURL)
+	return pgurl.ParseEnv(s.MirrorURL, config.Getenv)
 }

@@ -1,0 +1,12 @@
+package manystores
+
+import "syscall"
+
+// physicalMemory is the machine's memory in bytes, 0 when unknown.
+func physicalMemory() uint64 {
+	var info syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&info); err != nil {
+		return 0
+	}
+	return uint64(info.Totalram) * uint64(info.Unit)
+}
