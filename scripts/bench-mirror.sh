@@ -13,7 +13,8 @@
 #   answers     medians of ANSWER_RUNS whole-process runs, --offline, on the
 #               synced mirror: bis demand (by product, by variant), bis find
 #               by e-mail, phone (without its country code), variant, SKU and
-#               date; and `storectl --version`, the floor of them all
+#               date, bis report (the terminal view, to a pipe); and
+#               `storectl --version`, the floor of them all
 #
 # Usage: scripts/bench-mirror.sh [ROWS] [RUNS]    (100000, 3)
 # BENCH_BINS="name=path name=path" compares builds (default: this tree).
@@ -75,6 +76,7 @@ answers() {
 	echo "$1 answer find-variant $(median_ms "$bin" bis find --variant-id "$variant" --offline -o json)"
 	echo "$1 answer find-sku $(median_ms "$bin" bis find --sku "$sku" --offline -o json)"
 	echo "$1 answer find-since $(median_ms "$bin" bis find --since "$since" --offline -o json)"
+	echo "$1 answer report $(median_ms "$bin" bis report --offline)"
 }
 
 # one_run NAME BIN: the figures of one build in one run.

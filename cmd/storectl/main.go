@@ -27,14 +27,14 @@ func main() {
 // gcPercent is the garbage collector's target for the whole process
 // (Go's default is 100). A sync allocates every page's bytes anew and
 // keeps little, so at 100 the collector ran every few pages; at 400 a first
-// sync took some 13% less CPU for 13 MB more peak memory, which does not
-// grow with the store; the answers, short processes, barely collect at
-// all. It is the process's to set, once, before anything runs: a library
-// setting it around each pass raced when several stores were synced at
-// once (--all-profiles).
+// sync spends less CPU on it for a little more peak memory, which does not
+// grow with the store (docs/benchmarks.md has the sync's figures); the
+// answers, short processes, barely collect at all. It is the process's to
+// set, once, before anything runs: a library setting it around each pass
+// raced when several stores were synced at once (--all-profiles).
 const gcPercent = 400
 
-// tuneGC sets gcPercent unless GOGC, the one knob (docs/mirror.md), says
+// tuneGC sets gcPercent unless GOGC, the one knob (docs/mirror-reference.md), says
 // otherwise.
 func tuneGC() {
 	if config.Getenv("GOGC") == "" {

@@ -60,8 +60,8 @@ func (a *AtomicFile) Commit() error { return a.commit(true) }
 
 // CommitVolatile puts the file in place as Commit does, atomically for
 // every process, but without the fsyncs that make it survive a power loss
-// (about 5 ms on a laptop disk): for small state rewritten often and worth
-// nothing after a reboot.
+// (each a wait for the disk, which would dominate a small file's write):
+// for small state rewritten often and worth nothing after a reboot.
 func (a *AtomicFile) CommitVolatile() error { return a.commit(false) }
 
 func (a *AtomicFile) commit(durable bool) error {

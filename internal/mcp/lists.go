@@ -21,7 +21,7 @@ type byIDInput struct {
 }
 
 // mirrorTables are the mirror's tables of the lists read by id: the shop
-// API's names (docs/mirror.md, "The schema"), the same on SQLite and
+// API's names (docs/mirror-reference.md, "The schema"), the same on SQLite and
 // PostgreSQL.
 var mirrorTables = map[string]string{"preorder": "offers", "comingsoon": "rules"}
 

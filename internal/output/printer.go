@@ -221,7 +221,8 @@ func (p *Printer) listPerItem(items []json.RawMessage, cols []Column) error {
 // streamJSONArray prints items as -o json's indented array, the bytes
 // json.Indent gives for the whole array, item by item through one small
 // buffer: the whole array, built and then indented, was two more copies
-// of the answer in fresh memory (a 3 MB answer: some 1,500 page faults).
+// of the answer in fresh memory, each page of it a page fault that a short
+// process pays in full.
 // Every item is checked before anything is written, as array checks them.
 func streamJSONArray(w io.Writer, items []json.RawMessage) error {
 	for i, item := range items {

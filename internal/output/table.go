@@ -138,14 +138,13 @@ func renderTable(w io.Writer, st tableStyle, header []string, rows [][]string, s
 // It writes exactly what tablewriter (v1.1.5, borderless, each cell padded
 // on its right by the column gap; TestTableMatchesTablewriter holds it to
 // that byte for byte) wrote when it was handed the cells padded to their
-// width, without tablewriter. For bis demand --by variant's 1,031 rows by
-// 10 columns (BenchmarkRenderTable, to a pipe, medians of 10) RenderTable
-// took 36 ms through tablewriter, nearly all of it in its Render building
-// per-cell contexts and maps and measuring each cell several times over,
-// for what is here a join: 0.85 ms in all. Its cheaper uses do not come
-// near: its streaming mode, given the widths, took 38 ms and pads wide
-// characters differently (878 of 2,000 random tables came out otherwise);
-// with its width cache off, 30 ms.
+// width, without tablewriter. tablewriter's Render builds per-cell
+// contexts and maps and measures each cell several times over, for what is
+// here a join: for bis demand --by variant's thousand rows that was most
+// of the answer's time (BenchmarkRenderTable compares). Its cheaper uses
+// do not come near: its streaming mode, given the widths, is no faster and
+// pads wide characters differently (many random tables came out
+// otherwise); nor is it with its width cache off.
 //
 // As with tablewriter, a column is as wide as its widest cell, every cell
 // but the last of a line counting as at least its column's width (it was

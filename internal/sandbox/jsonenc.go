@@ -13,10 +13,9 @@ import (
 // compares the two). No quirk of the API's JSON needs an encoding of its
 // own (the spec names none, such as escaped slashes): this one is kept for
 // speed alone, because the sandbox is the server of the export and mirror
-// benchmarks. encoding/json through object.MarshalJSON measured about 2x
-// the time per 15-row page (median 1.16 ms against 0.61 ms, 4 interleaved
-// runs of BenchmarkSubmissionPages100k), some 3.6 s more server time for
-// a 100,000-row export.
+// benchmarks, whose figures must measure storectl, not the sandbox:
+// encoding/json through object.MarshalJSON took about twice the time per
+// page (BenchmarkSubmissionPages100k compares).
 func appendJSON(buf []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:

@@ -8,9 +8,9 @@
 // It is written here rather than taken from a library because the one
 // well-kept Go library for the format (excelize) initialises tens of
 // thousands of values when the program starts, on every start of storectl
-// whatever the command: about 5 ms, half of the 10 ms a `storectl
-// --version` may take. Tests read what it writes back with excelize and
-// LibreOffice.
+// whatever the command, a large share of the budget a `storectl
+// --version` has (docs/benchmarks.md, Cold start). Tests read what it
+// writes back with excelize and LibreOffice.
 package xlsx
 
 import (

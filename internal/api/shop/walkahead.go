@@ -14,11 +14,10 @@ type ahead struct {
 
 // aheadPages is how many pages a walk fetching ahead keeps asked for
 // beyond the one it gives. With one, each request waited for the caller
-// to finish the page before it: a first sync of 100,000 rows from a
-// sandbox on the same machine spent 2 s of its 5.8 s walk waiting for
-// pages, while storing them took 3.3 s. With two, the requests follow
-// one another as a list's do, and the walk waits only for the slower of
-// the two.
+// to finish the page before it, so an unpaced first sync spent a good part
+// of its walk waiting for pages it could have had while it stored the one
+// before. With two, the requests follow one another as a list's do, and
+// the walk waits only for the slower of the two (docs/benchmarks.md, Sync).
 const aheadPages = 2
 
 // fetchAhead makes sure the pages from number on are being fetched, up to

@@ -193,12 +193,12 @@ func openOnlineSource(ctx context.Context, opts *ExportOptions, s *config.Settin
 
 // prefetchWhileCreating returns ctx for the mirror's open, which asks for
 // the list's first page (into *first) when the open creates a new mirror:
-// creating one took some 70 ms of the 3.3 s a 40-page export takes at the
-// throttle scaled to 30 per 3 s, and the first request, which starts the
+// creating one (its schema, migrations and rename into place) is a visible
+// part of a paced export's time, and the first request, which starts the
 // throttle's window, now leaves without waiting for it. The walk takes its
-// answer in place of asking again. An existing mirror opens in a few
-// milliseconds, and may hold another store, which is refused before
-// anything is sent (exit 2): then nothing is asked ahead.
+// answer in place of asking again. An existing mirror opens quickly, and
+// may hold another store, which is refused before anything is sent (exit
+// 2): then nothing is asked ahead.
 func prefetchWhileCreating(ctx context.Context, c *shop.Client, first **shop.Prefetch) context.Context {
 	return mirror.WithOpenTrace(ctx, &mirror.OpenTrace{Creating: func() {
 		*first = shop.StartPrefetch(ctx, c.ListSubmissions, 1)

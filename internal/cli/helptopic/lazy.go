@@ -4,7 +4,7 @@ import "github.com/spf13/cobra"
 
 // Every run builds the whole command tree, and rendering the environment
 // topic and the exit code table there cost every command, --version
-// included, ~190 KB of fresh memory and about half the time of building the
+// included, much fresh memory and a large share of the time of building the
 // tree, for text shown only by help and the generated docs. A command marked
 // with longAnnotation has its Long rendered by FillLong when one of those
 // needs it.

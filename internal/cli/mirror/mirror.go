@@ -20,8 +20,9 @@ interrupted sync continues where it stopped, and bis find, bis demand,
 bis export --offline and preorder products --variant-id answer from it in
 milliseconds.
 
-The schema and example queries are in docs/mirror.md; the file opens in
-sqlite3 or Datasette too (mirror path prints where it is).`)
+Example queries are in docs/mirror.md, the schema in
+docs/mirror-reference.md; the file opens in sqlite3 or Datasette too
+(mirror path prints where it is).`)
 	cmd.AddCommand(manystores.Read(newSync(f, nil)), manystores.Read(newStatus(f, nil)), manystores.Read(newQuery(f, nil)), manystores.Read(newPath(f, nil)), newVacuum(f, nil), newCheck(f, nil), newReset(f, nil),
 		newMigrate(f, nil), newCopy(f, nil))
 	return cmd

@@ -48,7 +48,8 @@ in memory: at most 256 MiB of it; pipe -o ndjson to jq for more.
 
 Tables: submissions, offers, offer_products, priority_rows, rules,
 form_fields, sync_journal. Columns carry the API's own names; see
-docs/mirror.md for the schema and example queries.`,
+docs/mirror-reference.md for the schema and docs/mirror.md for example
+queries.`,
 		Example: `  storectl mirror query "SELECT product_title, count(*) AS waiting FROM submissions WHERE status = 0 GROUP BY product_id ORDER BY waiting DESC LIMIT 10"
   storectl mirror query "SELECT customer_email FROM submissions WHERE gone_at IS NULL" -o csv > emails.csv`,
 		Args: cmdutil.ExactArgs(1, "the SQL as one argument, quoted"),
@@ -151,13 +152,13 @@ func queryError(err error) error {
 	case errors.As(err, &bound) && bound.Time:
 		return exitcode.UsageHint(err, "narrow the query (a WHERE, a LIMIT, a recursive CTE that ends), or give it longer with --time-limit")
 	case errors.As(err, &bound):
-		return exitcode.UsageHint(err, "select less of it (substr(), length(), a LIMIT); docs/mirror.md says what a query may take")
+		return exitcode.UsageHint(err, "select less of it (substr(), length(), a LIMIT); docs/mirror-reference.md says what a query may take")
 	case errors.As(err, &refused):
 		return exitcode.UsageHint(err,
 			"mirror query runs one statement that reads; `storectl mirror sync` is what updates the mirror")
 	case errors.As(err, &failed):
 		return exitcode.UsageHint(err,
-			"docs/mirror.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
+			"docs/mirror-reference.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
 	}
 	return mirrorutil.MirrorError(err)
 }
