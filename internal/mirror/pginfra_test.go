@@ -89,6 +89,14 @@ func TestPostgresSchemaVersions(t *testing.T) {
 		}
 	}
 
+	// Version 20 was a development version on PostgreSQL (its schema
+	// imitated SQLite's functions): refused, naming the baseline.
+	pgExec(t, tg, "UPDATE storectl.meta SET value = $1 WHERE key = 'schema_version'", "20")
+	if _, err := Open(ctx, postgres.At(tg), Options{Mode: Write, Store: store}); !errors.As(err, new(*BaselineError)) ||
+		!strings.Contains(err.Error(), "schema version 20, before version 21") {
+		t.Errorf("writable open of PostgreSQL's development version 20: %v", err)
+	}
+
 	pgExec(t, tg, "UPDATE storectl.meta SET value = $1 WHERE key = 'schema_version'", "19")
 	pgExec(t, tg, `INSERT INTO storectl.outbox (store, id, type, resource, row_id, occurred_at, detected_at, data)
 		VALUES ($1, 'evt_1', 't', 'r', '1', 'x', 'x', '{}'), ($1, 'evt_2', 't', 'r', '2', 'x', 'x', '{}')`, store)

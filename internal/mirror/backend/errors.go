@@ -8,9 +8,10 @@ import (
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
-// BaselineVersion is the schema version of both backends' baselines: the
-// number after the last development version's, so that no mirror made
-// before reads as it.
+// BaselineVersion is the schema version of SQLite's baseline, the number
+// after the last development version's, so that no mirror made before
+// reads as it (PostgreSQL's baseline is the next version: its development
+// version 20 still imitated SQLite's functions).
 const BaselineVersion = 20
 
 // The mirror's errors say which file and which state; the commands choose
@@ -153,11 +154,17 @@ type BaselineError struct {
 	Undelivered int
 	Copyable    bool
 	Postgres    bool
+	// Baseline is the backend's baseline version (0: BaselineVersion).
+	Baseline int
 }
 
 func (e *BaselineError) Error() string {
+	baseline := e.Baseline
+	if baseline == 0 {
+		baseline = BaselineVersion
+	}
 	return fmt.Sprintf("the mirror at %s was made by a development version of storectl (schema version %d, before version %d, the first released schema), which this storectl does not upgrade",
-		e.Path, e.Version, BaselineVersion)
+		e.Path, e.Version, baseline)
 }
 
 // ExitCode: nothing was sent or changed; the user chooses how to start over.

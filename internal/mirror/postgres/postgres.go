@@ -211,7 +211,7 @@ func (c *conn) checkSchemaAndStore(ctx context.Context, conn *pgx.Conn, row pgx.
 	case v > 0 && v < baselineVersion && conn != nil:
 		return baselineError(ctx, conn, target.Display, v)
 	case v > 0 && v < baselineVersion:
-		return &backend.BaselineError{Path: target.Display, Version: v, Postgres: true} // counted once the batch is read
+		return &backend.BaselineError{Path: target.Display, Version: v, Postgres: true, Baseline: baselineVersion} // counted once the batch is read
 	case c.inspect && v > 0 && v <= SchemaVersion():
 	default:
 		if err := refuseVersion(v, SchemaVersion(), target.Display, true); err != nil {
@@ -342,7 +342,7 @@ func parsePartVersions(list []string) (map[string]int, error) {
 func baselineError(ctx context.Context, q interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }, display string, version int) error {
-	e := &backend.BaselineError{Path: display, Version: version, Postgres: true}
+	e := &backend.BaselineError{Path: display, Version: version, Postgres: true, Baseline: baselineVersion}
 	var outbox bool
 	if err := q.QueryRow(ctx, "SELECT to_regclass('storectl.outbox') IS NOT NULL").Scan(&outbox); err != nil || !outbox {
 		return errors.Join(e, err)

@@ -27,51 +27,30 @@ import "github.com/storectl/storectl/internal/mirror/backend"
 // backend.Part), stores (which stores the database holds), leases (the one
 // writer of each store), pace (each token's pacing window, shared by every
 // machine) and pace_secret (the key pace's rows are named with).
-var Migrations = []string{pgBaseline, pgOwnSQL}
+var Migrations = []string{pgBaseline}
 
-// baselineVersion is the baseline's version, as SQLite's.
-const baselineVersion = backend.BaselineVersion
+// baselineVersion is the PostgreSQL baseline's version: one past SQLite's,
+// since development version 20 of the PostgreSQL schema still imitated
+// SQLite's functions (julianday, printf, json_each, sum over a condition)
+// for SQL rewritten as it was sent; the baseline is the schema without
+// them, and a database of version 20 is a development version's.
+const baselineVersion = backend.BaselineVersion + 1
 
 // SchemaVersion is the schema version the PostgreSQL mirror reaches.
 func SchemaVersion() int { return baselineVersion + len(Migrations) - 1 }
 
-// pgOwnSQL (version 21): the mirror's statements on PostgreSQL are its own
-// (statements.go), no longer SQLite's rewritten as they were sent, so the
-// functions that imitated SQLite's go; the API's times, which the detail
-// refresh and watch compare as instants, are read by a function of their
-// own.
-const pgOwnSQL = `
-DROP AGGREGATE storectl.sum(boolean);
-DROP FUNCTION storectl.count_true(bigint, boolean);
-DROP FUNCTION storectl.julianday(text);
-DROP FUNCTION storectl.json_each(text);
-DROP FUNCTION storectl.printf(text, bigint);
-
+const pgBaseline = `
 -- One of the API's datetimes (ISO 8601, with or without a fraction and a
 -- zone; without one, UTC: the connections' time zone) as an instant, NULL
 -- for text that is not one, so that a comparison with it is false rather
--- than an error that stops the statement.
+-- than an error that stops the statement (the detail refresh and watch
+-- compare the API's times as instants).
 CREATE FUNCTION storectl.api_time(t text) RETURNS timestamptz LANGUAGE plpgsql STABLE AS $$
 BEGIN
 	RETURN t::timestamptz;
 EXCEPTION WHEN others THEN
 	RETURN NULL;
 END $$;
-`
-
-const pgBaseline = `
--- SQLite's functions the mirror's SQL uses, so that it runs as written:
--- julianday of the API's ISO 8601 text (NULL when it does not parse, as in
--- SQLite) and sum over a condition (true counts 1).
-CREATE FUNCTION storectl.julianday(t text) RETURNS double precision LANGUAGE plpgsql STABLE AS $$
-BEGIN
-	RETURN extract(epoch FROM t::timestamptz) / 86400 + 2440587.5;
-EXCEPTION WHEN others THEN
-	RETURN NULL;
-END $$;
-CREATE FUNCTION storectl.count_true(n bigint, b boolean) RETURNS bigint LANGUAGE sql IMMUTABLE AS
-	'SELECT CASE WHEN b IS NULL THEN n ELSE coalesce(n, 0) + b::int END';
-CREATE AGGREGATE storectl.sum(boolean) (sfunc = storectl.count_true, stype = bigint);
 
 -- bis find's --email and --sku compare as SQLite's NOCASE does, ASCII
 -- letters folded and nothing else, through an expression of the column
@@ -335,16 +314,6 @@ CREATE TABLE storectl.odd_rows (
 	seen_by       bigint,
 	PRIMARY KEY (store, resource, id)
 );
-
--- SQLite's json_each as the mirror's SQL uses it (a page's ids, an
--- export's rows): over a JSON array of integer ids (or null), each one's index
--- (key, from 0) and id (value), as bigint so that id IN (…) seeks the key.
-CREATE FUNCTION storectl.json_each(ids text) RETURNS TABLE (key bigint, value bigint) LANGUAGE sql IMMUTABLE ROWS 15 AS
-	'SELECT o - 1, e::bigint FROM jsonb_array_elements_text(ids::jsonb) WITH ORDINALITY AS t(e, o)';
-
--- SQLite's printf for the one format the mirror's SQL gives it: '%02d'.
-CREATE FUNCTION storectl.printf(f text, n bigint) RETURNS text LANGUAGE sql IMMUTABLE AS
-	$$SELECT replace(f, '%02d', lpad(n::text, 2, '0'))$$;
 
 -- What a store's first pass deferred (its tallies: a 'recount' row; the
 -- table's indexes: 'index' rows, whose definitions only the owner keeps,
