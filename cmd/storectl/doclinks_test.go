@@ -52,13 +52,12 @@ func lineCount(t *testing.T, path string) int {
 func TestDocsLinksResolve(t *testing.T) {
 	anchors := map[string]map[string]bool{} // page path → its anchors
 	anchorsOf := func(path string) map[string]bool {
-		if a, ok := anchors[path]; !ok {
+		if _, ok := anchors[path]; !ok {
 			text, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			a = headingAnchors(string(text))
-			anchors[path] = a
+			anchors[path] = headingAnchors(string(text))
 		}
 		return anchors[path]
 	}
