@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -175,4 +176,28 @@ func cmdProxyRec(ts *testscript.TestScript, neg bool, args []string) {
 	}))
 	ts.Defer(func() { srv.Close(); log.Close() })
 	ts.Setenv("PROXY_"+strings.ToUpper(args[0]), srv.URL)
+}
+
+// cmdSilentServer (silentserver NAME) listens on loopback, accepts every
+// connection and never answers, as a server whose socket stays open while
+// it does not run; $SILENT_NAME is its host:port. It closes each
+// connection after a while, so that a client without a bound fails the
+// script rather than hanging it.
+func cmdSilentServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: silentserver NAME")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	ts.Defer(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			time.AfterFunc(20*time.Second, func() { c.Close() })
+		}
+	}()
+	ts.Setenv("SILENT_"+strings.ToUpper(args[0]), ln.Addr().String())
 }

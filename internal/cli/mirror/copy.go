@@ -55,6 +55,7 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if err != nil {
 		return err
 	}
+	target.BoundConnect(s.Timeout)
 	if s.Sandbox {
 		return exitcode.UsageError("mirror copy moves a real store's mirror: the sandbox's stays local")
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // OpenMirror opens the mirror be holds, its errors worded for the user
@@ -35,6 +36,7 @@ func MirrorError(err error) error {
 		perm    *mirror.PermissionError
 		held    *mirror.LeaseHeldError
 		refused *mirror.FileError
+		unheard *pgurl.ConnectError
 	)
 	switch {
 	case err == nil:
@@ -67,6 +69,9 @@ func MirrorError(err error) error {
 		return exitcode.WithHint(exitcode.Failure, err, "one storectl writes a store at a time: try again when it is done")
 	case errors.Is(err, mirror.ErrBusy):
 		return exitcode.Wrap(exitcode.Failure, fmt.Errorf("%w: try again when it is done", err))
+	case errors.As(err, &unheard) && unheard.TimedOut():
+		return exitcode.WithHint(exitcode.Of(err), err,
+			"check that mirror_url names a PostgreSQL server that is up; --timeout D waits longer (such as --timeout 2m), as does connect_timeout in mirror_url")
 	}
 	return err
 }

@@ -11,12 +11,18 @@ import (
 // PostgresTarget is the PostgreSQL database that holds the profile's
 // mirror (mirror_url, STORECTL_MIRROR_URL), nil for the local SQLite file.
 // The sandbox's mirror stays local: each machine's sandbox is a store of
-// its own.
+// its own. Opening each connection waits --timeout at most, unless the
+// URL (or PGCONNECT_TIMEOUT) names its own connect_timeout.
 func PostgresTarget(s *config.Settings) (*pgurl.Target, error) {
 	if s.MirrorURL == "" || s.Sandbox {
 		return nil, nil
 	}
-	return pgurl.ParseEnv(s.MirrorURL, config.Getenv)
+	t, err := pgurl.ParseEnv(s.MirrorURL, config.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	t.BoundConnect(s.Timeout)
+	return t, nil
 }
 
 // Backend is where the profile's mirror lives, as the settings say: the

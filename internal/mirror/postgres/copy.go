@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/storectl/storectl/internal/mirror/backend"
-	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // Import copies a mirror of another backend, src, into this store's (which
@@ -25,7 +24,7 @@ import (
 func (c *conn) Import(ctx context.Context, src backend.Source, tables []string) (counts []int, err error) {
 	conn, err := pgx.ConnectConfig(ctx, c.target.Config)
 	if err != nil {
-		return nil, c.target.RedactError(&pgurl.ConnectError{Target: c.target.Display, Err: err})
+		return nil, c.target.RedactError(c.target.ConnectError(err))
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	tx, err := conn.Begin(ctx)

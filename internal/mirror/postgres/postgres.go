@@ -102,7 +102,7 @@ func (c *conn) claim(ctx context.Context, baseURL string) error {
 func (c *conn) migrate(ctx context.Context) error {
 	conn, err := pgx.ConnectConfig(ctx, c.target.Config)
 	if err != nil {
-		return &pgurl.ConnectError{Target: c.target.Display, Err: err}
+		return c.target.ConnectError(err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if c.version, err = migrateWith(ctx, conn, c.target.Display, Migrations, c.parts); err != nil {
@@ -141,7 +141,7 @@ func (c *conn) check(ctx context.Context) error {
 	target := c.target
 	pc, err := c.sql.Conn(ctx)
 	if err != nil {
-		return &pgurl.ConnectError{Target: target.Display, Err: err}
+		return target.ConnectError(err)
 	}
 	defer pc.Close()
 	return pc.Raw(func(dc any) error {
@@ -403,7 +403,7 @@ func refuseVersion(version, latest int, display string, readOnly bool) error {
 func Migrate(ctx context.Context, target *pgurl.Target, parts []backend.Part) (from, to int, err error) {
 	conn, err := pgx.ConnectConfig(ctx, target.Config)
 	if err != nil {
-		return 0, 0, target.RedactError(&pgurl.ConnectError{Target: target.Display, Err: err})
+		return 0, 0, target.RedactError(target.ConnectError(err))
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	from, err = migrateWith(ctx, conn, target.Display, Migrations, parts)
@@ -426,7 +426,7 @@ func explain(target *pgurl.Target, err error) error {
 	}
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) {
-		return &pgurl.ConnectError{Target: target.Display, Err: err}
+		return target.ConnectError(err)
 	}
 	return err
 }

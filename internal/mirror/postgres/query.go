@@ -51,7 +51,7 @@ func (c *conn) query(ctx context.Context, query string, limit time.Duration, col
 	}
 	conn, err := pgx.ConnectConfig(ctx, storeConfig(c.target.Config, c.store))
 	if err != nil {
-		return err
+		return c.target.ConnectError(err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	conn.PgConn().Frontend().SetMaxBodyLen(backend.QueryRowLimit)

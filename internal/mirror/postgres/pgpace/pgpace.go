@@ -100,7 +100,7 @@ func (s *Store) connect(ctx context.Context) error {
 	}
 	conn, err := pgx.ConnectConfig(ctx, s.target.Config)
 	if err != nil {
-		return &pgurl.ConnectError{Target: s.target.Display, Err: err}
+		return s.target.ConnectError(err)
 	}
 	var secret string
 	if err := conn.QueryRow(ctx, "SELECT secret FROM storectl.pace_secret").Scan(&secret); err != nil {

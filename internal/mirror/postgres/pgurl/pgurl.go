@@ -12,6 +12,7 @@
 package pgurl
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -34,6 +36,9 @@ type Target struct {
 	// and TLS mode, never the password.
 	Display string
 	redact  *strings.Replacer
+	// namesConnectTimeout: the URL or PGCONNECT_TIMEOUT bounds opening a
+	// connection (connect_timeout), which BoundConnect then leaves alone.
+	namesConnectTimeout bool
 }
 
 // Is reports whether a mirror_url names PostgreSQL (a postgres:// or
@@ -84,7 +89,28 @@ func ParseEnv(raw string, getenv func(string) string) (*Target, error) {
 	}
 	t := &Target{Config: cfg, Display: display(cfg)}
 	t.redact = passwordScrubber(cfg.Password, writtenPassword(raw))
+	t.namesConnectTimeout = cfg.ConnectTimeout != 0 || connectTimeoutKey().MatchString(raw) ||
+		getenv != nil && getenv("PGCONNECT_TIMEOUT") != ""
 	return t, nil
+}
+
+var connectTimeoutKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(^|[\s?&])connect_timeout\s*=`) })
+
+// BoundConnect bounds the opening of each connection to the server (dial,
+// TLS, login) by d, unless the URL or PGCONNECT_TIMEOUT named a bound of
+// its own (connect_timeout, 0 for none): without one, a server that
+// accepts and never answers holds every command that reads the mirror.
+// d of 0 leaves connections unbounded.
+func (t *Target) BoundConnect(d time.Duration) {
+	if d > 0 && !t.namesConnectTimeout {
+		t.Config.ConnectTimeout = d
+	}
+}
+
+// ConnectError is err, a connection to t that could not be opened, naming
+// the server and the bound its opening had.
+func (t *Target) ConnectError(err error) *ConnectError {
+	return &ConnectError{Target: t.Display, Err: err, Wait: t.Config.ConnectTimeout}
 }
 
 // Redact scrubs the target's password from s.
@@ -253,6 +279,8 @@ func withSSLMode(raw, mode string) string {
 type ConnectError struct {
 	Target string
 	Err    error
+	// Wait bounded the connection's opening (0: none).
+	Wait time.Duration
 }
 
 func (e *ConnectError) Error() string {
@@ -261,7 +289,21 @@ func (e *ConnectError) Error() string {
 	if errors.As(e.Err, &inner) {
 		return inner.Error()
 	}
+	if e.TimedOut() {
+		return fmt.Sprintf("cannot reach the PostgreSQL mirror at %s: no answer within %s", e.Target, e.Wait)
+	}
 	return fmt.Sprintf("cannot reach the PostgreSQL mirror at %s: %v", e.Target, e.Err)
+}
+
+// TimedOut reports whether the server did not answer within the bound of
+// the connection's opening (a server that accepts and never answers, a
+// network that drops the packets).
+func (e *ConnectError) TimedOut() bool {
+	var inner *ConnectError
+	if errors.As(e.Err, &inner) {
+		return inner.TimedOut()
+	}
+	return e.Wait > 0 && errors.Is(e.Err, context.DeadlineExceeded)
 }
 
 func (e *ConnectError) Unwrap() error { return e.Err }

@@ -1,19 +1,23 @@
 package pgurl
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/storectl/storectl/internal/exitcode"
 )
 
 func clearPGEnv(t *testing.T) {
-	for _, k := range []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGPASSWORD", "PGSSLMODE", "PGSERVICE", "PGPASSFILE"} {
+	for _, k := range []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGPASSWORD", "PGSSLMODE", "PGSERVICE", "PGPASSFILE", "PGCONNECT_TIMEOUT"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("PGPASSFILE", t.TempDir()+"/none")
@@ -144,5 +148,77 @@ func TestConnectErrorSaysWhereOnce(t *testing.T) {
 	down := &ConnectError{Target: "postgres://u@h/db", Err: errors.New("connection refused")}
 	if down.ExitCode() != exitcode.Failure {
 		t.Errorf("a server down: exit %d", down.ExitCode())
+	}
+}
+
+// silentServer accepts connections and never answers (a wrong port, a
+// server stopped while its socket stays open); it closes them after a
+// while, so that a connection without a bound fails the test rather than
+// hanging it.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			time.AfterFunc(20*time.Second, func() { c.Close() })
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// --timeout bounds opening a connection unless the URL or
+// PGCONNECT_TIMEOUT names connect_timeout (0 included: no bound).
+func TestBoundConnect(t *testing.T) {
+	clearPGEnv(t)
+	for raw, want := range map[string]time.Duration{
+		"postgres://u@127.0.0.1/db":                                   2 * time.Second,
+		"postgres://u@127.0.0.1/db?connect_timeout=7":                 7 * time.Second,
+		"host=127.0.0.1 dbname=db connect_timeout=0":                  0,
+		"postgres://u@127.0.0.1/db?sslmode=disable&connect_timeout=0": 0,
+	} {
+		tg, err := Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg.BoundConnect(2 * time.Second)
+		if tg.Config.ConnectTimeout != want {
+			t.Errorf("%s: connect timeout %s, want %s", raw, tg.Config.ConnectTimeout, want)
+		}
+	}
+	env := map[string]string{"PGCONNECT_TIMEOUT": "9"}
+	t.Setenv("PGCONNECT_TIMEOUT", "9")
+	tg, err := ParseEnv("postgres://u@127.0.0.1/db", func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.BoundConnect(2 * time.Second); tg.Config.ConnectTimeout != 9*time.Second {
+		t.Errorf("PGCONNECT_TIMEOUT: connect timeout %s", tg.Config.ConnectTimeout)
+	}
+}
+
+// A server that accepts and never answers is given up on at the bound,
+// and the error says so, naming the server once.
+func TestConnectToASilentServerTimesOut(t *testing.T) {
+	clearPGEnv(t)
+	tg, err := Parse("postgres://u@" + silentServer(t) + "/db?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg.BoundConnect(200 * time.Millisecond)
+	_, err = pgx.ConnectConfig(context.Background(), tg.Config)
+	ce := tg.ConnectError(err)
+	if !ce.TimedOut() || !strings.Contains(ce.Error(), "at "+tg.Display+": no answer within 200ms") {
+		t.Errorf("%v (timed out: %v)", ce, ce.TimedOut())
+	}
+	if ce.ExitCode() != exitcode.Failure {
+		t.Errorf("exit %d", ce.ExitCode())
 	}
 }
