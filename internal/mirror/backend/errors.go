@@ -171,20 +171,18 @@ func (e *BaselineError) Error() string {
 func (e *BaselineError) ExitCode() int { return exitcode.Usage }
 
 // QueryRoleError is a PostgreSQL role mirror query does not run as: one
-// that reaches outside the mirror (a superuser, a replication role, a
-// member of a predefined role that signals sessions or reads and writes
-// the server's files, one allowed to call a function that does), or one
-// that may write the mirror, whose queries could end the team's own
-// sessions (pg_terminate_backend: a role may end its own sessions, and the
-// writer's are the syncs'). Nothing ran.
+// that reaches outside the database (a superuser, a replication role, a
+// member of a predefined role that signals any session or reads and
+// writes the server's files, one allowed to call a function that does).
+// Nothing ran.
 type QueryRoleError struct {
 	Target string
 	Role   string
-	Why    string // "is a superuser", "may write the mirror's rows", …
+	Why    string // "is a superuser", "may call lo_export", …
 }
 
 func (e *QueryRoleError) Error() string {
-	return fmt.Sprintf("mirror query does not run as role %q of %s, which %s: a query could reach beyond the mirror through it (end the team's sessions, write files on the server); nothing ran",
+	return fmt.Sprintf("mirror query does not run as role %q of %s, which %s: a query could reach beyond the database through it (end any session, write files on the server); nothing ran",
 		e.Role, e.Target, e.Why)
 }
 

@@ -26,13 +26,14 @@ import (
 //     holds the team's server for long, and a row no bigger than
 //     backend.QueryRowLimit reaches storectl (the protocol's message of a row is
 //     refused past it, before it is read);
-//   - only as a role that reaches nothing beyond the mirror's rows
-//     (queryRole): not a superuser or a replication role, no member of the
-//     predefined roles that signal sessions or touch the server's files,
-//     allowed no function that does, and unable to write the mirror —
-//     every role may end its own sessions (pg_terminate_backend), and the
-//     writer's are the team's syncs. The reader role of docs/team-mirror.md
-//     is such a role; the writer and the owner are refused.
+//   - only as a role that reaches nothing beyond the database
+//     (checkQueryRole): not a superuser or a replication role, no member
+//     of the predefined roles that signal any session or touch the
+//     server's files, allowed no function that does. Every role may still
+//     end its own role's sessions (pg_terminate_backend): the writer's
+//     are the team's syncs, so docs/team-mirror.md tells to query as the
+//     reader role. The writer is not refused: storectl mcp reads its
+//     lists through mirror query as the profile that syncs.
 //
 // The names of the mirror's tables are this store's rows (the views of
 // schema storectl_store, storeConfig); storectl.<table> is every store's,
@@ -128,17 +129,16 @@ const queryRoleSQL = `SELECT current_user::text, r.rolsuper, r.rolreplication,
 	coalesce((SELECT string_agg(p, ', ' ORDER BY p) FROM unnest($1::text[]) AS p
 		WHERE to_regrole(p) IS NOT NULL AND pg_has_role(current_user, p, 'USAGE')), ''),
 	coalesce((SELECT string_agg(DISTINCT f.proname, ', ' ORDER BY f.proname) FROM pg_proc AS f
-		WHERE f.proname = ANY($2::text[]) AND has_function_privilege(current_user, f.oid, 'EXECUTE')), ''),
-	has_table_privilege(current_user, 'storectl.submissions', 'INSERT, UPDATE, DELETE, TRUNCATE')
+		WHERE f.proname = ANY($2::text[]) AND has_function_privilege(current_user, f.oid, 'EXECUTE')), '')
 FROM pg_roles AS r WHERE r.rolname = current_user`
 
 // checkQueryRole refuses, before the user's statement runs, a role that
-// reaches beyond the mirror's rows (the layers above).
+// reaches beyond the database (the layers above).
 func (c *conn) checkQueryRole(ctx context.Context, tx pgx.Tx) error {
 	var role, roles, functions string
-	var super, replication, writes bool
+	var super, replication bool
 	if err := tx.QueryRow(ctx, queryRoleSQL, beyondTheDatabaseRoles, beyondTheDatabaseFunctions).
-		Scan(&role, &super, &replication, &roles, &functions, &writes); err != nil {
+		Scan(&role, &super, &replication, &roles, &functions); err != nil {
 		return err
 	}
 	refused := func(why string) error {
@@ -153,8 +153,6 @@ func (c *conn) checkQueryRole(ctx context.Context, tx pgx.Tx) error {
 		return refused("has the rights of " + roles)
 	case functions != "":
 		return refused("may call " + functions)
-	case writes:
-		return refused("may write the mirror's rows")
 	}
 	return nil
 }
