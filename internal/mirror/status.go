@@ -14,7 +14,10 @@ type Status struct {
 	Size int64 // the database file with its write-ahead log
 	// Free is the part of the file holding nothing (pages left by deleted
 	// rows and dropped indexes): what `mirror vacuum` gives back at least.
-	Free      int64
+	Free int64
+	// NoFile: the mirror is no file of its own (PostgreSQL), and Size and
+	// Free say nothing.
+	NoFile    bool
 	Store     string
 	Resources []ResourceStatus
 }
@@ -51,7 +54,7 @@ func (db *DB) Status(ctx context.Context) (_ *Status, err error) {
 	if err != nil {
 		return nil, err
 	}
-	st.Size, st.Free = space.Size, space.Free
+	st.Size, st.Free, st.NoFile = space.Size, space.Free, space.NoFile
 	if err := db.sql().QueryRowContext(ctx, db.q.BaseURL).Scan(&st.Store); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}

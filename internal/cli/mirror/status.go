@@ -112,12 +112,15 @@ func statusJSON(st *mirror.Status, cov coverageJSON) (json.RawMessage, error) {
 	out := struct {
 		Path              string         `json:"path"`
 		Exists            bool           `json:"exists"`
-		SizeBytes         int64          `json:"size_bytes"`
-		FreeBytes         int64          `json:"free_bytes"`
+		SizeBytes         *int64         `json:"size_bytes"`
+		FreeBytes         *int64         `json:"free_bytes"`
 		Store             string         `json:"store"`
 		Resources         []resourceJSON `json:"resources"`
 		SubmissionDetails coverageJSON   `json:"submission_details"`
-	}{Path: st.Path, Exists: true, SizeBytes: st.Size, FreeBytes: st.Free, Store: st.Store, SubmissionDetails: cov}
+	}{Path: st.Path, Exists: true, Store: st.Store, SubmissionDetails: cov}
+	if !st.NoFile { // a PostgreSQL mirror has no size of its own: null
+		out.SizeBytes, out.FreeBytes = &st.Size, &st.Free
+	}
 	for _, r := range st.Resources {
 		rj := resourceJSON{Resource: r.Resource, Group: r.Group, Rows: r.Rows, Gone: r.Gone, Unfinished: r.Unfinished,
 			LastFull: timeOrNil(r.LastFull), LastIncremental: timeOrNil(r.LastIncremental)}
@@ -154,6 +157,10 @@ func renderStatus(w io.Writer, opts *StatusOptions, st *mirror.Status) error {
 			output.Ago(r.LastFull, now), output.Ago(r.LastIncremental, now), unfinished})
 	}
 	if err := output.RenderTable(w, opts.IO, header, rows); err != nil {
+		return err
+	}
+	if st.NoFile {
+		_, err := fmt.Fprintf(w, "\n%s · %s\n", st.Path, st.Store)
 		return err
 	}
 	_, err := fmt.Fprintf(w, "\n%s · %s%s · %s\n", st.Path, humanBytes(st.Size), freeNote(st), st.Store)

@@ -229,6 +229,9 @@ type Space struct {
 	// alone; Free the part of it that holds nothing (pages left by deleted
 	// rows and dropped indexes): what vacuum gives back at least.
 	Size, File, Free int64
+	// NoFile: the mirror is no file of its own (a PostgreSQL database
+	// holds every store's), so it has no size to show.
+	NoFile bool
 }
 
 // Build is indexes being built on a connection of their own.

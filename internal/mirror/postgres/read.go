@@ -20,7 +20,7 @@ func (c *conn) Version() int             { return c.version }
 func (c *conn) Checkpoint(context.Context) {}
 
 // Space: the server's files are the DBA's; a mirror has no file here.
-func (c *conn) Space(context.Context) (backend.Space, error) { return backend.Space{}, nil }
+func (c *conn) Space(context.Context) (backend.Space, error) { return backend.Space{NoFile: true}, nil }
 
 // ErrNoFile is a vacuum of a mirror on a server, whose VACUUM is the
 // DBA's (autovacuum does it).
