@@ -80,6 +80,7 @@ func TestScripts(t *testing.T) {
 			"sandboxgrow":  cmdSandboxGrow,
 			"xlsxcells":    cmdXLSXCells,
 			"pgdb":         cmdPGDB,
+			"pgreader":     cmdPGReader,
 			"odscheck":     cmdODSCheck,
 			"reportcheck":  cmdReportCheck,
 			"webhookrecv":  cmdWebhookRecv,

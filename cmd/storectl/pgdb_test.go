@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"time"
 
@@ -56,4 +57,32 @@ func (s stopPGServer) Run() int {
 	code := s.m.Run()
 	pgtest.StopStarted()
 	return code
+}
+
+// cmdPGReader creates a login role with the reader's grants of
+// docs/team-mirror.md on the database of $STORECTL_MIRROR_URL (once its
+// schema is made) and sets $READER_URL to connect as it: mirror query on
+// PostgreSQL runs only as such a role.
+//
+//	pgreader
+func cmdPGReader(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: pgreader")
+	}
+	db, err := url.Parse(ts.Getenv("STORECTL_MIRROR_URL"))
+	ts.Check(err)
+	role := "reader_" + pgtest.RandomName()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ts.Check(pgtest.Exec(ctx, db.String(), "CREATE ROLE "+role+" LOGIN PASSWORD 'reader-pw'",
+		"GRANT USAGE ON SCHEMA storectl, storectl_store TO "+role,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA storectl, storectl_store TO "+role,
+		"GRANT INSERT, UPDATE ON storectl.pace TO "+role))
+	ts.Defer(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = pgtest.Exec(ctx, db.String(), "DROP OWNED BY "+role, "DROP ROLE IF EXISTS "+role)
+	})
+	db.User = url.UserPassword(role, "reader-pw")
+	ts.Setenv("READER_URL", db.String())
 }

@@ -9,11 +9,16 @@ import (
 	"testing"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror/postgres"
 )
 
 func (w *world) readOnly() *DB {
 	w.t.Helper()
-	db, err := Open(context.Background(), w.backend(), w.options(ReadOnly, "https://sandbox.test"))
+	be := w.backend()
+	if w.pg != nil {
+		be = postgres.At(pgReader(w.t, w.pg)) // a reader's rights, as mirror query needs
+	}
+	db, err := Open(context.Background(), be, w.options(ReadOnly, "https://sandbox.test"))
 	if err != nil {
 		w.t.Fatal(err)
 	}

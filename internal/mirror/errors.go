@@ -27,6 +27,7 @@ type (
 	NewerSchemaError  = backend.NewerSchemaError
 	BaselineError     = backend.BaselineError
 	QueryRefusedError = backend.QueryRefusedError
+	QueryRoleError    = backend.QueryRoleError
 	QuerySQLError     = backend.QuerySQLError
 	PermissionError   = backend.PermissionError
 	StoreScopeError   = backend.StoreScopeError

@@ -103,8 +103,9 @@ func TestPostgresReaderNamesItsStoreInEachTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tg := *w.pg
-	tg.Config = w.pg.Config.Copy()
+	reader := pgReader(t, w.pg)
+	tg := *reader
+	tg.Config = reader.Config.Copy()
 	everyStore := "storectl"
 	tg.Config.DialFunc = startupDial(map[string]*string{"storectl.store": nil, "search_path": &everyStore})
 	db, err := Open(ctx, postgres.At(&tg), Options{Mode: ReadOnly, Store: "https://sandbox.test"})

@@ -51,6 +51,28 @@ func pgMigratedTarget(t testing.TB) *pgurl.Target {
 	return tg
 }
 
+// pgReader is a new login role with the reader's grants of
+// docs/team-mirror.md on admin's database (made once its tables are),
+// dropped when the test ends, and the configuration to connect as it:
+// mirror query runs only as such a role.
+func pgReader(t testing.TB, admin *pgurl.Target) *pgurl.Target {
+	t.Helper()
+	role := "reader_" + pgtest.RandomName()
+	pgExec(t, admin, "CREATE ROLE "+role+" LOGIN PASSWORD 'reader-pw'")
+	t.Cleanup(func() {
+		conn := pgtest.SQL(t, admin.Config)
+		_, _ = conn.Exec("DROP OWNED BY " + role)
+		_, _ = conn.Exec("DROP ROLE IF EXISTS " + role)
+	})
+	pgExec(t, admin, `GRANT USAGE ON SCHEMA storectl, storectl_store TO `+role+`;
+		GRANT SELECT ON ALL TABLES IN SCHEMA storectl, storectl_store TO `+role+`;
+		GRANT INSERT, UPDATE ON storectl.pace TO `+role)
+	reader := *admin
+	reader.Config = admin.Config.Copy()
+	reader.Config.User, reader.Config.Password = role, "reader-pw"
+	return &reader
+}
+
 func pgExec(t testing.TB, tg *pgurl.Target, q string, args ...any) {
 	t.Helper()
 	if _, err := pgtest.SQL(t, tg.Config).Exec(q, args...); err != nil {
@@ -110,7 +132,7 @@ func TestPostgresSchemaVersions(t *testing.T) {
 	if _, _, err := postgres.Migrate(ctx, tg, Parts(backend.Postgres)); !errors.As(err, new(*BaselineError)) {
 		t.Errorf("mirror migrate of a development version's schema: %v", err)
 	}
-	inspect, err := Open(ctx, postgres.At(tg), Options{Mode: Inspect, Store: store})
+	inspect, err := Open(ctx, postgres.At(pgReader(t, tg)), Options{Mode: Inspect, Store: store})
 	if err != nil {
 		t.Fatalf("inspect a development version's schema: %v", err)
 	}

@@ -4,17 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // pgWorld is a synced sandbox store copied into a PostgreSQL mirror (or
 // synced there, in the run on PostgreSQL), and
-// the mirror opened read-only there.
+// the mirror opened read-only there by a reader role.
 func pgWorld(t *testing.T, rows int) (*world, *DB) {
 	t.Helper()
 	ctx := context.Background()
@@ -27,7 +32,7 @@ func pgWorld(t *testing.T, rows int) (*world, *DB) {
 			t.Fatal(err)
 		}
 	}
-	db, err := Open(ctx, postgres.At(tg), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
+	db, err := Open(ctx, postgres.At(pgReader(t, tg)), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,3 +108,95 @@ func TestPostgresQueryReads(t *testing.T) {
 }
 
 func mapText(m map[string]json.RawMessage) string { b, _ := json.Marshal(m); return string(b) }
+
+// mirror query on PostgreSQL runs only as a role that reaches nothing
+// beyond the database: a superuser, a replication role, a role with the
+// rights of a predefined role that acts outside the database or of a
+// function that does are refused before anything runs, exit 4. As the
+// reader of docs/team-mirror.md each call with an effect outside the
+// transaction is refused by the server, and has none: the writer's
+// session (a sync's) stays.
+func TestPostgresQueryRunsOnlyAsAReader(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, 30)
+	w.sync(SyncOptions{}, "bis")
+	tg := w.pg
+	if tg == nil {
+		tg = pgTarget(t)
+		if _, err := w.db.CopyTo(ctx, postgres.At(tg), "https://sandbox.test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(target *pgurl.Target) *DB {
+		db, err := Open(ctx, postgres.At(target), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	writer := pgReader(t, tg) // a login of its own, as the syncing machine's
+	pgExec(t, tg, "GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA storectl, storectl_store TO "+writer.Config.User)
+	signaller := pgReader(t, tg)
+	pgExec(t, tg, "GRANT pg_signal_backend TO "+signaller.Config.User)
+	reloader := pgReader(t, tg)
+	pgExec(t, tg, "GRANT EXECUTE ON FUNCTION pg_reload_conf() TO "+reloader.Config.User)
+	exporter := pgReader(t, tg)
+	pgExec(t, tg, "GRANT pg_write_server_files TO "+exporter.Config.User)
+	replicator := pgReader(t, tg)
+	pgExec(t, tg, "ALTER ROLE "+replicator.Config.User+" REPLICATION")
+	for _, c := range []struct {
+		name   string
+		target *pgurl.Target
+		why    string
+	}{
+		{"a superuser", tg, "is a superuser"},
+		{"a member of pg_signal_backend", signaller, "has the rights of pg_signal_backend"},
+		{"a role allowed pg_reload_conf", reloader, "may call pg_reload_conf"},
+		{"a member of pg_write_server_files", exporter, "has the rights of pg_write_server_files"},
+		{"a replication role", replicator, "is a replication role"},
+	} {
+		_, err := pgQueryAll(open(c.target), "SELECT count(*) FROM submissions")
+		var refused *QueryRoleError
+		if !errors.As(err, &refused) || refused.Why != c.why || exitcode.Of(err) != exitcode.Auth || strings.Contains(err.Error(), "pw") {
+			t.Errorf("%s: %v (exit %d), want refused: %s", c.name, err, exitcode.Of(err), c.why)
+		}
+	}
+
+	// The writer's session (a sync's) stays; the reader cannot end it.
+	sync, err := pgtest.SQL(t, writer.Config).Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sync.Close()
+	var pid int
+	if err := sync.QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	reader := open(pgReader(t, tg))
+	exported := filepath.Join(t.TempDir(), "exported")
+	for _, q := range []string{
+		"SELECT lo_export(lo_from_bytea(0, 'x'), '" + exported + "')",
+		"SELECT pg_reload_conf()",
+		"SELECT pg_switch_wal()",
+		"SELECT pg_rotate_logfile()",
+		fmt.Sprintf("SELECT pg_terminate_backend(%d)", pid),
+		fmt.Sprintf("SELECT pg_cancel_backend(%d)", pid),
+		"SELECT pg_read_file('postgresql.conf')",
+		"COPY submissions TO PROGRAM 'touch " + exported + "'",
+		"SELECT dblink_exec('dbname=postgres', 'SELECT 1')",
+	} {
+		if _, err := pgQueryAll(reader, q); err == nil || exitcode.Of(err) != exitcode.Usage {
+			t.Errorf("%s as the reader: %v (exit %d)", q, err, exitcode.Of(err))
+		}
+	}
+	if err := sync.QueryRowContext(ctx, "SELECT 1").Scan(new(int)); err != nil {
+		t.Errorf("the writer's session was ended: %v", err)
+	}
+	if _, err := os.Stat(exported); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a file was written on the server: %v", err)
+	}
+	if got, err := pgQueryAll(reader, "SELECT count(*) AS n FROM submissions"); err != nil || string(got[0]["n"]) != "30" {
+		t.Errorf("the reader's own query: %v %v", got, err)
+	}
+}

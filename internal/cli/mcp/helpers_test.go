@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -245,4 +246,26 @@ func httpStore(t *testing.T, edit func(*sandbox.State), hostile func(w http.Resp
 	t.Setenv("STORECTL_SHOP_TOKEN", sandbox.ShopToken)
 	t.Setenv("STORECTL_CATALOG_TOKEN", sandbox.CatalogToken)
 	return srv
+}
+
+// pgOwnedDB is a fresh PostgreSQL database owned by a login role of its
+// own, as a team's owner of docs/team-mirror.md (the test server's role is
+// a superuser, whom mirror query refuses), and the URL to connect as it.
+func pgOwnedDB(t *testing.T) string {
+	t.Helper()
+	dbURL := pgtest.DB(t)
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	role, db := "owner_"+pgtest.RandomName(), strings.TrimPrefix(u.Path, "/")
+	ctx := context.Background()
+	if err := pgtest.Exec(ctx, dbURL, "CREATE ROLE "+role+" LOGIN PASSWORD 'owner-pw'", "ALTER DATABASE "+db+" OWNER TO "+role); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = pgtest.Exec(ctx, dbURL, "DROP OWNED BY "+role, "ALTER DATABASE "+db+" OWNER TO CURRENT_USER", "DROP ROLE IF EXISTS "+role)
+	})
+	u.User = url.UserPassword(role, "owner-pw")
+	return u.String()
 }

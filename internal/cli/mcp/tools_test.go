@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	mcpcmd "github.com/storectl/storectl/internal/cli/mcp"
-	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
 	"github.com/storectl/storectl/internal/output"
 )
 
@@ -27,7 +26,7 @@ func TestReadToolsAnswerAsTheCommandLine(t *testing.T) {
 func TestReadToolsAnswerAsTheCommandLineOnPostgreSQL(t *testing.T) {
 	isolate(t)
 	httpStore(t, nil, nil)
-	t.Setenv("STORECTL_MIRROR_URL", pgtest.DB(t))
+	t.Setenv("STORECTL_MIRROR_URL", pgOwnedDB(t))
 	cli(t, "mirror", "sync", "-q")
 	s := serve(t, mcpcmd.Options{})
 	checkReadTools(t, s)

@@ -12,7 +12,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mcpcmd "github.com/storectl/storectl/internal/cli/mcp"
-	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
 )
 
 func launches(names ...string) []any {
@@ -148,7 +147,7 @@ func TestApplyStoppedPartWayContinues(t *testing.T) {
 func TestPlanAndApplyBesideAPostgreSQLMirror(t *testing.T) {
 	isolate(t)
 	httpStore(t, nil, nil)
-	t.Setenv("STORECTL_MIRROR_URL", pgtest.DB(t))
+	t.Setenv("STORECTL_MIRROR_URL", pgOwnedDB(t))
 	cli(t, "mirror", "sync", "comingsoon", "-q")
 	s := serve(t, mcpcmd.Options{AllowWrites: true})
 	id := s.ok("comingsoon_plan", map[string]any{"rules": launches("MCP on PostgreSQL")}).v["data"].(map[string]any)["plan_id"].(string)

@@ -37,6 +37,7 @@ func MirrorError(err error) error {
 		held    *mirror.LeaseHeldError
 		refused *mirror.FileError
 		unheard *pgurl.ConnectError
+		role    *mirror.QueryRoleError
 	)
 	switch {
 	case err == nil:
@@ -69,6 +70,14 @@ func MirrorError(err error) error {
 		return exitcode.WithHint(exitcode.Failure, err, "one storectl writes a store at a time: try again when it is done")
 	case errors.Is(err, mirror.ErrBusy):
 		return exitcode.Wrap(exitcode.Failure, fmt.Errorf("%w: try again when it is done", err))
+	case errors.As(err, &role):
+		return exitcode.WithHint(exitcode.Auth, err,
+			"query as the reader role of docs/team-mirror.md (storectl_reader: it reads the mirror and nothing else), for example STORECTL_MIRROR_URL='postgres://storectl_reader@HOST/storectl' storectl mirror query '…'")
+	case errors.As(err, &unheard) && unheard.LoginRefused() && unheard.NoPassword:
+		return exitcode.WithHint(exitcode.Auth, err, fmt.Sprintf("no password was given for role %s: put it in ~/.pgpass (host:port:database:%s:password, mode 0600) or PGPASSWORD, not in mirror_url or the config",
+			unheard.Role, unheard.Role))
+	case errors.As(err, &unheard) && unheard.LoginRefused():
+		return exitcode.WithHint(exitcode.Auth, err, fmt.Sprintf("check the password of role %s (~/.pgpass or PGPASSWORD) and that pg_hba.conf lets it in", unheard.Role))
 	case errors.As(err, &unheard) && unheard.TimedOut():
 		return exitcode.WithHint(exitcode.Of(err), err,
 			"check that mirror_url names a PostgreSQL server that is up; --timeout D waits longer (such as --timeout 2m), as does connect_timeout in mirror_url")

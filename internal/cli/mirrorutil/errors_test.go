@@ -1,11 +1,14 @@
 package mirrorutil
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // A mirror made by a development version is never only told to start
@@ -109,5 +112,14 @@ func TestResetOfferedOnlyWithNothingWaiting(t *testing.T) {
 		if strings.Contains(hint, "mirror reset") != c.reset || hint == "" {
 			t.Errorf("%v: hint %q", c.err, hint)
 		}
+	}
+}
+
+// A server that does not answer names the bounds that wait for it (a
+// refused login's hints: team_mirror_login.txtar).
+func TestConnectTimeoutHint(t *testing.T) {
+	err := MirrorError(&pgurl.ConnectError{Target: "postgres://x@db/storectl", Err: context.DeadlineExceeded, Wait: time.Second})
+	if hint := exitcode.HintOf(err); exitcode.Of(err) != exitcode.Failure || !strings.Contains(hint, "--timeout") || !strings.Contains(hint, "connect_timeout") {
+		t.Errorf("%v: exit %d, hint %q", err, exitcode.Of(err), hint)
 	}
 }

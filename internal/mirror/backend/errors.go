@@ -170,6 +170,25 @@ func (e *BaselineError) Error() string {
 // ExitCode: nothing was sent or changed; the user chooses how to start over.
 func (e *BaselineError) ExitCode() int { return exitcode.Usage }
 
+// QueryRoleError is a PostgreSQL role mirror query does not run as: one
+// that reaches outside the database (a superuser, a replication role, a
+// member of a predefined role that signals any session or reads and
+// writes the server's files, one allowed to call a function that does).
+// Nothing ran.
+type QueryRoleError struct {
+	Target string
+	Role   string
+	Why    string // "is a superuser", "may call lo_export", …
+}
+
+func (e *QueryRoleError) Error() string {
+	return fmt.Sprintf("mirror query does not run as role %q of %s, which %s: a query could reach beyond the database through it (end any session, write files on the server); nothing ran",
+		e.Role, e.Target, e.Why)
+}
+
+// ExitCode: a matter of the role's rights.
+func (e *QueryRoleError) ExitCode() int { return exitcode.Auth }
+
 // QueryRefusedError is SQL that mirror query does not run: refused before
 // anything ran, so the mirror and the files around it are unchanged.
 type QueryRefusedError struct {

@@ -26,8 +26,14 @@ import (
 //     holds the team's server for long, and a row no bigger than
 //     backend.QueryRowLimit reaches storectl (the protocol's message of a row is
 //     refused past it, before it is read);
-//   - on the connection's role, which docs/team-mirror.md tells to make a
-//     read-only one (SELECT on the storectl schema only).
+//   - only as a role that reaches nothing beyond the database
+//     (checkQueryRole): not a superuser or a replication role, no member
+//     of the predefined roles that signal any session or touch the
+//     server's files, allowed no function that does. Every role may still
+//     end its own role's sessions (pg_terminate_backend): the writer's
+//     are the team's syncs, so docs/team-mirror.md tells to query as the
+//     reader role. The writer is not refused: storectl mcp reads its
+//     lists through mirror query as the profile that syncs.
 //
 // The names of the mirror's tables are this store's rows (the views of
 // schema storectl_store, storeConfig); storectl.<table> is every store's,
@@ -60,6 +66,9 @@ func (c *conn) query(ctx context.Context, query string, limit time.Duration, col
 		return err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := c.checkQueryRole(ctx, tx); err != nil {
+		return err
+	}
 	// The store and the schema too, as a reader's every statement names
 	// them (readerScope): a pooler may have passed no startup parameter.
 	if _, err := tx.Exec(ctx, readerScope+`, set_config('statement_timeout', $2, true)`, pgx.QueryExecModeExec,
@@ -95,6 +104,55 @@ func (c *conn) query(ctx context.Context, query string, limit time.Duration, col
 	}
 	if err := rows.Err(); err != nil {
 		return pgQueryError(ctx, err, limit)
+	}
+	return nil
+}
+
+// beyondTheDatabase are the predefined roles whose members act outside the
+// database (signal any session, read or write the server's files, run
+// programs, force a checkpoint), and the functions that do, none of them
+// granted to every role unless a DBA did (dblink's are, once installed:
+// then no role may query, until its EXECUTE is revoked from PUBLIC). The
+// replication slots' functions are every role's to call but refuse all
+// but replication roles, which are refused here.
+var (
+	beyondTheDatabaseRoles = []string{"pg_signal_backend", "pg_read_server_files", "pg_write_server_files",
+		"pg_execute_server_program", "pg_checkpoint"}
+	beyondTheDatabaseFunctions = []string{"lo_export", "lo_import", "pg_reload_conf", "pg_switch_wal", "pg_rotate_logfile",
+		"pg_promote", "pg_create_restore_point", "pg_backup_start", "pg_backup_stop", "pg_start_backup", "pg_stop_backup",
+		"pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_file_write", "pg_file_rename", "pg_file_unlink", "pg_file_sync",
+		"pg_replication_origin_create", "pg_replication_origin_drop", "dblink", "dblink_connect", "dblink_connect_u", "dblink_exec", "dblink_send_query", "dblink_open"}
+)
+
+// queryRoleSQL is what the transaction's role may do beyond reading.
+const queryRoleSQL = `SELECT current_user::text, r.rolsuper, r.rolreplication,
+	coalesce((SELECT string_agg(p, ', ' ORDER BY p) FROM unnest($1::text[]) AS p
+		WHERE to_regrole(p) IS NOT NULL AND pg_has_role(current_user, p, 'USAGE')), ''),
+	coalesce((SELECT string_agg(DISTINCT f.proname, ', ' ORDER BY f.proname) FROM pg_proc AS f
+		WHERE f.proname = ANY($2::text[]) AND has_function_privilege(current_user, f.oid, 'EXECUTE')), '')
+FROM pg_roles AS r WHERE r.rolname = current_user`
+
+// checkQueryRole refuses, before the user's statement runs, a role that
+// reaches beyond the database (the layers above).
+func (c *conn) checkQueryRole(ctx context.Context, tx pgx.Tx) error {
+	var role, roles, functions string
+	var super, replication bool
+	if err := tx.QueryRow(ctx, queryRoleSQL, beyondTheDatabaseRoles, beyondTheDatabaseFunctions).
+		Scan(&role, &super, &replication, &roles, &functions); err != nil {
+		return err
+	}
+	refused := func(why string) error {
+		return &backend.QueryRoleError{Target: c.target.Display, Role: role, Why: why}
+	}
+	switch {
+	case super:
+		return refused("is a superuser")
+	case replication:
+		return refused("is a replication role")
+	case roles != "":
+		return refused("has the rights of " + roles)
+	case functions != "":
+		return refused("may call " + functions)
 	}
 	return nil
 }

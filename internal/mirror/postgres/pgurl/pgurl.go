@@ -110,7 +110,8 @@ func (t *Target) BoundConnect(d time.Duration) {
 // ConnectError is err, a connection to t that could not be opened, naming
 // the server and the bound its opening had.
 func (t *Target) ConnectError(err error) *ConnectError {
-	return &ConnectError{Target: t.Display, Err: err, Wait: t.Config.ConnectTimeout}
+	return &ConnectError{Target: t.Display, Err: err, Wait: t.Config.ConnectTimeout,
+		Role: t.Config.User, NoPassword: t.Config.Password == ""}
 }
 
 // Redact scrubs the target's password from s.
@@ -281,6 +282,10 @@ type ConnectError struct {
 	Err    error
 	// Wait bounded the connection's opening (0: none).
 	Wait time.Duration
+	// Role is the login's role; NoPassword, that neither the URL, nor
+	// PGPASSWORD, nor ~/.pgpass gave it a password.
+	Role       string
+	NoPassword bool
 }
 
 func (e *ConnectError) Error() string {
@@ -292,7 +297,21 @@ func (e *ConnectError) Error() string {
 	if e.TimedOut() {
 		return fmt.Sprintf("cannot reach the PostgreSQL mirror at %s: no answer within %s", e.Target, e.Wait)
 	}
+	// The server's own refusal is the cause, whatever pgx tried before
+	// it (a TLS attempt sslmode=prefer falls back from reads as a TLS
+	// failure).
+	var pe *pgconn.PgError
+	if errors.As(e.Err, &pe) {
+		return fmt.Sprintf("cannot reach the PostgreSQL mirror at %s: the server refused: %s (SQLSTATE %s)", e.Target, pe.Message, pe.Code)
+	}
 	return fmt.Sprintf("cannot reach the PostgreSQL mirror at %s: %v", e.Target, e.Err)
+}
+
+// LoginRefused reports whether the server refused the role's login (a
+// wrong or missing password, no entry for it in pg_hba.conf).
+func (e *ConnectError) LoginRefused() bool {
+	var pe *pgconn.PgError
+	return errors.As(e.Err, &pe) && (pe.Code == "28P01" || pe.Code == "28000")
 }
 
 // TimedOut reports whether the server did not answer within the bound of
@@ -312,8 +331,7 @@ func (e *ConnectError) Unwrap() error { return e.Err }
 // a refused login is an authentication problem.
 func (e *ConnectError) ExitCode() int {
 	// pgx wraps the server's refusal in its own connect error.
-	var pe *pgconn.PgError
-	if errors.As(e.Err, &pe) && (pe.Code == "28P01" || pe.Code == "28000") {
+	if e.LoginRefused() {
 		return exitcode.Auth
 	}
 	return exitcode.Failure

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -14,7 +15,10 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/storectl/storectl/internal/exitcode"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
 )
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func clearPGEnv(t *testing.T) {
 	for _, k := range []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGPASSWORD", "PGSSLMODE", "PGSERVICE", "PGPASSFILE", "PGCONNECT_TIMEOUT"} {
@@ -220,5 +224,35 @@ func TestConnectToASilentServerTimesOut(t *testing.T) {
 	}
 	if ce.ExitCode() != exitcode.Failure {
 		t.Errorf("exit %d", ce.ExitCode())
+	}
+}
+
+// A login the server refuses is named by the server's words, not by what
+// pgx tried before (sslmode=prefer's TLS attempt read as a TLS failure),
+// exit 4, and says whether a password was given at all.
+func TestRefusedLoginNamesTheServersCause(t *testing.T) {
+	dbURL := pgtest.DB(t) // before clearPGEnv: the test server reads PGPORT
+	clearPGEnv(t)
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User(u.User.Username())
+	q := u.Query()
+	q.Set("sslmode", "prefer")
+	u.RawQuery = q.Encode()
+	tg, err := Parse(u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pgx.ConnectConfig(context.Background(), tg.Config)
+	ce := tg.ConnectError(err)
+	msg := ce.Error()
+	if !strings.Contains(msg, "the server refused: password authentication failed for user") || strings.Contains(msg, "tls") ||
+		strings.Count(msg, "cannot reach") != 1 {
+		t.Errorf("message: %s", msg)
+	}
+	if !ce.LoginRefused() || !ce.NoPassword || ce.Role != u.User.Username() || ce.ExitCode() != exitcode.Auth {
+		t.Errorf("refused %v, no password %v, role %q, exit %d", ce.LoginRefused(), ce.NoPassword, ce.Role, ce.ExitCode())
 	}
 }
