@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/root"
@@ -34,10 +35,20 @@ func main() {
 // raced when several stores were synced at once (--all-profiles).
 const gcPercent = 400
 
-// tuneGC sets gcPercent unless GOGC, the one knob (docs/mirror-reference.md), says
-// otherwise.
+// memoryLimit caps what gcPercent's slack may cost: a heap that holds much
+// (a read over hundreds of stores keeps every store's results for the
+// merge) would otherwise grow to five times what it holds. Near the limit
+// the collector runs more often instead.
+const memoryLimit = 192 << 20
+
+// tuneGC sets gcPercent and memoryLimit unless GOGC or GOMEMLIMIT, the
+// knobs (docs/mirror-reference.md), say otherwise, and watches that the
+// limit stays a cap on slack, not on what the process holds.
 func tuneGC() {
-	if config.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
+	if config.Getenv("GOGC") != "" || config.Getenv("GOMEMLIMIT") != "" {
+		return
 	}
+	debug.SetGCPercent(gcPercent)
+	debug.SetMemoryLimit(memoryLimit)
+	go liftLimitWhenOutgrown(liveHeap, time.Second)
 }

@@ -149,9 +149,8 @@ func jsonColumn(ctx context.Context, on backend.Querier, q string, args ...any) 
 // row's value as a new string that nothing else keeps, and the items are
 // only read (printed, decoded), never written into (their capacity is
 // their length, so an append copies). The copy doubled the fresh memory
-// bis find touched, a page fault for each 4 KiB in a short process: find
-// --since at 1,000,000 submissions (4,975 rows, 2 MB) 2,417 → 2,000
-// faults.
+// an answer touches, and in a short process each fresh page is a fault
+// (docs/benchmarks.md, reads).
 func stringJSON(s string) json.RawMessage {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }

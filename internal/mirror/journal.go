@@ -133,6 +133,11 @@ func (p *pass) saveState(ctx context.Context, tx backend.Tx, st shop.WalkState, 
 // gone (rows this pass or a later one met are alive), and a first one
 // builds the indexes it deferred.
 func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) {
+	release, err := takePassEnd(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
 	var aside *backend.Build
 	if p.kind == Full { // only a full pass defers indexes (startPass)
 		if aside, err = p.db.conn.BuildAside(ctx, p.res.name); err != nil {

@@ -34,9 +34,9 @@ func ParseObject(raw json.RawMessage) (Object, error) {
 // parseObjectAfter is ParseObject for a stream's items, each dropped once
 // written: raw is indexed in prev's members, and a key sent as prev sent it
 // at the same place keeps prev's string. The items of a list send their
-// keys in one order, so such an item costs no allocation for its index (a
-// CSV export of 100,000 submissions grew each row's index from nothing and
-// copied every key: half of its writer's CPU). prev must not be used after.
+// keys in one order, so such an item costs no allocation for its index
+// (growing each row's index from nothing and copying every key was much of
+// a long CSV export's writing). prev must not be used after.
 func parseObjectAfter(raw json.RawMessage, prev Object) (Object, error) {
 	raw = jsonSafe(raw)
 	if !json.Valid(raw) {

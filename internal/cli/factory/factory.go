@@ -125,7 +125,7 @@ func NewStore(parent *cmdutil.Factory, ios *iostreams.IOStreams, flags *pflag.Fl
 // storeCacheKiB is the page cache of each store's mirror in a read over
 // several stores: a sync writes a page's rows at a time, and a reader maps
 // the file, so a small cache costs little.
-const storeCacheKiB = 256
+const storeCacheKiB = 64
 
 // openMirror opens the profile's mirror, the SQLite file or the team's
 // PostgreSQL database, with a page cache of cacheKiB (0: SQLite's).

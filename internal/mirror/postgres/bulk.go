@@ -50,8 +50,8 @@ func (c *conn) Deferred(ctx context.Context, table string) (bool, error) {
 // BuildAside starts making again, in a transaction of its own on another
 // connection, the indexes this store's first pass of table deferred, so
 // that the server builds them while the pass's last transaction counts the
-// store's tallies: at 100,000 submissions each took some 1.5 s of the end
-// of a first sync, one after the other on one server process. Nil
+// store's tallies: both are a large share of a first sync's end, and one
+// after the other on one server process they add up. Nil
 // (nothing to wait for) when this pass deferred no index. Should the pass
 // then fail to end, the indexes stay, as another store's pass would have
 // made them: they only make answers faster.
@@ -81,8 +81,8 @@ const restoreIndexes = "SELECT storectl.restore_indexes($1)"
 
 // firstPassStatistics is the sample the ANALYZE that ends a first pass
 // reads: 3,000 rows (a statistics target of 10) rather than the server's
-// default 30,000, which at 100,000 rows read nearly every page of the
-// table and took 0.7–1.1 s of the pass's last transaction (0.06 s now).
+// default 30,000, which for a store of some size reads nearly every page
+// of the table inside the pass's last transaction.
 // What the answers' plans need of them is whether a value is common or
 // rare among the store's rows, which 3,000 rows tell; autovacuum analyzes
 // the table again at the server's target once a tenth of it changed.
@@ -93,8 +93,8 @@ const firstPassStatistics = "SET LOCAL default_statistics_target = 10"
 // them (storectl.count_tallies, then the features' refills, each given
 // the store) and takes the table's statistics: a table just filled has
 // none until autovacuum's next round (up to a minute), and meanwhile the
-// planner scanned the store's every row for bis find (0.2 s at 20,000
-// rows instead of an index seek). A role that does not own the table gets
+// planner scanned the store's every row for bis find instead of seeking
+// through an index. A role that does not own the table gets
 // a warning, not an error, and waits for autovacuum.
 func (c *conn) EndPass(ctx context.Context, tx *sql.Tx, table string, aside *backend.Build, refills []string) error {
 	if err := c.lease.lost(); err != nil {

@@ -14,11 +14,10 @@ import (
 
 // On PostgreSQL a page of a sync costs its round trips more than its rows:
 // each statement sent alone wakes the server's process and then storectl's
-// (on this kind of machine a wake-up costs tens of microseconds of kernel
-// time on both sides), and a page ran six (lookup, begin, insert, the
-// watch count, the journal, commit). A first sync of 100,000 rows spent
-// 21 s of the server's CPU and 12 s of storectl's for ~5 s of the rows'
-// own work. So a page goes in two round trips:
+// (kernel time on both sides), and a page ran six (lookup, begin, insert,
+// the watch count, the journal, commit): a first sync spent most of its
+// CPU, on both sides, waking processes rather than on the rows' own work.
+// So a page goes in two round trips:
 //
 //   - the lookup of its ids (Lookup, before the page's rows are known);
 //   - BEGIN, every statement of the page, the journal and COMMIT, queued as

@@ -32,7 +32,7 @@ var rebuilds = map[string][]string{
 // partial index submissions_product, which orders the groups but sends it
 // to the table for every row: it reads a covering index (bis report's,
 // submissions_report, an eighth of the table) or, lacking one, the table,
-// and sorts. At 100,000 rows that took each fill from 0.6 s of CPU to 0.15.
+// and sorts, a fraction of the CPU of going to the table for every row.
 const fillDemandTally = `INSERT INTO demand_tally (product_id, variant_id, live, pending, sent, newest, oldest, title_id)
 SELECT product_id, variant_id, count(*), sum(status IS 0), sum(status IS 1), max(created_at), min(created_at),
 	(SELECT t.id FROM submissions t WHERE t.product_id IS g.product_id AND t.variant_id IS g.variant_id
@@ -117,10 +117,9 @@ func (c *conn) EndPass(ctx context.Context, tx *sql.Tx, table string, _ *backend
 // sortThreads is how many helper threads SQLite's sorter may use while a
 // first pass's end builds the indexes and counts the tallies (each a sort
 // of every row): the server a pass read is idle by then, so the sort has
-// the machine's CPUs. On two CPUs, building the nine indexes of 100,000
-// submissions took 1.15 s with none, 1.06 s with one, 1.04 s with two and
-// 1.11 s with four (medians of 5, modernc's SQLite, whose threads are
-// goroutines).
+// the machine's CPUs. Two was the quickest on a machine of two CPUs (none,
+// one and four were slower; modernc's SQLite's threads are goroutines),
+// and two helpers' memory stays small.
 const sortThreads = 2
 
 // sortInParallel lets the connection's sorts use sortThreads helpers, and

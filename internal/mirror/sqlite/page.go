@@ -57,8 +57,8 @@ func (c *conn) Lookup(ctx context.Context, q string, args ...any) (*sql.Rows, er
 // ctx's cancellation, which the engine checks once, before it commits: for
 // a cancellable context the driver starts a goroutine to watch it for
 // every statement, and database/sql one for every transaction, some eight
-// a page for statements that take well under a millisecond each (a first
-// sync of 100,000 rows used 2–3% less CPU without them). The cost: a stop
+// a page for statements that take well under a millisecond each: a first
+// sync uses less CPU without them. The cost: a stop
 // that comes while another program holds SQLite's write lock waits for the
 // lock (at most the busy timeout) before the page is dropped.
 func (c *conn) WritePage(ctx context.Context, fn func(backend.Tx) error) error {

@@ -43,8 +43,8 @@ func connPragmas(readOnly bool) url.Values {
 		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(1)")
 		// A reader maps the file (the first GiB) instead of copying each
-		// page it reads through a system call: bis report --offline at
-		// 100,000 rows spent a tenth of its time there. Only SQLite's own
+		// page it reads through a system call, where bis report --offline
+		// spent a good share of its time. Only SQLite's own
 		// writers change the file under a reader, and they never cut what a
 		// reader's snapshot may still read; where mapping fails SQLite
 		// reads as before.
@@ -66,13 +66,12 @@ const readerMapSize = "1073741824"
 //     (a customer's submissions arrive months apart). A process touching a
 //     mapped page in a 2 MiB stretch of the file it had not touched pays a
 //     fault and a new page table, both fresh memory, once per row; pages
-//     read into a small cache reuse the same memory. Measured at 1,000,000
-//     submissions (whole process, release build): find --email (279 rows)
-//     61 → 47 ms, find --variant-id (2,979) 172 → 89 ms.
+//     read into a small cache reuse the same memory, which makes such
+//     answers markedly faster (docs/benchmarks.md, reads).
 //   - bis export --offline reads every row once. Every mapped page it
 //     touched would stay in the process's resident memory until it ends, so
-//     its peak RSS grew with the store (100,000 rows: 93 MiB, 3.05× a
-//     10,000-row export's); read into a small cache it stays flat.
+//     its peak RSS grew with the store; read into a small cache it stays
+//     flat.
 //
 // Answers that read neighbouring pages again and again (bis demand's tally,
 // bis report's scan) keep the map, which serves them better. The
@@ -114,9 +113,9 @@ func fileURL(path string, q url.Values) string {
 }
 
 // newFilePageSize is the page size of a mirror created from now on: 8 KiB
-// where SQLite's default is 4. Replaying a first sync's writes of 100,000
-// submissions and building its indexes took 13% less CPU (4.8 → 4.2 s;
-// 16 KiB took 5.6 s). A mirror made before keeps its 4 KiB pages.
+// where SQLite's default is 4: a first sync's writes and its index builds
+// take less CPU with it than with 4 KiB or 16 KiB pages. A mirror made
+// before keeps its 4 KiB pages.
 const newFilePageSize = 8192
 
 // openNew opens the new, empty file at path for its migration. The page
@@ -139,13 +138,12 @@ func openNew(ctx context.Context, path string) (*sql.DB, error) {
 }
 
 // walCheckpointPages is how many pages the write-ahead log may hold before
-// a commit copies them into the database (two fsyncs): 8,192 pages, 32 MiB,
-// where SQLite's default of 1,000 checkpointed every few pages of a full
-// pass. The log is truncated when a pass ends (checkpoint).
+// a commit copies them into the database (two fsyncs), where SQLite's
+// default of 1,000 checkpointed every few pages of a full pass. The log is truncated when a pass ends (checkpoint).
 const walCheckpointPages = 8192
 
 // checkpoint copies the write-ahead log into the database and empties it,
-// so that a finished pass leaves no 32 MiB log beside the file. A reader
+// so that a finished pass leaves no large log beside the file. A reader
 // in the middle of a query may keep it from finishing: the next one will.
 func checkpoint(ctx context.Context, db *sql.DB) {
 	_, _ = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")

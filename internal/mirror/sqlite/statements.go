@@ -145,7 +145,7 @@ var statements = sync.OnceValue(func() *backend.Statements {
 // export's is kept (the usual case), the whole table goes at once: a
 // DELETE without WHERE frees its pages without visiting each row, as long
 // as no foreign key involves the table (the schema gives it none: with
-// one, SQLite deleted 100,000 rows one by one, 0.1 s).
+// one, SQLite deleted the rows one by one).
 func forgetExport(ctx context.Context, tx *sql.Tx, pass int64) error {
 	var others bool
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM export_rows WHERE pass_id < ?1)
