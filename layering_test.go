@@ -138,6 +138,8 @@ func TestNoProcessTuningOrEnvironmentBelowMain(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		// runtime.GOMAXPROCS(0) only reads the setting (a pool sized by it).
+		src = bytes.ReplaceAll(src, []byte("runtime.GOMAXPROCS(0)"), nil)
 		for _, call := range tuning {
 			if bytes.Contains(src, []byte(call)) {
 				t.Errorf("%s calls %s: the process's tuning is cmd/storectl's", path, strings.TrimSuffix(call, "("))
