@@ -11,7 +11,7 @@ import (
 // memory, which hundreds of stores synced side by side (--all-profiles)
 // would otherwise all ask for in the same second, since they page at the
 // same pace and so finish together.
-var passEnds = make(chan struct{}, 4*runtime.GOMAXPROCS(0))
+var passEnds = make(chan struct{}, 4*runtime.NumCPU())
 
 // takePassEnd waits for a turn to end a pass; the release gives it back.
 func takePassEnd(ctx context.Context) (release func(), err error) {
