@@ -30,6 +30,38 @@ func reportTallyMismatch(t *testing.T, db *sql.DB) string {
 	if a, b := dump(t, db, fresh), dump(t, db, kept); a != b {
 		return fmt.Sprintf("from the rows:\n%s\nreport_tally:\n%s", a, b)
 	}
+	return reportTotalsMismatch(t, db)
+}
+
+// reportTotalsMismatch compares report_total, report_quarters and
+// report_days with what the rows say.
+func reportTotalsMismatch(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	locale, quarter := "coalesce(CASE WHEN detail_fetched_at IS NOT NULL THEN locale END, '')", "storectl.report_quarter(created_at)"
+	counts := `count(*), count(*) FILTER (WHERE detail_fetched_at IS NOT NULL),
+		count(*) FILTER (WHERE detail_fetched_at IS NOT NULL AND storectl.report_engaged(opened)),
+		count(*) FILTER (WHERE detail_fetched_at IS NOT NULL AND storectl.report_engaged(clicked)),
+		count(*) FILTER (WHERE detail_fetched_at IS NOT NULL AND unsubscribe = 1), min(created_at)`
+	if !onPostgres {
+		quarter = `CASE WHEN created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(created_at, 1, 14) || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15) ELSE created_at END`
+		counts = `count(*), sum(detail_fetched_at IS NOT NULL), sum(detail_fetched_at IS NOT NULL AND opened IS NOT NULL AND opened NOT IN (0, '0', '')),
+			sum(detail_fetched_at IS NOT NULL AND clicked IS NOT NULL AND clicked NOT IN (0, '0', '')),
+			sum(detail_fetched_at IS NOT NULL AND unsubscribe IS 1), min(created_at)`
+	}
+	for _, c := range []struct{ name, fresh, kept string }{
+		{"report_total", `SELECT product_id, variant_id, sku, ` + locale + `, status, ` + counts + ` FROM submissions
+			WHERE gone_at IS NULL AND created_at >= '' AND created_at < '9999' GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+			`SELECT product_id, variant_id, sku, locale, status, n, detailed, opened, clicked, unsubscribed, oldest FROM report_total ORDER BY 1, 2, 3, 4, 5`},
+		{"report_quarters", `SELECT ` + quarter + `, status, count(*) FROM submissions WHERE gone_at IS NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+			`SELECT quarter, status, n FROM report_quarters ORDER BY 1, 2`},
+		{"report_days", `SELECT substr(created_at, 1, 10), product_id, variant_id, count(*) FROM submissions WHERE gone_at IS NULL
+			GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`, `SELECT day, product_id, variant_id, n FROM report_days ORDER BY 1, 2, 3`},
+	} {
+		if a, b := dump(t, db, c.fresh), dump(t, db, c.kept); a != b {
+			return fmt.Sprintf("from the rows:\n%s\n%s:\n%s", a, c.name, b)
+		}
+	}
 	return ""
 }
 

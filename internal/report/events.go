@@ -30,7 +30,7 @@ func (b *builder) periods(ctx context.Context) error {
 	s := b.rangeSpan()
 	s.from = max(s.from, sqlTime(ps.from))
 	q := b.query()
-	src := b.source(q, s, "p", "quarter, n", b.sp.quarter+", 1", "")
+	src := b.source(q, b.quarterTally(), s, "p", "quarter, n", b.sp.quarter+", 1", "")
 	text := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, sum(n) FROM (%s) AS p GROUP BY 1, 2`, src)
 	rows, err := b.q.QueryContext(ctx, text, q.args...)
 	if err != nil {

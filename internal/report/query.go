@@ -15,6 +15,7 @@ import (
 type builder struct {
 	q    mirror.Querier
 	sp   *spelling
+	t    tallies
 	opts Options
 	r    *Report
 	// since and until bound the range (sqlTime, or open: "" and "9999").
@@ -121,7 +122,7 @@ func (b *builder) firstCreated(ctx context.Context) error {
 	// rows; only report_tally counts per SKU.
 	from := "demand_tally"
 	if b.opts.SKU != "" {
-		from = "report_tally"
+		from = b.t.quarters
 	}
 	var first sql.NullString
 	q := b.query()
@@ -148,9 +149,13 @@ func (b *builder) groups(ctx context.Context) error {
 // rangeGroups adds the range's counts, per group and locale.
 func (b *builder) rangeGroups(ctx context.Context, acc *accumulator) error {
 	q := b.query()
-	src := b.source(q, b.rangeSpan(), "r", "product_id, variant_id, locale, status, n, detailed, opened, clicked, unsubscribed, oldest",
-		fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, rowDetailed, b.rowEngaged("opened"),
-			b.rowEngaged("clicked"), rowUnsubscribed), "")
+	const cols = "product_id, variant_id, locale, status, n, detailed, opened, clicked, unsubscribed, oldest"
+	src := "SELECT " + cols + " FROM " + b.t.total + " WHERE " + b.tallyFilter(q)
+	if s := b.rangeSpan(); !s.isOpen() {
+		src = b.source(q, b.t.quarters, s, "r", cols,
+			fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, rowDetailed, b.rowEngaged("opened"),
+				b.rowEngaged("clicked"), rowUnsubscribed), "")
+	}
 	text := fmt.Sprintf(`SELECT %s, locale, sum(n), sum(CASE WHEN status = 0 THEN n ELSE 0 END), sum(CASE WHEN status = 1 THEN n ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN detailed ELSE 0 END), sum(CASE WHEN status = 1 THEN opened ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN clicked ELSE 0 END), sum(unsubscribed), sum(detailed), min(CASE WHEN status = 0 THEN oldest END)
@@ -179,9 +184,15 @@ func (b *builder) recentSignups(ctx context.Context, acc *accumulator) error {
 	ref := b.opts.end()
 	end := sqlTime(ref)
 	q := b.query()
-	src7 := b.source(q, span{sqlTime(ref.Add(-7 * 24 * time.Hour)), end}, "w7", "product_id, variant_id, n, 0", "product_id, variant_id, 1, 0", "")
-	src28 := b.source(q, span{sqlTime(ref.Add(-28 * 24 * time.Hour)), end}, "w28", "product_id, variant_id, 0, n",
-		"product_id, variant_id, 0, 1", "")
+	window := func(days int, prefix, cols, rowCols string) string {
+		s := span{sqlTime(ref.Add(-time.Duration(days) * 24 * time.Hour)), end}
+		if b.opts.SKU != "" {
+			return b.source(q, b.t.quarters, s, prefix, cols, rowCols, "")
+		}
+		return b.daySource(q, s, prefix, cols, rowCols)
+	}
+	src7 := window(7, "w7", "product_id, variant_id, n, 0", "product_id, variant_id, 1, 0")
+	src28 := window(28, "w28", "product_id, variant_id, 0, n", "product_id, variant_id, 0, 1")
 	text := fmt.Sprintf("SELECT %s, sum(s7), sum(s28) FROM (SELECT 0 AS product_id, 0 AS variant_id, 0 AS s7, 0 AS s28 WHERE %s UNION ALL %s UNION ALL %s) AS r GROUP BY 1, 2",
 		b.groupKey(), b.sp.no, src7, src28)
 	rows, err := b.q.QueryContext(ctx, text, q.args...)

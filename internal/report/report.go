@@ -166,6 +166,11 @@ type AgeBucket struct {
 
 // Build computes the report from the mirror, in one read transaction.
 func Build(ctx context.Context, db *mirror.DB, opts Options) (*Report, error) {
+	return buildFrom(ctx, db, opts, keptTallies)
+}
+
+// buildFrom is Build reading its counts from tallies t.
+func buildFrom(ctx context.Context, db *mirror.DB, opts Options, t tallies) (*Report, error) {
 	opts = opts.withDefaults()
 	r := &Report{Notes: []string{}}
 	age, err := db.Age(ctx, []string{"bis"})
@@ -183,7 +188,7 @@ func Build(ctx context.Context, db *mirror.DB, opts Options) (*Report, error) {
 		r.LastFullPass = &full
 	}
 	err = db.Read(ctx, func(q mirror.Querier) error {
-		b := &builder{q: q, sp: spellings[db.Dialect()], opts: opts, r: r}
+		b := &builder{q: q, sp: spellings[db.Dialect()], t: t, opts: opts, r: r}
 		return b.build(ctx)
 	})
 	if err != nil {

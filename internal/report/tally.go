@@ -12,6 +12,18 @@ import (
 // created_at counts the whole quarters inside it there and reads the rows
 // of the quarters its ends cut (at most two quarter hours of rows).
 
+// tallies are what the report reads its counts from: the tables below,
+// kept by the triggers of the report's schema part (a test reads their
+// definitions over the rows in their place, to check the triggers keep
+// them exact).
+type tallies struct {
+	// quarters is report_tally; total, byQuarter and byDay are
+	// report_total, report_quarters and report_days (schema/totals.go).
+	quarters, total, byQuarter, byDay string
+}
+
+var keptTallies = tallies{quarters: "report_tally", total: "report_total", byQuarter: "report_quarters", byDay: "report_days"}
+
 // The per-row spellings of the tally's columns, as the migration writes
 // them: a row read from the table counts as a tally entry of n = 1. The
 // counts are integers (CASE, not a bare condition): PostgreSQL's
@@ -112,15 +124,64 @@ func (b *builder) rangeSpan() span {
 	return s
 }
 
-// source is the union of the tally's whole quarters and the cut
+// source is the union of a quarter tally's whole quarters and the cut
 // quarters' rows in span, as columns cols (tally spelling) and rowCols
 // (the same, per row), both kept to the report's filter and to where, its
-// arguments q's.
-func (b *builder) source(q *query, s span, prefix, cols, rowCols, where string) string {
+// arguments q's. The tally is report_tally, or report_quarters for a
+// report kept to no product, variant or SKU when cols need no more than
+// its quarter, status and n (quarterTally).
+func (b *builder) source(q *query, tallyTable string, s span, prefix, cols, rowCols, where string) string {
 	tally, rows := s.sql(q, prefix)
 	if where != "" {
 		where = " AND " + where
 	}
-	return fmt.Sprintf("SELECT %s FROM report_tally WHERE %s AND %s%s UNION ALL SELECT %s FROM submissions%s WHERE %s AND %s%s",
-		cols, b.tallyFilter(q), tally, where, rowCols, b.sp.indexed("submissions_report"), b.filter(q), rows, where)
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s AND %s%s UNION ALL SELECT %s FROM submissions%s WHERE %s AND %s%s",
+		cols, tallyTable, b.tallyFilter(q), tally, where, rowCols, b.sp.indexed("submissions_report"), b.filter(q), rows, where)
+}
+
+// quarterTally is the tally of quarter, status and n the report reads:
+// report_quarters sums report_tally over everything a filter names.
+func (b *builder) quarterTally() string {
+	if b.filtered() {
+		return b.t.quarters
+	}
+	return b.t.byQuarter
+}
+
+// isOpen says the span is the report's open range, which report_total
+// sums.
+func (s span) isOpen() bool { return s.from == "" && s.to == "9999" }
+
+// days spells the span for report_days (its whole UTC days) and for the
+// table (the rows of the days its ends cut), as sql does for quarters. A
+// day is created_at's first 10 characters, which compare with a bound of
+// 10 characters or fewer as created_at does.
+func (s span) days(q *query, prefix string) (tally, rows string) {
+	whole0, whole1 := s.from, s.to
+	if len(s.from) > 10 {
+		whole0 = "\U0010FFFF" // no whole day unless the bound's day is read
+		if d, err := time.Parse(time.DateOnly, s.from[:10]); err == nil {
+			whole0 = d.AddDate(0, 0, 1).Format(time.DateOnly)
+		}
+	}
+	if len(s.to) > 10 {
+		whole1 = s.to[:10]
+	}
+	vals := map[string]string{"from": s.from, "to": s.to, "day0": whole0, "day1": whole1}
+	n := func(k string) string { return q.arg(prefix+k, vals[k]) }
+	if whole0 > whole1 {
+		return q.sp.no, fmt.Sprintf("(created_at >= %s AND created_at < %s)", n("from"), n("to"))
+	}
+	tally = fmt.Sprintf("(day >= %s AND day < %s)", n("day0"), n("day1"))
+	rows = fmt.Sprintf("(created_at >= %s AND created_at < %s OR created_at >= %s AND created_at < %s)",
+		n("from"), n("day0"), n("day1"), n("to"))
+	return tally, rows
+}
+
+// daySource is source with report_days's whole days (a report kept to no
+// SKU: the tally has none).
+func (b *builder) daySource(q *query, s span, prefix, cols, rowCols string) string {
+	tally, rows := s.days(q, prefix)
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s AND %s UNION ALL SELECT %s FROM submissions%s WHERE %s AND %s",
+		cols, b.t.byDay, b.tallyFilter(q), tally, rowCols, b.sp.indexed("submissions_report"), b.filter(q), rows)
 }

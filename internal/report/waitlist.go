@@ -18,7 +18,7 @@ type pendingQuarters struct {
 // pendingByQuarter counts the range's pending submissions per quarter.
 func (b *builder) pendingByQuarter(ctx context.Context) (*pendingQuarters, error) {
 	q := b.query()
-	src := b.source(q, b.rangeSpan(), "w", "quarter, n", b.sp.quarter+", 1", "status = 0")
+	src := b.source(q, b.quarterTally(), b.rangeSpan(), "w", "quarter, n", b.sp.quarter+", 1", "status = 0")
 	rows, err := b.q.QueryContext(ctx, fmt.Sprintf("SELECT quarter, sum(n) FROM (%s) AS w GROUP BY 1 ORDER BY 1", src), q.args...)
 	if err != nil {
 		return nil, err

@@ -14,15 +14,15 @@ const Name = "report"
 
 // Migrations are, per dialect, the part's migrations: append, never edit.
 var Migrations = map[backend.Dialect][]string{
-	backend.SQLite:   {sqliteReport},
-	backend.Postgres: {postgresReport},
+	backend.SQLite:   {sqliteReport, sqliteTotals},
+	backend.Postgres: {postgresReport, postgresTotals},
 }
 
 // Refill counts the tally afresh from the rows of RefillTable: on SQLite
 // the whole table's, on PostgreSQL the store's its parameter names.
 var Refill = map[backend.Dialect][]string{
-	backend.SQLite:   {"DELETE FROM report_tally", FillSQLite},
-	backend.Postgres: {"SELECT storectl.count_report_tally($1)"},
+	backend.SQLite:   append([]string{"DELETE FROM report_tally", FillSQLite}, refillTotalsSQLite...),
+	backend.Postgres: {"SELECT storectl.count_report_tally($1)", "SELECT storectl.count_report_totals($1)"},
 }
 
 // RefillTable is the table whose first pass defers the tally's triggers.
