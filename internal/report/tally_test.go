@@ -166,7 +166,9 @@ func compareWithRows(t *testing.T, db *mirror.DB, round int, now time.Time, r *r
 		t.Fatalf("round %d: no products: %v", round, err)
 	}
 	p := top.Products[r.IntN(len(top.Products))]
-	at := func(days float64) time.Time { return now.Add(-time.Duration(days*24*float64(time.Hour)) + time.Duration(r.IntN(3600))*time.Second) }
+	at := func(days float64) time.Time {
+		return now.Add(-time.Duration(days*24*float64(time.Hour)) + time.Duration(r.IntN(3600))*time.Second)
+	}
 	paris, err := time.LoadLocation("Europe/Paris")
 	if err != nil {
 		t.Fatal(err)
