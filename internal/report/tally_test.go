@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"path/filepath"
@@ -204,6 +203,6 @@ func compareWithRows(t *testing.T, db *mirror.DB, round int, now time.Time, r *r
 		}
 	}
 	if round == 0 && top.Summary.Signups == 0 {
-		t.Fatal(fmt.Sprintf("round %d: an empty report compares nothing", round))
+		t.Fatalf("round %d: an empty report compares nothing", round)
 	}
 }

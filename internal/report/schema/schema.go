@@ -21,7 +21,8 @@ var Migrations = map[backend.Dialect][]string{
 // Refill counts the tally afresh from the rows of RefillTable: on SQLite
 // the whole table's, on PostgreSQL the store's its parameter names.
 var Refill = map[backend.Dialect][]string{
-	backend.SQLite:   append([]string{"DELETE FROM report_tally", FillSQLite}, refillTotalsSQLite...),
+	backend.SQLite: {"DELETE FROM report_tally", FillSQLite, "DELETE FROM report_total", fillTotalSQLite,
+		"DELETE FROM report_quarters", fillQuartersSQLite, "DELETE FROM report_days", fillDaysSQLite},
 	backend.Postgres: {"SELECT storectl.count_report_tally($1)", "SELECT storectl.count_report_totals($1)"},
 }
 

@@ -1,7 +1,5 @@
 package schema
 
-import "strings"
-
 // The part's second migration: report_tally counts per quarter hour, so a
 // report of the whole store read about as many tally entries as rows (a
 // real store's rows spread over thousands of quarter hours and a thousand
@@ -23,7 +21,23 @@ import "strings"
 // rows, and counted afresh from report_tally (which holds every dimension
 // they keep) where a first pass that deferred the triggers ends.
 
-const sqliteTotalsTables = `
+// The fills count the three from report_tally (filled first).
+const (
+	fillTotalSQLite = `INSERT INTO report_total (product_id, variant_id, sku, locale, status, n, detailed, opened, clicked, unsubscribed, oldest)
+SELECT product_id, variant_id, sku, locale, status, sum(n), sum(detailed), sum(opened), sum(clicked), sum(unsubscribed), min(oldest)
+FROM report_tally WHERE quarter >= '' AND quarter < '9999' GROUP BY product_id, variant_id, sku, locale, status`
+	fillQuartersSQLite = `INSERT INTO report_quarters (quarter, status, n)
+SELECT quarter, status, sum(n) FROM report_tally GROUP BY quarter, status`
+	fillDaysSQLite = `INSERT INTO report_days (day, product_id, variant_id, n)
+SELECT substr(quarter, 1, 10), product_id, variant_id, sum(n) FROM report_tally GROUP BY 1, 2, 3`
+)
+
+// sqliteTotals makes the three, counts them from report_tally, and keeps
+// them by triggers: a live row (new, old) joins its count in each or leaves
+// it (a count left at 0 goes; a total's oldest is read again from the rows
+// when the leaving row was it), with report_tally's spellings of what a row
+// counts for. A constant: the part is registered before main runs.
+const sqliteTotals = `
 CREATE TABLE report_total (
 	product_id   INTEGER,
 	variant_id   INTEGER,
@@ -51,96 +65,103 @@ CREATE TABLE report_days (
 	n          INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX report_days_key ON report_days (day, product_id, variant_id, n);
-`
-
-// The fills count the three from report_tally (filled first).
-const (
-	fillTotalSQLite = `INSERT INTO report_total (product_id, variant_id, sku, locale, status, n, detailed, opened, clicked, unsubscribed, oldest)
+INSERT INTO report_total (product_id, variant_id, sku, locale, status, n, detailed, opened, clicked, unsubscribed, oldest)
 SELECT product_id, variant_id, sku, locale, status, sum(n), sum(detailed), sum(opened), sum(clicked), sum(unsubscribed), min(oldest)
-FROM report_tally WHERE quarter >= '' AND quarter < '9999' GROUP BY product_id, variant_id, sku, locale, status`
-	fillQuartersSQLite = `INSERT INTO report_quarters (quarter, status, n)
-SELECT quarter, status, sum(n) FROM report_tally GROUP BY quarter, status`
-	fillDaysSQLite = `INSERT INTO report_days (day, product_id, variant_id, n)
-SELECT substr(quarter, 1, 10), product_id, variant_id, sum(n) FROM report_tally GROUP BY 1, 2, 3`
-)
-
-// refillTotalsSQLite counts the three afresh.
-var refillTotalsSQLite = []string{"DELETE FROM report_total", fillTotalSQLite, "DELETE FROM report_quarters", fillQuartersSQLite,
-	"DELETE FROM report_days", fillDaysSQLite}
-
-// sqliteRowTerms are what a row (R: new or old) counts for, as
-// report_tally's triggers spell them.
-var sqliteRowTerms = strings.NewReplacer(
-	"QUARTER(R)", `CASE WHEN R.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
-			THEN substr(R.created_at, 1, 14) || printf('%02d', CAST(substr(R.created_at, 15, 2) AS INTEGER) / 15 * 15)
-			ELSE R.created_at END`,
-	"LOCALE(R)", "coalesce(CASE WHEN R.detail_fetched_at IS NOT NULL THEN R.locale END, '')",
-	"DETAILED(R)", "(R.detail_fetched_at IS NOT NULL)",
-	"OPENED(R)", "(R.detail_fetched_at IS NOT NULL AND R.opened IS NOT NULL AND R.opened NOT IN (0, '0', ''))",
-	"CLICKED(R)", "(R.detail_fetched_at IS NOT NULL AND R.clicked IS NOT NULL AND R.clicked NOT IN (0, '0', ''))",
-	"UNSUBSCRIBED(R)", "(R.detail_fetched_at IS NOT NULL AND R.unsubscribe IS 1)",
-	"OPEN(R)", "R.created_at >= '' AND R.created_at < '9999'",
-	"TOTAL_KEY(R)", "product_id IS R.product_id AND variant_id IS R.variant_id AND sku IS R.sku AND status IS R.status AND locale = LOCALE(R)",
-)
-
-// sqliteJoin counts a live row R in the three; sqliteLeave takes it out
-// (a total's oldest read again from the rows when R was it).
-const (
-	sqliteJoin = `
-	INSERT INTO report_total (product_id, variant_id, sku, locale, status)
-	SELECT R.product_id, R.variant_id, R.sku, LOCALE(R), R.status
-	WHERE R.gone_at IS NULL AND OPEN(R) AND NOT EXISTS (SELECT 1 FROM report_total WHERE TOTAL_KEY(R));
-	UPDATE report_total SET n = n + 1, detailed = detailed + DETAILED(R), opened = opened + OPENED(R), clicked = clicked + CLICKED(R),
-		unsubscribed = unsubscribed + UNSUBSCRIBED(R),
-		oldest = CASE WHEN R.created_at < oldest OR oldest IS NULL THEN R.created_at ELSE oldest END
-	WHERE R.gone_at IS NULL AND OPEN(R) AND TOTAL_KEY(R);
-	INSERT INTO report_quarters (quarter, status) SELECT QUARTER(R), R.status
-	WHERE R.gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM report_quarters WHERE quarter IS QUARTER(R) AND status IS R.status);
-	UPDATE report_quarters SET n = n + 1 WHERE R.gone_at IS NULL AND quarter IS QUARTER(R) AND status IS R.status;
-	INSERT INTO report_days (day, product_id, variant_id) SELECT substr(R.created_at, 1, 10), R.product_id, R.variant_id
-	WHERE R.gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM report_days WHERE day IS substr(R.created_at, 1, 10)
-		AND product_id IS R.product_id AND variant_id IS R.variant_id);
-	UPDATE report_days SET n = n + 1 WHERE R.gone_at IS NULL AND day IS substr(R.created_at, 1, 10)
-		AND product_id IS R.product_id AND variant_id IS R.variant_id;`
-	sqliteLeave = `
-	UPDATE report_total SET n = n - 1, detailed = detailed - DETAILED(R), opened = opened - OPENED(R), clicked = clicked - CLICKED(R),
-		unsubscribed = unsubscribed - UNSUBSCRIBED(R)
-	WHERE R.gone_at IS NULL AND OPEN(R) AND TOTAL_KEY(R);
-	DELETE FROM report_total WHERE R.gone_at IS NULL AND OPEN(R) AND TOTAL_KEY(R) AND n <= 0;
-	UPDATE report_total SET oldest = (SELECT min(s.created_at) FROM submissions s WHERE s.gone_at IS NULL
-			AND s.product_id IS R.product_id AND s.variant_id IS R.variant_id AND s.sku IS R.sku AND s.status IS R.status
-			AND LOCALE(s) = LOCALE(R) AND OPEN(s))
-	WHERE R.gone_at IS NULL AND OPEN(R) AND TOTAL_KEY(R) AND R.created_at IS oldest;
-	UPDATE report_quarters SET n = n - 1 WHERE R.gone_at IS NULL AND quarter IS QUARTER(R) AND status IS R.status;
-	DELETE FROM report_quarters WHERE R.gone_at IS NULL AND quarter IS QUARTER(R) AND status IS R.status AND n <= 0;
-	UPDATE report_days SET n = n - 1 WHERE R.gone_at IS NULL AND day IS substr(R.created_at, 1, 10)
-		AND product_id IS R.product_id AND variant_id IS R.variant_id;
-	DELETE FROM report_days WHERE R.gone_at IS NULL AND day IS substr(R.created_at, 1, 10)
-		AND product_id IS R.product_id AND variant_id IS R.variant_id AND n <= 0;`
-)
-
-// row spells a join or leave for the row named by which (new, old).
-func row(text, which string) string {
-	// The terms name R and s; expand them, then name the row.
-	text = sqliteRowTerms.Replace(sqliteRowTerms.Replace(text))
-	text = strings.NewReplacer("LOCALE(s)", "coalesce(CASE WHEN s.detail_fetched_at IS NOT NULL THEN s.locale END, '')",
-		"OPEN(s)", "s.created_at >= '' AND s.created_at < '9999'").Replace(text)
-	return strings.ReplaceAll(text, "R.", which+".")
-}
-
-var sqliteTotals = sqliteTotalsTables + fillTotalSQLite + ";\n" + fillQuartersSQLite + ";\n" + fillDaysSQLite + `;
+FROM report_tally WHERE quarter >= '' AND quarter < '9999' GROUP BY product_id, variant_id, sku, locale, status;
+INSERT INTO report_quarters (quarter, status, n)
+SELECT quarter, status, sum(n) FROM report_tally GROUP BY quarter, status;
+INSERT INTO report_days (day, product_id, variant_id, n)
+SELECT substr(quarter, 1, 10), product_id, variant_id, sum(n) FROM report_tally GROUP BY 1, 2, 3;
 
 CREATE TRIGGER submissions_report_total_insert AFTER INSERT ON submissions WHEN new.gone_at IS NULL
-BEGIN` + row(sqliteJoin, "new") + `
+BEGIN
+	INSERT INTO report_total (product_id, variant_id, sku, locale, status)
+	SELECT new.product_id, new.variant_id, new.sku, coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, ''), new.status
+	WHERE new.gone_at IS NULL AND new.created_at >= '' AND new.created_at < '9999' AND NOT EXISTS (SELECT 1 FROM report_total WHERE product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status AND locale = coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, ''));
+	UPDATE report_total SET n = n + 1, detailed = detailed + (new.detail_fetched_at IS NOT NULL), opened = opened + (new.detail_fetched_at IS NOT NULL AND new.opened IS NOT NULL AND new.opened NOT IN (0, '0', '')), clicked = clicked + (new.detail_fetched_at IS NOT NULL AND new.clicked IS NOT NULL AND new.clicked NOT IN (0, '0', '')),
+		unsubscribed = unsubscribed + (new.detail_fetched_at IS NOT NULL AND new.unsubscribe IS 1),
+		oldest = CASE WHEN new.created_at < oldest OR oldest IS NULL THEN new.created_at ELSE oldest END
+	WHERE new.gone_at IS NULL AND new.created_at >= '' AND new.created_at < '9999' AND product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status AND locale = coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, '');
+	INSERT INTO report_quarters (quarter, status) SELECT CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END, new.status
+	WHERE new.gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM report_quarters WHERE quarter IS CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END AND status IS new.status);
+	UPDATE report_quarters SET n = n + 1 WHERE new.gone_at IS NULL AND quarter IS CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END AND status IS new.status;
+	INSERT INTO report_days (day, product_id, variant_id) SELECT substr(new.created_at, 1, 10), new.product_id, new.variant_id
+	WHERE new.gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM report_days WHERE day IS substr(new.created_at, 1, 10)
+		AND product_id IS new.product_id AND variant_id IS new.variant_id);
+	UPDATE report_days SET n = n + 1 WHERE new.gone_at IS NULL AND day IS substr(new.created_at, 1, 10)
+		AND product_id IS new.product_id AND variant_id IS new.variant_id;
 END;
 
 CREATE TRIGGER submissions_report_total_delete AFTER DELETE ON submissions WHEN old.gone_at IS NULL
-BEGIN` + row(sqliteLeave, "old") + `
+BEGIN
+	UPDATE report_total SET n = n - 1, detailed = detailed - (old.detail_fetched_at IS NOT NULL), opened = opened - (old.detail_fetched_at IS NOT NULL AND old.opened IS NOT NULL AND old.opened NOT IN (0, '0', '')), clicked = clicked - (old.detail_fetched_at IS NOT NULL AND old.clicked IS NOT NULL AND old.clicked NOT IN (0, '0', '')),
+		unsubscribed = unsubscribed - (old.detail_fetched_at IS NOT NULL AND old.unsubscribe IS 1)
+	WHERE old.gone_at IS NULL AND old.created_at >= '' AND old.created_at < '9999' AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status AND locale = coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '');
+	DELETE FROM report_total WHERE old.gone_at IS NULL AND old.created_at >= '' AND old.created_at < '9999' AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status AND locale = coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AND n <= 0;
+	UPDATE report_total SET oldest = (SELECT min(s.created_at) FROM submissions s WHERE s.gone_at IS NULL
+			AND s.product_id IS old.product_id AND s.variant_id IS old.variant_id AND s.sku IS old.sku AND s.status IS old.status
+			AND coalesce(CASE WHEN s.detail_fetched_at IS NOT NULL THEN s.locale END, '') = coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AND s.created_at >= '' AND s.created_at < '9999')
+	WHERE old.gone_at IS NULL AND old.created_at >= '' AND old.created_at < '9999' AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status AND locale = coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AND old.created_at IS oldest;
+	UPDATE report_quarters SET n = n - 1 WHERE old.gone_at IS NULL AND quarter IS CASE WHEN old.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(old.created_at, 1, 14) || printf('%02d', CAST(substr(old.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE old.created_at END AND status IS old.status;
+	DELETE FROM report_quarters WHERE old.gone_at IS NULL AND quarter IS CASE WHEN old.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(old.created_at, 1, 14) || printf('%02d', CAST(substr(old.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE old.created_at END AND status IS old.status AND n <= 0;
+	UPDATE report_days SET n = n - 1 WHERE old.gone_at IS NULL AND day IS substr(old.created_at, 1, 10)
+		AND product_id IS old.product_id AND variant_id IS old.variant_id;
+	DELETE FROM report_days WHERE old.gone_at IS NULL AND day IS substr(old.created_at, 1, 10)
+		AND product_id IS old.product_id AND variant_id IS old.variant_id AND n <= 0;
 END;
 
 CREATE TRIGGER submissions_report_total_update AFTER UPDATE OF product_id, variant_id, sku, status, created_at, gone_at, detail_fetched_at, locale, opened, clicked, unsubscribe ON submissions
 	WHEN old.product_id IS NOT new.product_id OR old.variant_id IS NOT new.variant_id OR old.sku IS NOT new.sku OR old.status IS NOT new.status OR old.created_at IS NOT new.created_at OR old.gone_at IS NOT new.gone_at OR old.detail_fetched_at IS NOT new.detail_fetched_at OR old.locale IS NOT new.locale OR old.opened IS NOT new.opened OR old.clicked IS NOT new.clicked OR old.unsubscribe IS NOT new.unsubscribe
-BEGIN` + row(sqliteLeave, "old") + row(sqliteJoin, "new") + `
+BEGIN
+	UPDATE report_total SET n = n - 1, detailed = detailed - (old.detail_fetched_at IS NOT NULL), opened = opened - (old.detail_fetched_at IS NOT NULL AND old.opened IS NOT NULL AND old.opened NOT IN (0, '0', '')), clicked = clicked - (old.detail_fetched_at IS NOT NULL AND old.clicked IS NOT NULL AND old.clicked NOT IN (0, '0', '')),
+		unsubscribed = unsubscribed - (old.detail_fetched_at IS NOT NULL AND old.unsubscribe IS 1)
+	WHERE old.gone_at IS NULL AND old.created_at >= '' AND old.created_at < '9999' AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status AND locale = coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '');
+	DELETE FROM report_total WHERE old.gone_at IS NULL AND old.created_at >= '' AND old.created_at < '9999' AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status AND locale = coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AND n <= 0;
+	UPDATE report_total SET oldest = (SELECT min(s.created_at) FROM submissions s WHERE s.gone_at IS NULL
+			AND s.product_id IS old.product_id AND s.variant_id IS old.variant_id AND s.sku IS old.sku AND s.status IS old.status
+			AND coalesce(CASE WHEN s.detail_fetched_at IS NOT NULL THEN s.locale END, '') = coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AND s.created_at >= '' AND s.created_at < '9999')
+	WHERE old.gone_at IS NULL AND old.created_at >= '' AND old.created_at < '9999' AND product_id IS old.product_id AND variant_id IS old.variant_id AND sku IS old.sku AND status IS old.status AND locale = coalesce(CASE WHEN old.detail_fetched_at IS NOT NULL THEN old.locale END, '') AND old.created_at IS oldest;
+	UPDATE report_quarters SET n = n - 1 WHERE old.gone_at IS NULL AND quarter IS CASE WHEN old.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(old.created_at, 1, 14) || printf('%02d', CAST(substr(old.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE old.created_at END AND status IS old.status;
+	DELETE FROM report_quarters WHERE old.gone_at IS NULL AND quarter IS CASE WHEN old.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(old.created_at, 1, 14) || printf('%02d', CAST(substr(old.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE old.created_at END AND status IS old.status AND n <= 0;
+	UPDATE report_days SET n = n - 1 WHERE old.gone_at IS NULL AND day IS substr(old.created_at, 1, 10)
+		AND product_id IS old.product_id AND variant_id IS old.variant_id;
+	DELETE FROM report_days WHERE old.gone_at IS NULL AND day IS substr(old.created_at, 1, 10)
+		AND product_id IS old.product_id AND variant_id IS old.variant_id AND n <= 0;
+	INSERT INTO report_total (product_id, variant_id, sku, locale, status)
+	SELECT new.product_id, new.variant_id, new.sku, coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, ''), new.status
+	WHERE new.gone_at IS NULL AND new.created_at >= '' AND new.created_at < '9999' AND NOT EXISTS (SELECT 1 FROM report_total WHERE product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status AND locale = coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, ''));
+	UPDATE report_total SET n = n + 1, detailed = detailed + (new.detail_fetched_at IS NOT NULL), opened = opened + (new.detail_fetched_at IS NOT NULL AND new.opened IS NOT NULL AND new.opened NOT IN (0, '0', '')), clicked = clicked + (new.detail_fetched_at IS NOT NULL AND new.clicked IS NOT NULL AND new.clicked NOT IN (0, '0', '')),
+		unsubscribed = unsubscribed + (new.detail_fetched_at IS NOT NULL AND new.unsubscribe IS 1),
+		oldest = CASE WHEN new.created_at < oldest OR oldest IS NULL THEN new.created_at ELSE oldest END
+	WHERE new.gone_at IS NULL AND new.created_at >= '' AND new.created_at < '9999' AND product_id IS new.product_id AND variant_id IS new.variant_id AND sku IS new.sku AND status IS new.status AND locale = coalesce(CASE WHEN new.detail_fetched_at IS NOT NULL THEN new.locale END, '');
+	INSERT INTO report_quarters (quarter, status) SELECT CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END, new.status
+	WHERE new.gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM report_quarters WHERE quarter IS CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END AND status IS new.status);
+	UPDATE report_quarters SET n = n + 1 WHERE new.gone_at IS NULL AND quarter IS CASE WHEN new.created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*'
+			THEN substr(new.created_at, 1, 14) || printf('%02d', CAST(substr(new.created_at, 15, 2) AS INTEGER) / 15 * 15)
+			ELSE new.created_at END AND status IS new.status;
+	INSERT INTO report_days (day, product_id, variant_id) SELECT substr(new.created_at, 1, 10), new.product_id, new.variant_id
+	WHERE new.gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM report_days WHERE day IS substr(new.created_at, 1, 10)
+		AND product_id IS new.product_id AND variant_id IS new.variant_id);
+	UPDATE report_days SET n = n + 1 WHERE new.gone_at IS NULL AND day IS substr(new.created_at, 1, 10)
+		AND product_id IS new.product_id AND variant_id IS new.variant_id;
 END;
 `
 
