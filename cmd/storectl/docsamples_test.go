@@ -418,14 +418,11 @@ func (p *docPage) onPostgres(t *testing.T, home string) {
 	if err := os.WriteFile(filepath.Join(home, ".pgpass"), []byte(u.Host+":*:*:docs-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	roles := regexp.MustCompile(`\bstorectl_(owner|writer|reader)\b`)
 	byPort := p.rewrite
 	p.rewrite = func(text string) string {
-		text = roles.ReplaceAllString(byPort(text), "storectl_${1}"+suffix)
+		text = teamRoleSQL(byPort(text), suffix, "docs-pw", db)
 		text = strings.ReplaceAll(text, "@db.internal/storectl", "@"+u.Host+"/"+db)
-		text = strings.ReplaceAll(text, "sslmode=verify-full", "sslmode=disable")
-		text = strings.ReplaceAll(text, "PASSWORD '…'", "PASSWORD 'docs-pw'")
-		return regexp.MustCompile(`\bDATABASE storectl\b`).ReplaceAllString(text, "DATABASE "+db)
+		return strings.ReplaceAll(text, "sslmode=verify-full", "sslmode=disable")
 	}
 	p.psqlURL = func(role string) string {
 		if role == "postgres" {

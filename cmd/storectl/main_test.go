@@ -81,6 +81,7 @@ func TestScripts(t *testing.T) {
 			"xlsxcells":    cmdXLSXCells,
 			"pgdb":         cmdPGDB,
 			"pgreader":     cmdPGReader,
+			"pgroles":      cmdPGRoles,
 			"odscheck":     cmdODSCheck,
 			"reportcheck":  cmdReportCheck,
 			"webhookrecv":  cmdWebhookRecv,
