@@ -3,7 +3,11 @@ package main
 import (
 	"context"
 	"net/url"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +22,6 @@ import (
 // there says why with [pgmirror] skip, or keeps its SQLite-only lines
 // behind [!pgmirror]. The team_* scripts are PostgreSQL's already.
 var mirrorScripts = []string{
-	"bis_report_unknown",
 	"edges_paging_growth",
 	"integrity_paging",
 	"many_stores",
@@ -27,7 +30,6 @@ var mirrorScripts = []string{
 	"mirror_odd_ids",
 	"mirror_refresh",
 	"mirror_sync",
-	"newcomer_polish",
 	"preorder_products_why",
 	"profile",
 	"trust_pace_wait",
@@ -86,4 +88,37 @@ func TestScriptsOnPostgres(t *testing.T) {
 		return nil
 	}
 	testscript.Run(t, p)
+}
+
+// mirrorCommand is a script line that runs a command on a profile's mirror:
+// not the sandbox's (--sandbox), which always stays local.
+var mirrorCommand = regexp.MustCompile(`storectl .*(mirror |--offline|bis (find|demand|report|export)|watch|preorder products --(variant|product)-id)`)
+
+// TestMirrorScriptsRunOnPostgres keeps mirrorScripts whole: a new script
+// whose commands touch a profile's mirror runs on both backends, unless it
+// sets its own mirror_url (the team's scripts).
+func TestMirrorScriptsRunOnPostgres(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "script", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".txtar")
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ownMirror := strings.Contains(string(text), "\npgdb\n") || strings.Contains(string(text), "STORECTL_MIRROR_URL=")
+		touches := slices.ContainsFunc(strings.Split(string(text), "\n"), func(l string) bool {
+			assertion := regexp.MustCompile(`^(\[[^]]*\] )*!? *(stdout|stderr|grep|#)`).MatchString(l)
+			return !assertion && mirrorCommand.MatchString(l) && !strings.Contains(l, "--sandbox")
+		})
+		listed := slices.Contains(mirrorScripts, name)
+		switch {
+		case touches && !ownMirror && !listed:
+			t.Errorf("%s runs commands on a profile's mirror: add it to mirrorScripts (TestScriptsOnPostgres), and mark what cannot run on PostgreSQL with [pgmirror]", path)
+		case listed && (ownMirror || !touches):
+			t.Errorf("%s is in mirrorScripts but does not touch a profile's mirror of its own: take it out", path)
+		}
+	}
 }
