@@ -193,3 +193,30 @@ func rowIDOf(t *testing.T, raw json.RawMessage) string {
 	}
 	return row.ID.String()
 }
+
+// A row whose own id holds U+0000 or a lone surrogate is not a 64-bit id:
+// it is parked with the other odd rows, as sent, and named; the pass goes
+// on, and the next pass parks it again in the same place.
+func TestHostileIDIsParked(t *testing.T) {
+	w := newWorld(t, 12)
+	first := regexp.MustCompile(`"data":\[\{"id":\d+`)
+	w.after = func(body []byte) []byte {
+		return first.ReplaceAll(body, []byte(`"data":[{"id":"\u0000 7\ud800"`))
+	}
+	for range 2 {
+		res := w.sync(SyncOptions{Full: true}, "bis")
+		if len(res[0].Odd) != 1 || res[0].Odd[0] != "\x00 7\uFFFD" {
+			t.Fatalf("the pass named %q as odd, want the row whose id holds U+0000", res[0].Odd)
+		}
+	}
+	var id, raw string
+	if err := w.db.sql().QueryRow("SELECT id, list_json FROM odd_rows").Scan(&id, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if id != "\uFFFD 7\uFFFD" || !strings.HasPrefix(raw, `{"id":"\u0000 7\ud800",`) {
+		t.Fatalf("odd_rows holds %q: %s", id, raw)
+	}
+	if n := w.count("SELECT count(*) FROM submissions"); n != 11 {
+		t.Fatalf("%d submissions mirrored, want the 11 others", n)
+	}
+}
