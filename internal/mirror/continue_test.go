@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -46,5 +47,35 @@ func killAtRequest(k int, cancel func()) func(int, *http.Request) {
 		if n == k+1 {
 			cancel()
 		}
+	}
+}
+
+// An interrupted incremental pass, continued after more submissions
+// arrived than it had stored, leaves all the new ones to the next pass:
+// had it stored those its stale page number fell on, they would stand
+// above newer rows the next pass never reached, since it stops at the
+// first page it knows (the kill drill of watch lost 5 or 10 rows so).
+func TestContinuedIncrementalPassLeavesNoBandOfNewRows(t *testing.T) {
+	for _, arrivals := range []int{16, 40, 100} {
+		t.Run(strconv.Itoa(arrivals), func(t *testing.T) {
+			w := newWorld(t, 30)
+			w.sync(SyncOptions{}, "bis")
+			if err := sandbox.AddSubmissions(w.store, 90, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			w.before = killAtRequest(w.served+1, cancel) // page 1 stored: 15 of the 90
+			_, _ = w.db.Sync(ctx, w.client, []string{"bis"}, SyncOptions{})
+			w.before = nil
+			if err := sandbox.AddSubmissions(w.store, arrivals, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			w.reopen()
+			w.sync(SyncOptions{}, "bis")
+			w.sync(SyncOptions{}, "bis")
+			if n := w.count("SELECT count(*) FROM submissions"); n != 30+90+arrivals {
+				t.Fatalf("%d rows after the continued pass and one more, want %d", n, 30+90+arrivals)
+			}
+		})
 	}
 }

@@ -229,11 +229,16 @@ var errPastUntil = errors.New("the refresh's time is up")
 
 // fetch asks for one detail, marking the row as asked just before the
 // request leaves (after any wait for the pace), and stores the answer.
+// The detail before it is stored first: a kill then leaves at most this
+// one asked and not stored.
 func (r *refresher) fetch(ctx context.Context, p plannedDetail) error {
 	id := strconv.FormatInt(p.id, 10)
 	sent := func() error {
 		if !r.opts.Until.IsZero() && r.db.Now().After(r.opts.Until) {
 			return errPastUntil
+		}
+		if err := r.settle(ctx); err != nil {
+			return err
 		}
 		_, err := r.db.sql().ExecContext(ctx, r.db.q.DetailSent, stamp(r.db.Now()), p.id)
 		return err
@@ -254,13 +259,13 @@ func (r *refresher) fetch(ctx context.Context, p plannedDetail) error {
 }
 
 // store stores a detail in the background, once the one before it is
-// stored: its transaction overlaps the next request's wait for the pace
-// and its round trip, which the refresh's pace was short of when each
-// detail waited for its own. The next request is marked as asked only
-// after this detail is stored (the mirror has one writer). A run killed
-// meanwhile leaves this row marked as asked and not stored, as a kill
-// during its request would: it is not asked again within the re-check
-// interval.
+// stored: its transaction overlaps the next request's wait for the pace.
+// The next request is marked as asked only after this detail is stored
+// (fetch settles it first; on SQLite the pool's one connection alone did
+// not order them, since the mark could take it before this transaction
+// began). A run killed meanwhile leaves this row marked as asked and not
+// stored, as a kill during its request would: it is not asked again
+// within the re-check interval.
 func (r *refresher) store(ctx context.Context, id string, raw []byte) error {
 	if err := r.settle(ctx); err != nil {
 		return err

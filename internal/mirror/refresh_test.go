@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -290,5 +291,36 @@ func TestDetailChangeHookSharesTheTransaction(t *testing.T) {
 	}
 	if w.count("SELECT count(*) FROM test_outbox") != w.count("SELECT count(*) FROM submissions WHERE detail_json IS NOT NULL") {
 		t.Fatal("outbox rows and stored details differ")
+	}
+}
+
+// Each detail is stored before the next request is marked as asked, so a
+// kill at any instant leaves at most the request in flight asked and not
+// stored: when a request reaches the store, it is the only such row.
+func TestRefreshStoresEachDetailBeforeTheNextIsAsked(t *testing.T) {
+	w := newWorld(t, 60)
+	w.sync(SyncOptions{}, "bis")
+	var mu sync.Mutex
+	var seen []int
+	var failure error
+	w.before = func(_ int, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/shop-api/back-in-stock/get/") {
+			return
+		}
+		var n int
+		err := w.db.sql().QueryRow("SELECT count(*) FROM submissions WHERE detail_sent_at IS NOT NULL AND detail_json IS NULL").Scan(&n)
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, n)
+		failure = cmp.Or(failure, err)
+	}
+	w.sync(SyncOptions{Details: true}, "bis")
+	mu.Lock()
+	defer mu.Unlock()
+	if failure != nil {
+		t.Fatal(failure)
+	}
+	if len(seen) != 60 || slices.Max(seen) != 1 || slices.Min(seen) != 1 {
+		t.Fatalf("rows asked and not stored as each of %d requests arrived: %v (want 1 each time)", len(seen), seen)
 	}
 }

@@ -19,7 +19,9 @@ import (
 //     changes by at least as much as the total does: once the total moves
 //     from TF to t, such rows stand beyond F+t−TF. The next page read is
 //     the one holding that place: the next page when the list grew or held
-//     still, an earlier one when it shrank;
+//     still, an earlier one when it shrank. That page is chosen by the
+//     total the last read saw: rows it shows above the frontier arrived
+//     since, and are left to the catch-up with the rest of the top;
 //   - after the last page, when the total moved during the walk or rows
 //     are missing, reads from page 1 again until it meets rows it already
 //     gave (what arrived at the top), and checks the rows given against
@@ -200,8 +202,9 @@ func (w *Walk) Run(ctx context.Context) (WalkResult, error) {
 			return w.result(), &PagingError{Path: p.path, Reason: fmt.Sprintf("page %d holds the same rows as page %d", number, prev.number)}
 		}
 		prev.number, prev.ids, prev.total = number, pageIDs, total
-		kind := w.advance(number, p)
 		st.Repeated += len(pageIDs) - len(rows)
+		rows = w.leaveArrivals(number, pageIDs, rows)
+		kind := w.advance(number, p)
 		if w.Ahead && !st.Done {
 			w.fetchAhead(ctx, w.nextPage())
 		}
@@ -257,6 +260,33 @@ func (w *Walk) advance(number int, p *Page) WalkKind {
 		st.Done = true
 	}
 	return kind
+}
+
+// leaveArrivals drops from a page read going forward, or again, the rows
+// that stand above the frontier: a row not given yet stands beyond it
+// unless it arrived at the top since the frontier was set (the page was
+// chosen by the total before this read). Given here, such rows would be a
+// band of new rows above newer ones not read yet, and the catch-up, like
+// the next incremental sync, stops at the first rows it knows: the rows
+// between would be missed. Left, they are read with the rest of the top.
+func (w *Walk) leaveArrivals(number int, pageIDs []string, rows []WalkRow) []WalkRow {
+	st := &w.State
+	above := st.Frontier + int(st.LastTotal-st.FrontierTotal) - (number-1)*max(st.PerPage, 1)
+	if above <= 0 || len(rows) == 0 {
+		return rows
+	}
+	arrived := map[string]bool{}
+	for _, id := range pageIDs[:min(above, len(pageIDs))] {
+		arrived[id] = true
+	}
+	n := len(rows)
+	rows = slices.DeleteFunc(rows, func(r WalkRow) bool { return arrived[r.ID] })
+	if len(rows) < n {
+		// Rows arrived, even if as many left and the total held still:
+		// the catch-up must look at the top.
+		st.Moved = true
+	}
+	return rows
 }
 
 // maxRequests bounds a walk over a list that keeps changing: twice its

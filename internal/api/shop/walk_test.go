@@ -115,7 +115,7 @@ func TestWalkStaticList(t *testing.T) {
 }
 
 func TestWalkArrivalsPushRowsDown(t *testing.T) {
-	for _, arrivals := range []int{3, 15, 25} {
+	for _, arrivals := range []int{3, 15, 25, 40, 100} {
 		t.Run(strconv.Itoa(arrivals), func(t *testing.T) {
 			l := newFakeList(47, 15)
 			l.change = func(l *fakeList, fetch int) {
@@ -358,5 +358,50 @@ func TestWalkStopsAListThatKeepsGrowing(t *testing.T) {
 	}
 	if _, _, err := walkAll(t, l); err != nil {
 		t.Errorf("a list growing a page every 4 reads: %v", err)
+	}
+}
+
+// A walk resumed after more rows arrived than it had read gives, going
+// forward, only rows that were there when it began, and the arrivals in
+// its catch-up: had it given the arrivals its stale page number fell on,
+// those would be a band of new rows above newer ones, where the catch-up
+// (and the next incremental sync) stops.
+func TestWalkResumedAfterManyArrivalsLeavesThemToTheCatchUp(t *testing.T) {
+	for _, killAfter := range []int{1, 2} {
+		for _, arrivals := range []int{16, 40, 100} {
+			t.Run(fmt.Sprintf("page%d+%d", killAfter, arrivals), func(t *testing.T) {
+				l := newFakeList(100, 15)
+				stop := errors.New("killed")
+				var saved WalkState
+				seen := SeenIDs{}
+				var given []string
+				page := func(_ context.Context, p *WalkPage) error {
+					for _, r := range p.Rows {
+						given = append(given, r.ID)
+						seen[r.ID] = true
+						if id, _ := strconv.Atoi(r.ID); id > 100 && p.Kind != CatchUp {
+							t.Errorf("arrival %s given on page %d read %v", r.ID, p.Number, p.Kind)
+						}
+					}
+					saved = p.State
+					if p.Number == killAfter && p.Kind == Forward {
+						return stop
+					}
+					return nil
+				}
+				if _, err := (&Walk{Fetch: l.fetch, Page: page}).Run(context.Background()); !errors.Is(err, stop) {
+					t.Fatalf("first run: %v", err)
+				}
+				l.arrive(arrivals)
+				res, err := (&Walk{Fetch: l.fetch, Page: page, State: saved, Seen: seen}).Run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				set := assertOnce(t, given)
+				if len(set) != 100+arrivals || res.Arrived != arrivals {
+					t.Fatalf("given %d rows, %d in the catch-up; want %d, %d", len(set), res.Arrived, 100+arrivals, arrivals)
+				}
+			})
+		}
 	}
 }
