@@ -190,6 +190,10 @@ func (p *pass) classify(ctx context.Context, walkRows []shop.WalkRow) ([]pageRow
 	for i, wr := range walkRows {
 		r := &rows[i]
 		r.WalkRow = wr
+		if repaired, ok := storableJSON(wr.Raw); !ok {
+			r.Raw = repaired
+			p.repaired = append(p.repaired, wr.ID)
+		}
 		if _, ok := ids.Normalize(wr.ID); !ok {
 			r.odd = true
 			continue
@@ -198,7 +202,7 @@ func (p *pass) classify(ctx context.Context, walkRows []shop.WalkRow) ([]pageRow
 		if r.id, err = rowID(wr.ID); err != nil {
 			return nil, err
 		}
-		vals, err := p.db.columnValues(p.res, wr.Raw, p.res.listCols)
+		vals, err := p.db.columnValues(p.res, r.Raw, p.res.listCols)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/api/shop"
 )
@@ -218,5 +219,37 @@ func TestHostileIDIsParked(t *testing.T) {
 	}
 	if n := w.count("SELECT count(*) FROM submissions"); n != 11 {
 		t.Fatalf("%d submissions mirrored, want the 11 others", n)
+	}
+}
+
+// JSON is UTF-8; a server sending other bytes in a string sends text
+// neither backend holds as sent (PostgreSQL's text refuses it). The row
+// is kept with U+FFFD for each run of such bytes, alike on both backends,
+// the pass names it and goes on, and the next pass finds it unchanged.
+func TestRowsNotUTF8AreRepairedAndNamed(t *testing.T) {
+	w := newWorld(t, 8)
+	w.after = func(body []byte) []byte {
+		return hostileFields.ReplaceAll(body, []byte("\"$1\":\"\xff\xfe\xed\xa0\x80x\xc3"))
+	}
+	for pass := range 2 {
+		res := w.sync(SyncOptions{Full: true, Details: true}, "bis")
+		if len(res[0].Repaired) != 8 || res[0].Changed != 0 || pass == 1 && res[0].New != 0 {
+			t.Fatalf("pass %d: %d new, %d changed, repaired %q: want the 8 rows named, none changed", pass, res[0].New, res[0].Changed, res[0].Repaired)
+		}
+	}
+	sent := listedAsSent(t, w.client.ListSubmissions)
+	for i, raw := range sent {
+		if utf8.Valid(raw) {
+			t.Fatalf("the sandbox's answer is UTF-8: %s", raw)
+		}
+		sent[i] = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+	}
+	found, err := w.db.Find(context.Background(), FindFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRows(t, "find", found, sent)
+	if n := w.count("SELECT count(*) FROM submissions WHERE detail_json LIKE $1 AND locale LIKE $1", "%\uFFFDx\uFFFD%"); n != 8 {
+		t.Fatalf("%d details kept with U+FFFD, want 8", n)
 	}
 }
