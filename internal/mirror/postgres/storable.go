@@ -25,15 +25,25 @@ RETURN CASE WHEN t ~ '\\u(0000|[dD][89a-fA-F])' THEN
 	FROM regexp_matches(t, '(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.|[^\\]+)', 'g') WITH ORDINALITY AS r(m, n))::jsonb
 ELSE t::jsonb END;
 
+-- The triggers cast the text themselves when it holds no such escape,
+-- the rows of nearly every store, rather than call storable_json for each.
 CREATE FUNCTION storectl.fill_list_jsonb() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	NEW.list_jsonb := storectl.storable_json(NEW.list_json);
+	IF NEW.list_json ~ '\\u(0000|[dD][89a-fA-F])' THEN
+		NEW.list_jsonb := storectl.storable_json(NEW.list_json);
+	ELSE
+		NEW.list_jsonb := NEW.list_json::jsonb;
+	END IF;
 	RETURN NEW;
 END $$;
 
 CREATE FUNCTION storectl.fill_detail_jsonb() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	NEW.detail_jsonb := storectl.storable_json(NEW.detail_json);
+	IF NEW.detail_json ~ '\\u(0000|[dD][89a-fA-F])' THEN
+		NEW.detail_jsonb := storectl.storable_json(NEW.detail_json);
+	ELSE
+		NEW.detail_jsonb := NEW.detail_json::jsonb;
+	END IF;
 	RETURN NEW;
 END $$;
 
