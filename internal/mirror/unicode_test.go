@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/api/shop"
+	"github.com/storectl/storectl/internal/mirror/postgres"
 )
 
 // hostileEscapes is text a JSON string may carry that a database's text
@@ -252,4 +253,40 @@ func TestRowsNotUTF8AreRepairedAndNamed(t *testing.T) {
 	if n := w.count("SELECT count(*) FROM submissions WHERE detail_json LIKE $1 AND locale LIKE $1", "%\uFFFDx\uFFFD%"); n != 8 {
 		t.Fatalf("%d details kept with U+FFFD, want 8", n)
 	}
+}
+
+// A SQLite mirror holding such rows moves to PostgreSQL with mirror copy,
+// and answers there as it did.
+func TestCopyHostileUnicodeToPostgres(t *testing.T) {
+	sqliteOnly(t, "the copy's source is a SQLite mirror (it ran in the run on SQLite)")
+	w := newWorld(t, 12)
+	w.after = func(body []byte) []byte {
+		return hostileFields.ReplaceAll(withHostileText(body), []byte("\"$1\":\"\xff"))
+	}
+	w.sync(SyncOptions{Full: true, Details: true}, "bis", "preorder", "comingsoon")
+	ctx := context.Background()
+	tg := pgTarget(t)
+	if _, err := w.db.CopyTo(ctx, postgres.At(tg), "https://sandbox.test"); err != nil {
+		t.Fatalf("copy to PostgreSQL: %v", err)
+	}
+	pg, err := Open(ctx, postgres.At(tg), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	want, err := w.db.Find(ctx, FindFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pg.Find(ctx, FindFilter{})
+	if err != nil {
+		t.Fatalf("find on the copy: %v", err)
+	}
+	sameRows(t, "find on the copy", got, want)
+	wantDemand, _ := w.db.Demand(ctx, DemandFilter{ByVariant: true})
+	gotDemand, err := pg.Demand(ctx, DemandFilter{ByVariant: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRows(t, "demand on the copy", gotDemand, wantDemand)
 }
