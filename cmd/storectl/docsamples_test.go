@@ -364,8 +364,10 @@ func (p *docPage) script(blocks []docBlock) (string, map[int]docRun) {
 				add(fmt.Sprintf(`%s & services+=("$! $B $LINENO"); wait_port`, oneLine))
 			} else {
 				// A watch or an MCP server, tried as a reader would: started,
-				// then stopped with Ctrl-C before the page goes on.
-				add(fmt.Sprintf(`%s & p=$!; sleep 1; kill -INT $p 2>/dev/null; wait $p; rc=$?; case $rc in 0|130) ;; *) echo "$B $LINENO $rc" >>"$R/failures";; esac`, oneLine))
+				// then stopped with Ctrl-C before the page goes on. Its 130
+				// (stopped during its first sync, on a slow machine) is
+				// fine: the wait is tested by ||, so the ERR trap is not.
+				add(fmt.Sprintf(`%s & p=$!; sleep 1; kill -INT $p 2>/dev/null; rc=0; wait $p || rc=$?; case $rc in 0|130) ;; *) echo "$B $LINENO $rc" >>"$R/failures";; esac`, oneLine))
 			}
 			for range strings.Count(l, "\n") {
 				add("")
@@ -418,14 +420,11 @@ func (p *docPage) onPostgres(t *testing.T, home string) {
 	if err := os.WriteFile(filepath.Join(home, ".pgpass"), []byte(u.Host+":*:*:docs-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	roles := regexp.MustCompile(`\bstorectl_(owner|writer|reader)\b`)
 	byPort := p.rewrite
 	p.rewrite = func(text string) string {
-		text = roles.ReplaceAllString(byPort(text), "storectl_${1}"+suffix)
+		text = teamRoleSQL(byPort(text), suffix, "docs-pw", db)
 		text = strings.ReplaceAll(text, "@db.internal/storectl", "@"+u.Host+"/"+db)
-		text = strings.ReplaceAll(text, "sslmode=verify-full", "sslmode=disable")
-		text = strings.ReplaceAll(text, "PASSWORD '…'", "PASSWORD 'docs-pw'")
-		return regexp.MustCompile(`\bDATABASE storectl\b`).ReplaceAllString(text, "DATABASE "+db)
+		return strings.ReplaceAll(text, "sslmode=verify-full", "sslmode=disable")
 	}
 	p.psqlURL = func(role string) string {
 		if role == "postgres" {

@@ -47,7 +47,14 @@ func raceOptions() string {
 // and XDG directories, so config, keyring-less token files, the sandbox
 // state and the pacing budget never leak between scripts.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, scriptParams(false))
+}
+
+// scriptParams are the scripts' commands, conditions and set-up: the
+// same for both passes, but for [pgmirror], true when their mirror is
+// on PostgreSQL (TestScriptsOnPostgres).
+func scriptParams(onPostgres bool) testscript.Params {
+	return testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
@@ -69,6 +76,8 @@ func TestScripts(t *testing.T) {
 				return officeCondition(), nil
 			case "pg":
 				return pgCondition()
+			case "pgmirror":
+				return onPostgres, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -81,6 +90,7 @@ func TestScripts(t *testing.T) {
 			"xlsxcells":    cmdXLSXCells,
 			"pgdb":         cmdPGDB,
 			"pgreader":     cmdPGReader,
+			"pgroles":      cmdPGRoles,
 			"odscheck":     cmdODSCheck,
 			"reportcheck":  cmdReportCheck,
 			"webhookrecv":  cmdWebhookRecv,
@@ -88,5 +98,5 @@ func TestScripts(t *testing.T) {
 			"proxyrec":     cmdProxyRec,
 			"silentserver": cmdSilentServer,
 		},
-	})
+	}
 }

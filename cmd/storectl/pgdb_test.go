@@ -60,9 +60,9 @@ func (s stopPGServer) Run() int {
 }
 
 // cmdPGReader creates a login role with the reader's grants of
-// docs/team-mirror.md on the database of $STORECTL_MIRROR_URL (once its
-// schema is made) and sets $READER_URL to connect as it: mirror query on
-// PostgreSQL runs only as such a role.
+// docs/team-mirror.md (read from the page) on the database of
+// $STORECTL_MIRROR_URL (once its schema is made) and sets $READER_URL to
+// connect as it: mirror query on PostgreSQL runs only as such a role.
 //
 //	pgreader
 func cmdPGReader(ts *testscript.TestScript, neg bool, args []string) {
@@ -71,13 +71,17 @@ func cmdPGReader(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	db, err := url.Parse(ts.Getenv("STORECTL_MIRROR_URL"))
 	ts.Check(err)
-	role := "reader_" + pgtest.RandomName()
+	_, grant, err := teamRoleBlocks()
+	ts.Check(err)
+	suffix := "_" + pgtest.RandomName()
+	role := "storectl_reader" + suffix
+	grants := teamRoleStatements(teamRoleSQL(grant, suffix, "", ""), "reader"+suffix)
+	if len(grants) == 0 {
+		ts.Fatalf("%s grants the reader nothing", teamMirrorPage)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ts.Check(pgtest.Exec(ctx, db.String(), "CREATE ROLE "+role+" LOGIN PASSWORD 'reader-pw'",
-		"GRANT USAGE ON SCHEMA storectl, storectl_store TO "+role,
-		"GRANT SELECT ON ALL TABLES IN SCHEMA storectl, storectl_store TO "+role,
-		"GRANT INSERT, UPDATE ON storectl.pace TO "+role))
+	ts.Check(pgtest.Exec(ctx, db.String(), append([]string{"CREATE ROLE " + role + " LOGIN PASSWORD 'reader-pw'"}, grants...)...))
 	ts.Defer(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()

@@ -39,6 +39,9 @@ type pass struct {
 	// odd are the rows whose id is not a 64-bit integer that this run
 	// kept in odd_rows (see keepOdd).
 	odd []string
+	// repaired are the rows this run met whose list item was not UTF-8
+	// (see storableJSON).
+	repaired []string
 	// The walk's set of rows given (seen.go): how many, the odd ones, and
 	// what the mirror holds of the page being read.
 	given    int

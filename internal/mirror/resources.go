@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/api/shop"
@@ -220,8 +221,11 @@ func sqlValue(v json.RawMessage, isID bool) any {
 		return 0
 	case '"':
 		s, ok := plainString(v)
-		if !ok && json.Unmarshal(v, &s) != nil {
-			return string(v)
+		if !ok {
+			if json.Unmarshal(v, &s) != nil {
+				return storableText(string(v))
+			}
+			s = storableText(s)
 		}
 		if isID {
 			if id, ok := ids.Normalize(s); ok {
@@ -233,9 +237,9 @@ func sqlValue(v json.RawMessage, isID bool) any {
 	case '{', '[':
 		var b bytes.Buffer
 		if json.Compact(&b, v) != nil {
-			return string(v)
+			return storableText(string(v))
 		}
-		return b.String()
+		return storableText(b.String())
 	}
 	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return n
@@ -243,7 +247,34 @@ func sqlValue(v json.RawMessage, isID bool) any {
 	if f, err := strconv.ParseFloat(string(v), 64); err == nil && !isID {
 		return f
 	}
-	return string(v) // beyond int64, or not a number: kept as sent
+	return storableText(string(v)) // beyond int64, or not a number: kept as sent
+}
+
+// storableJSON is raw as the mirror stores it, and whether that is raw
+// unchanged. JSON is UTF-8 (RFC 8259; the API's answers are JSON), and
+// PostgreSQL's text holds nothing else: a server sending other bytes in a
+// string sends text no database of the mirror's holds as sent, so each
+// run of bytes that is not UTF-8 is stored as U+FFFD, on both backends
+// alike, and the pass names the row. Every escape, U+0000 and lone
+// surrogates included, is kept as written.
+func storableJSON(raw []byte) (json.RawMessage, bool) {
+	if utf8.Valid(raw) {
+		return raw, true
+	}
+	return bytes.ToValidUTF8(raw, []byte("\uFFFD")), false
+}
+
+// storableText is s as a text column of either backend holds it: U+0000
+// (which PostgreSQL's text refuses) and each run of bytes that is not
+// UTF-8 become U+FFFD, as a decoder already makes of a lone surrogate.
+// The columns are searchable forms; the row's JSON as sent keeps the
+// original, and both backends hold the same text so that their answers
+// agree.
+func storableText(s string) string {
+	if strings.IndexByte(s, 0) < 0 && utf8.ValidString(s) {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // plainString is the text of a JSON string literal that holds no escape

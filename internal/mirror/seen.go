@@ -21,7 +21,7 @@ func (p *pass) Given(ctx context.Context, pageIDs []string) (map[string]bool, er
 	var nums []int64
 	for _, id := range pageIDs {
 		if _, ok := ids.Normalize(id); !ok {
-			if p.oddGiven[id] {
+			if p.oddGiven[storableText(id)] { // as odd_rows holds it
 				given[id] = true
 			}
 			continue
@@ -48,7 +48,7 @@ func (p *pass) Add(given []string) {
 			if p.oddGiven == nil {
 				p.oddGiven = map[string]bool{}
 			}
-			p.oddGiven[id] = true
+			p.oddGiven[storableText(id)] = true
 		}
 	}
 }

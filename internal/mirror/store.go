@@ -190,6 +190,10 @@ func (p *pass) classify(ctx context.Context, walkRows []shop.WalkRow) ([]pageRow
 	for i, wr := range walkRows {
 		r := &rows[i]
 		r.WalkRow = wr
+		if repaired, ok := storableJSON(wr.Raw); !ok {
+			r.Raw = repaired
+			p.repaired = append(p.repaired, wr.ID)
+		}
 		if _, ok := ids.Normalize(wr.ID); !ok {
 			r.odd = true
 			continue
@@ -198,7 +202,7 @@ func (p *pass) classify(ctx context.Context, walkRows []shop.WalkRow) ([]pageRow
 		if r.id, err = rowID(wr.ID); err != nil {
 			return nil, err
 		}
-		vals, err := p.db.columnValues(p.res, wr.Raw, p.res.listCols)
+		vals, err := p.db.columnValues(p.res, r.Raw, p.res.listCols)
 		if err != nil {
 			return nil, err
 		}
@@ -250,9 +254,11 @@ func (r *resource) orderValue(vals []any) string {
 
 // keepOdd keeps a row whose id is not a 64-bit integer as sent, in
 // odd_rows, and names it: it cannot be a row of its table, and must not
-// stop the pass.
+// stop the pass. Its id column holds the id as text either backend holds
+// (storableText: PostgreSQL's text refuses U+0000); its list_json, the
+// id as sent.
 func (p *pass) keepOdd(ctx context.Context, tx backend.Tx, row shop.WalkRow, ts string) error {
-	_, err := tx.ExecContext(ctx, p.db.q.KeepOdd, p.res.name, row.ID, string(row.Raw), ts, ts, p.id)
+	_, err := tx.ExecContext(ctx, p.db.q.KeepOdd, p.res.name, storableText(row.ID), string(row.Raw), ts, ts, p.id)
 	if err == nil {
 		p.odd = append(p.odd, row.ID)
 	}

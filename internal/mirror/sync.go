@@ -62,6 +62,9 @@ type PassResult struct {
 	// Odd are the rows whose id is not a 64-bit integer: kept as sent in
 	// odd_rows, outside the answers (see keepOdd).
 	Odd []string
+	// Repaired are the rows whose list item was not UTF-8, kept with
+	// U+FFFD for each run of bytes that was not (see storableJSON).
+	Repaired []string
 }
 
 // DetailResult counts a details phase.
@@ -112,7 +115,7 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 	requests, newRows, changed := p.walk.Requests, p.newRows, p.changed
 	walk, err := p.run(ctx, c, opts.Report, nil)
 	result.Walk, result.Requests, result.New, result.Changed = walk, p.walk.Requests-requests, p.newRows-newRows, p.changed-changed
-	result.Odd = p.odd
+	result.Odd, result.Repaired = p.odd, p.repaired
 	if err != nil {
 		return result, err
 	}
@@ -293,6 +296,7 @@ func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, r
 	if err != nil {
 		return nil, err
 	}
+	raw, _ = storableJSON(raw)
 	vals, err := db.columnValues(res, raw, res.detailCols)
 	if err != nil {
 		return nil, err
@@ -482,6 +486,7 @@ func (db *DB) syncForm(ctx context.Context, c *shop.Client, full bool) error {
 // as sent.
 func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (err error) {
 	defer db.explain(&err)
+	raw, _ = storableJSON(raw)
 	var fields []json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return fmt.Errorf("the back-in-stock form: %w", err)

@@ -1,7 +1,9 @@
 package watch
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -100,6 +102,9 @@ type world struct {
 	// before, when set, runs before each request reaches the sandbox (a
 	// kill at request k).
 	before func(n int, r *http.Request)
+	// after, when set, changes each answer before the client reads it (a
+	// hostile server).
+	after  func(body []byte) []byte
 	served int
 	mu     sync.Mutex
 	now    func() time.Time
@@ -120,12 +125,20 @@ func newWorldAt(t testing.TB, submissions int, now func() time.Time) *world {
 		Timeout: 10 * time.Second, Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
 			w.mu.Lock()
 			w.served++
-			n, before := w.served, w.before
+			n, before, after := w.served, w.before, w.after
 			w.mu.Unlock()
 			if before != nil {
 				before(n, r)
 			}
-			return w.rt.RoundTrip(r)
+			resp, err := w.rt.RoundTrip(r)
+			if err == nil && after != nil {
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				body = after(body)
+				resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+				resp.Header.Del("Content-Length")
+			}
+			return resp, err
 		})})
 	if err != nil {
 		t.Fatal(err)

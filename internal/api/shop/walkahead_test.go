@@ -101,10 +101,12 @@ func TestWalkAheadEndsWithTheWalk(t *testing.T) {
 	var running, cancelled atomic.Int32
 	stop := errors.New("stop")
 	l := newFakeList(100, 15)
+	slow := make(chan struct{}) // page 3's request has left
 	w := &Walk{Ahead: true, Fetch: func(ctx context.Context, page int) (*Page, error) {
 		running.Add(1)
 		defer running.Add(-1)
 		if page == 3 {
+			close(slow)
 			<-ctx.Done() // a slow server: only the cancel ends it
 			cancelled.Add(1)
 			return nil, ctx.Err()
@@ -112,6 +114,9 @@ func TestWalkAheadEndsWithTheWalk(t *testing.T) {
 		return l.fetch(ctx, page)
 	}, Page: func(_ context.Context, p *WalkPage) error {
 		if p.Number == 2 {
+			// Stopped while page 3 is in flight: a stop before it left
+			// would only drop it unsent.
+			<-slow
 			return stop
 		}
 		return nil

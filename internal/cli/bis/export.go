@@ -186,7 +186,7 @@ func openOnlineSource(ctx context.Context, opts *ExportOptions, s *config.Settin
 	}
 	if !s.Quiet {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s: exporting straight from the store, without recording into the mirror; --resume cannot continue this export if it is interrupted\n",
-			mirrorUnwritable(err))
+			mirrorutil.WhyNotWritable(err))
 	}
 	return &walkExport{onlineExport: online}, nil
 }
@@ -211,14 +211,6 @@ func prefetchWhileCreating(ctx context.Context, c *shop.Client, first **shop.Pre
 func mirrorCanBeSkipped(ctx context.Context, err error) bool {
 	var other *mirror.OtherStoreError
 	return ctx.Err() == nil && !errors.As(err, &other)
-}
-
-// mirrorUnwritable says why the mirror was skipped.
-func mirrorUnwritable(err error) string {
-	if errors.Is(err, mirror.ErrBusy) {
-		return "another storectl is writing the mirror (a sync or an export)"
-	}
-	return "the mirror cannot be written (" + err.Error() + ")"
 }
 
 // exportColumns are the list's, and with --details the detail's and the

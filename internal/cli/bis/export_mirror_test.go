@@ -55,7 +55,7 @@ func TestExportWithoutAWritableMirror(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-		}, "another storectl is writing the mirror"},
+		}, "another storectl is bringing the mirror up to date (a sync or an export)"},
 		{"locked by another program", func(t *testing.T, path string) {
 			db, err := mirror.Open(context.Background(), sqlite.At(path), mirror.Options{Mode: mirror.Write})
 			if err != nil {

@@ -296,12 +296,15 @@ func TestDeleteInterruptedThenResumed(t *testing.T) {
 	log := &clitest.SafeBuffer{}
 	var deletes int
 	hook := writerFunc(func(p []byte) (int, error) {
+		// Logged before the cancel: the resumed run's requests are those
+		// logged after the interrupted run returns.
+		n, err := log.Write(p)
 		if strings.HasPrefix(string(p), "DELETE ") {
 			if deletes++; deletes == 2 {
 				cancel() // batch 2 served, its answer never read
 			}
 		}
-		return log.Write(p)
+		return n, err
 	})
 	rules := randomRules(rand.New(rand.NewPCG(1, 1)), 250)
 	e := clitest.New(t, withRules(rules), clitest.WithSandbox(func(o *sandbox.Options) { o.Log = hook }))

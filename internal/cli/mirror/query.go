@@ -81,7 +81,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		err = closeErr
 	}
 	if err != nil {
-		return queryError(err)
+		return queryError(err, db.Dialect())
 	}
 	if p.IsTable() && sink.rows == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "no rows")
@@ -143,8 +143,14 @@ func (s *querySink) close() error {
 	return s.p.List(s.items, s.cols)
 }
 
+// tablesQuery lists the tables and views a query of each backend reads.
+var tablesQuery = map[mirror.Dialect]string{
+	mirror.SQLite:   `SELECT name FROM sqlite_master WHERE type = 'table'`,
+	mirror.Postgres: `SELECT table_name FROM information_schema.tables WHERE table_schema = 'storectl_store'`,
+}
+
 // queryError words a refused or failed query, and the mirror's own states.
-func queryError(err error) error {
+func queryError(err error, dialect mirror.Dialect) error {
 	var refused *mirror.QueryRefusedError
 	var failed *mirror.QuerySQLError
 	var bound *mirror.QueryLimitError
@@ -158,7 +164,7 @@ func queryError(err error) error {
 			"mirror query runs one statement that reads; `storectl mirror sync` is what updates the mirror")
 	case errors.As(err, &failed):
 		return exitcode.UsageHint(err,
-			"docs/mirror-reference.md lists the tables and columns; `storectl mirror query \"SELECT name FROM sqlite_master WHERE type = 'table'\"` lists the tables")
+			"docs/mirror-reference.md lists the tables and columns; `storectl mirror query \""+tablesQuery[dialect]+"\"` lists the tables")
 	}
 	return mirrorutil.MirrorError(err)
 }

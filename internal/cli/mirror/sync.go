@@ -161,6 +161,9 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 		if len(r.Odd) > 0 {
 			fmt.Fprintln(opts.IO.ErrOut, "warning: "+oddRows(r.Noun, r.Odd))
 		}
+		if len(r.Repaired) > 0 {
+			fmt.Fprintln(opts.IO.ErrOut, "warning: "+repairedRows(r.Noun, r.Repaired))
+		}
 	}
 	return detailFailures(results, s)
 }
@@ -228,10 +231,22 @@ func stopped(w io.Writer, results []mirror.PassResult, err error) error {
 // oddRows names the rows whose id is not a 64-bit integer, kept as sent
 // outside the tables the answers read.
 func oddRows(noun string, ids []string) string {
+	return fmt.Sprintf("%s: %s whose id is not a 64-bit integer kept as sent in the table odd_rows, outside bis find, bis demand and the offline export: ids %s",
+		noun, output.Plural(len(ids), "row"), quotedIDs(ids))
+}
+
+// repairedRows names the rows whose list item was not UTF-8 (which JSON
+// is), kept in the mirror with U+FFFD in place of those bytes.
+func repairedRows(noun string, ids []string) string {
+	return fmt.Sprintf("%s: %s sent with bytes that are not UTF-8 (so not JSON) kept with U+FFFD in their place: ids %s",
+		noun, output.Plural(len(ids), "row"), quotedIDs(ids))
+}
+
+// quotedIDs are the first ids, quoted (an odd id may hold anything).
+func quotedIDs(ids []string) string {
 	quoted := make([]string, len(ids))
 	for i, id := range ids {
 		quoted[i] = fmt.Sprintf("%q", id)
 	}
-	return fmt.Sprintf("%s: %s whose id is not a 64-bit integer kept as sent in the table odd_rows, outside bis find, bis demand and the offline export: ids %s",
-		noun, output.Plural(len(ids), "row"), output.FirstAndMore(quoted[:min(len(quoted), 20)], len(quoted)))
+	return output.FirstAndMore(quoted[:min(len(quoted), 20)], len(quoted))
 }

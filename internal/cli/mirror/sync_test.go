@@ -122,3 +122,13 @@ func TestDamagedMirrorSameWordsEverywhere(t *testing.T) {
 		t.Fatalf("after reset: %v", err)
 	}
 }
+
+// The rows sent with bytes that are not UTF-8 are named, their ids quoted
+// (an id may hold anything), as the odd rows are.
+func TestRepairedRowsAreNamed(t *testing.T) {
+	got := repairedRows("submissions", []string{"5", "\x00 7"})
+	want := `submissions: 2 rows sent with bytes that are not UTF-8 (so not JSON) kept with U+FFFD in their place: ids "5", "\x00 7"`
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}

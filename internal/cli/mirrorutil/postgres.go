@@ -1,7 +1,10 @@
 package mirrorutil
 
 import (
+	"fmt"
+
 	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/mirror/postgres"
 	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
@@ -32,6 +35,11 @@ func Backend(s *config.Settings) (mirror.Backend, error) {
 	switch {
 	case err != nil:
 		return nil, err
+	case pg != nil && s.MirrorStore() == "":
+		// On SQLite the profile's file is its store's; the team's database
+		// keeps each store's rows under the store's base URL.
+		return nil, exitcode.UsageHint(fmt.Errorf("profile %q names no store (base_url), and the team's mirror at %s keeps each store's rows under its base URL", s.Profile, pg.Display),
+			"set it: `storectl auth login --base-url URL`, or `storectl config set base_url URL`")
 	case pg != nil:
 		return postgres.At(pg), nil
 	}

@@ -51,11 +51,9 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 		}
 		return readOffline(ctx, d, s, groups)
 	case errors.As(err, new(*mirror.PermissionError)):
-		// A reader's role on a team's mirror may not write it: the syncing
-		// machine keeps it current. A role that may not read it either is
-		// told so by the read.
+		// A role that may not read it either is told so by the read.
 		if !s.Quiet {
-			fmt.Fprintln(d.IO.ErrOut, "the role in mirror_url may only read the team's mirror: answering from it as it is (the syncing machine brings it up to date)")
+			fmt.Fprintln(d.IO.ErrOut, readOnlyRole+": answering from it as it is (the syncing machine brings it up to date)")
 		}
 		return readOffline(ctx, d, s, groups)
 	}
@@ -73,6 +71,24 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 		return nil, MirrorError(err)
 	}
 	return db, nil
+}
+
+// readOnlyRole is a reader's role on a team's mirror, which may not write
+// it: the syncing machine keeps it current.
+const readOnlyRole = "the role in mirror_url may only read the team's mirror"
+
+// WhyNotWritable says why the mirror could not be opened for writing, for
+// a command that goes on without writing it: who is writing it, or that
+// the role may only read it, in the words ReadMirror uses, never the
+// server's "permission denied".
+func WhyNotWritable(err error) string {
+	switch {
+	case errors.Is(err, mirror.ErrBusy):
+		return busyWriter(err)
+	case errors.As(err, new(*mirror.PermissionError)):
+		return readOnlyRole
+	}
+	return "the mirror cannot be written (" + err.Error() + ")"
 }
 
 // busyWriter says who is writing the mirror: on a team's PostgreSQL
