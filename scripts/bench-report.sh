@@ -101,6 +101,7 @@ mirror_for() {
   # The sandbox makes the same store for the same size: a kept mirror is
   # synced (and so upgraded) against it at the address it mirrors.
   local addr=127.0.0.1:0 kept
+  unset STORECTL_BASE_URL # the last size's sandbox, which the mirror is not of
   if [ "$backend" = sqlite ] && kept=$("$bin" mirror status -o json --jq .store 2>/dev/null) && [ -n "$kept" ]; then
     addr=${kept#http://}
   fi
