@@ -101,14 +101,21 @@ func (s span) sql(q *query, prefix string) (tally, rows string) {
 	if isAPIForm(s.to) {
 		whole1 = quarterOf(s.to)
 	}
-	vals := map[string]string{"from": s.from, "to": s.to, "whole0": whole0, "whole1": whole1}
+	return s.split(q, prefix, "quarter", "whole", whole0, whole1)
+}
+
+// split spells the span as the tally's whole buckets (column from
+// whole0 up to whole1, the bounds named prefix+name0 and prefix+name1)
+// and the table's rows of the buckets its ends cut.
+func (s span) split(q *query, prefix, column, name, whole0, whole1 string) (tally, rows string) {
+	vals := map[string]string{"from": s.from, "to": s.to, name + "0": whole0, name + "1": whole1}
 	n := func(k string) string { return q.arg(prefix+k, vals[k]) }
 	if whole0 > whole1 {
 		return q.sp.no, fmt.Sprintf("(created_at >= %s AND created_at < %s)", n("from"), n("to"))
 	}
-	tally = fmt.Sprintf("(quarter >= %s AND quarter < %s)", n("whole0"), n("whole1"))
+	tally = fmt.Sprintf("(%s >= %s AND %s < %s)", column, n(name+"0"), column, n(name+"1"))
 	rows = fmt.Sprintf("(created_at >= %s AND created_at < %s OR created_at >= %s AND created_at < %s)",
-		n("from"), n("whole0"), n("whole1"), n("to"))
+		n("from"), n(name+"0"), n(name+"1"), n("to"))
 	return tally, rows
 }
 
@@ -167,15 +174,7 @@ func (s span) days(q *query, prefix string) (tally, rows string) {
 	if len(s.to) > 10 {
 		whole1 = s.to[:10]
 	}
-	vals := map[string]string{"from": s.from, "to": s.to, "day0": whole0, "day1": whole1}
-	n := func(k string) string { return q.arg(prefix+k, vals[k]) }
-	if whole0 > whole1 {
-		return q.sp.no, fmt.Sprintf("(created_at >= %s AND created_at < %s)", n("from"), n("to"))
-	}
-	tally = fmt.Sprintf("(day >= %s AND day < %s)", n("day0"), n("day1"))
-	rows = fmt.Sprintf("(created_at >= %s AND created_at < %s OR created_at >= %s AND created_at < %s)",
-		n("from"), n("day0"), n("day1"), n("to"))
-	return tally, rows
+	return s.split(q, prefix, "day", "day", whole0, whole1)
 }
 
 // daySource is source with report_days's whole days (a report kept to no
