@@ -15,7 +15,7 @@ const Name = "report"
 // Migrations are, per dialect, the part's migrations: append, never edit.
 var Migrations = map[backend.Dialect][]string{
 	backend.SQLite:   {sqliteReport, sqliteTotals},
-	backend.Postgres: {postgresReport, postgresTotals},
+	backend.Postgres: {postgresReport, postgresTotals, postgresUnkeyed},
 }
 
 // Refill counts the tally afresh from the rows of RefillTable: on SQLite
