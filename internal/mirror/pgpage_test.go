@@ -146,9 +146,14 @@ BEGIN
 END $$`)
 	pgExec(t, w.pg, `CREATE TRIGGER third_page BEFORE INSERT ON storectl.submissions
 		FOR EACH STATEMENT EXECUTE FUNCTION public.third_page()`)
-	_, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, SyncOptions{})
+	res, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, SyncOptions{})
 	if err == nil || !strings.Contains(err.Error(), "no third page") || !strings.Contains(err.Error(), "INSERT INTO submissions") {
 		t.Fatalf("the third page's failure: %v", err)
+	}
+	// The page fails once sent, while the next is readied (SendPage): the
+	// pass's counters must not keep it.
+	if len(res) != 1 || res[0].New != 30 {
+		t.Errorf("the pass says it kept %+v, want the first two pages' 30 new rows", res)
 	}
 	if n := w.count("SELECT count(*) FROM submissions"); n != 30 {
 		t.Errorf("%d rows kept, want the first two pages' 30", n)
@@ -163,6 +168,40 @@ END $$`)
 	}
 	if n := w.count("SELECT count(*) FROM submissions"); n != 90 {
 		t.Errorf("%d rows after the sync went on, want 90", n)
+	}
+}
+
+// A sync's page commits while the walk looks up the next one's ids (on
+// another connection): the server stores one page while storectl readies
+// the next, instead of each waiting for the other. The second page's
+// INSERT waits, in a trigger, for the third page's lookup to reach the
+// server; were the pages to take turns, it would never come.
+func TestPostgresPageCommitsWhileTheNextIsLookedUp(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15*6)
+	pgExec(t, w.pg, `CREATE FUNCTION public.second_page() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF (SELECT count(*) FROM storectl.submissions) <> 15 THEN RETURN NULL; END IF;
+	FOR i IN 1..500 LOOP
+		PERFORM pg_stat_clear_snapshot(); -- else the transaction's first view of the sessions
+		IF EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database()
+			AND query LIKE 'SELECT id, list_json%' AND query_start > now()) THEN
+			RETURN NULL;
+		END IF;
+		PERFORM pg_sleep(0.01);
+	END LOOP;
+	RAISE EXCEPTION 'the third page was not looked up while the second committed';
+END $$`)
+	pgExec(t, w.pg, `CREATE TRIGGER second_page BEFORE INSERT ON storectl.submissions
+		FOR EACH STATEMENT EXECUTE FUNCTION public.second_page()`)
+	res := w.sync(SyncOptions{}, "bis")
+	if res[0].New != 90 {
+		t.Errorf("the sync kept %d new rows, want 90", res[0].New)
+	}
+	if n := w.count("SELECT count(*) FROM submissions WHERE seen_by IS NOT NULL"); n != 90 {
+		t.Errorf("%d rows stored, want 90", n)
 	}
 }
 
