@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,8 +12,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/storectl/storectl/internal/mirror/backend"
 	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
 )
 
 // A page of a sync reaches PostgreSQL in two round trips (pgpage.go): the
@@ -171,38 +175,106 @@ END $$`)
 	}
 }
 
-// A sync's page commits while the walk looks up the next one's ids (on
-// another connection): the server stores one page while storectl readies
-// the next, instead of each waiting for the other. The second page's
-// INSERT waits, in a trigger, for the third page's lookup to reach the
-// server; were the pages to take turns, it would never come.
-func TestPostgresPageCommitsWhileTheNextIsLookedUp(t *testing.T) {
-	if !onPostgres {
-		t.Skip("PostgreSQL only")
-	}
+// A sync's page commits while the walk looks up the next one's ids: the
+// server stores one page while storectl readies the next. The engine's
+// calls to its backend, in order: each page's lookup comes after the page
+// before was sent and before that page is settled, and every page sent is
+// settled before the pass ends.
+func TestPageCommitsWhileTheNextIsLookedUp(t *testing.T) {
 	w := newWorld(t, 15*6)
-	pgExec(t, w.pg, `CREATE FUNCTION public.second_page() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	IF (SELECT count(*) FROM storectl.submissions) <> 15 THEN RETURN NULL; END IF;
-	FOR i IN 1..500 LOOP
-		PERFORM pg_stat_clear_snapshot(); -- else the transaction's first view of the sessions
-		IF EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database()
-			AND query LIKE 'SELECT id, list_json%' AND query_start > now()) THEN
-			RETURN NULL;
-		END IF;
-		PERFORM pg_sleep(0.01);
-	END LOOP;
-	RAISE EXCEPTION 'the third page was not looked up while the second committed';
-END $$`)
-	pgExec(t, w.pg, `CREATE TRIGGER second_page BEFORE INSERT ON storectl.submissions
-		FOR EACH STATEMENT EXECUTE FUNCTION public.second_page()`)
+	calls := &callOrder{Conn: w.db.conn}
+	w.db.conn = calls
 	res := w.sync(SyncOptions{}, "bis")
 	if res[0].New != 90 {
 		t.Errorf("the sync kept %d new rows, want 90", res[0].New)
 	}
-	if n := w.count("SELECT count(*) FROM submissions WHERE seen_by IS NOT NULL"); n != 90 {
+	want := "lookup send lookup settle send lookup settle send lookup settle send lookup settle send lookup settle send settle"
+	if got := strings.Join(calls.log, " "); !strings.HasPrefix(got, want) {
+		t.Errorf("the engine's calls:\n%s\nwant them to begin\n%s", got, want)
+	}
+	if n := w.count("SELECT count(*) FROM submissions"); n != 90 {
 		t.Errorf("%d rows stored, want 90", n)
 	}
+}
+
+// On PostgreSQL SendPage returns once the page is sent, before it
+// commits: here its statement waits for a lock the test holds, and
+// SendPage must return all the same. SettlePage then waits for the commit;
+// a page that fails once sent is named by SettlePage, and the connection
+// serves the next page.
+func TestPostgresSendPageReturnsBeforeItCommits(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15)
+	w.sync(SyncOptions{}, "bis")
+	ctx := context.Background()
+	holder, err := pgtest.SQL(t, w.pg.Config).Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if _, err := holder.ExecContext(ctx, "SELECT pg_advisory_lock(4242)"); err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan error, 1)
+	go func() {
+		sent <- w.db.conn.SendPage(ctx, func(tx backend.Tx) error {
+			_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(4242)")
+			return err
+		})
+	}()
+	select {
+	case err := <-sent:
+		if err != nil {
+			t.Fatalf("SendPage: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("SendPage waited for its page to commit")
+	}
+	if _, err := holder.ExecContext(ctx, "SELECT pg_advisory_unlock(4242)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.db.conn.SettlePage(ctx); err != nil {
+		t.Fatalf("SettlePage of a page that committed: %v", err)
+	}
+
+	err = w.db.conn.SendPage(ctx, func(tx backend.Tx) error {
+		_, err := tx.ExecContext(ctx, "SELECT 1 / (SELECT count(*) - count(*) FROM submissions)")
+		return err
+	})
+	if err != nil {
+		t.Fatalf("SendPage of a page that fails once sent: %v", err)
+	}
+	if err := w.db.conn.SettlePage(ctx); err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("SettlePage of a page that failed: %v", err)
+	}
+	if err := w.db.conn.SettlePage(ctx); err != nil {
+		t.Fatalf("a second SettlePage: %v, want nil (nothing in flight)", err)
+	}
+	w.sync(SyncOptions{}, "bis")
+}
+
+// callOrder logs the page calls the engine makes of its backend.
+type callOrder struct {
+	backend.Conn
+	log []string
+}
+
+func (c *callOrder) Lookup(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	c.log = append(c.log, "lookup")
+	return c.Conn.Lookup(ctx, q, args...)
+}
+
+func (c *callOrder) SendPage(ctx context.Context, fn func(backend.Tx) error) error {
+	err := c.Conn.SendPage(ctx, fn)
+	c.log = append(c.log, "send")
+	return err
+}
+
+func (c *callOrder) SettlePage(ctx context.Context) error {
+	c.log = append(c.log, "settle")
+	return c.Conn.SettlePage(ctx)
 }
 
 // roundTrips counts the round trips of the connections it dials.
