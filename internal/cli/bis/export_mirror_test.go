@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/storectl/storectl/internal/cli/clitest"
-	"github.com/storectl/storectl/internal/config"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/mirror"
 	"github.com/storectl/storectl/internal/mirror/sqlite"
@@ -21,11 +21,10 @@ import (
 // mirrorPath is the test profile's mirror.
 func mirrorPath(t *testing.T) string {
 	t.Helper()
-	dir, err := config.MirrorDir()
+	path, err := mirrorutil.SQLitePath("default", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := sqlite.Path(dir, "default", false)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -131,11 +131,11 @@ func New(t testing.TB, opts ...Option) *Env {
 		return catalog.New(h), nil
 	}
 	f.Mirror = func(ctx context.Context, mode mirror.Mode) (*mirror.DB, error) {
-		dir, err := config.MirrorDir()
+		path, err := mirrorutil.SQLitePath(e.Settings.Profile, e.Settings.Sandbox)
 		if err != nil {
 			return nil, err
 		}
-		return mirrorutil.OpenMirror(ctx, sqlite.At(sqlite.Path(dir, e.Settings.Profile, e.Settings.Sandbox)), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
+		return mirrorutil.OpenMirror(ctx, sqlite.At(path), mirror.Options{Mode: mode, Store: "https://sandbox.test"})
 	}
 	f.RawClient = func(kind credentials.Kind) (*raw.Client, error) {
 		base, token := "https://sandbox.test", o.shopToken

@@ -141,14 +141,14 @@ func (c *connector) pace(cfg *httpx.Config, kind credentials.Kind, s *config.Set
 	if dir, err := config.StateDir(); err == nil {
 		cfg.PaceDir = filepath.Join(dir, "pace")
 	}
-	pg, err := mirrorutil.PostgresTarget(s)
-	if err != nil || pg == nil {
+	loc, err := mirrorutil.Locate(s)
+	if err != nil || loc.Postgres == nil {
 		return err
 	}
 	// The team's mirror keeps the window for every machine using the token.
-	cfg.SharedPace = pgpace.Opener(pg)
+	cfg.SharedPace = pgpace.Opener(loc.Postgres)
 	if s.Debug {
-		fmt.Fprintf(c.f.IOStreams.ErrOut, "* pacing shared through the PostgreSQL mirror at %s\n", pg.Display)
+		fmt.Fprintf(c.f.IOStreams.ErrOut, "* pacing shared through the PostgreSQL mirror at %s\n", loc.Postgres.Display)
 	}
 	return nil
 }

@@ -61,11 +61,15 @@ func runCheck(ctx context.Context, opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	path, onPG, err := mirrorPath(opts.Settings)
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	if onPG {
+	loc, path, err := locate(s)
+	if err != nil {
+		return err
+	}
+	if loc.Postgres != nil {
 		return exitcode.UsageHint(fmt.Errorf("the mirror is the team's PostgreSQL mirror at %s: mirror check reads a local SQLite mirror", path),
 			"the PostgreSQL server keeps its own data sound (a DBA runs amcheck there if needed)")
 	}

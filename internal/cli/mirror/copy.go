@@ -59,7 +59,7 @@ func runCopy(ctx context.Context, opts *CopyOptions) error {
 	if s.Sandbox {
 		return exitcode.UsageError("mirror copy moves a real store's mirror: the sandbox's stays local")
 	}
-	path, err := mirrorutil.SQLitePath(s)
+	path, err := mirrorutil.SQLitePath(s.Profile, s.Sandbox)
 	if err != nil {
 		return err
 	}

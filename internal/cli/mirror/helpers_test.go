@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/storectl/storectl/internal/cli/clitest"
 )
 
 func writeDamaged(t *testing.T, path string) {
@@ -14,4 +16,14 @@ func writeDamaged(t *testing.T, path string) {
 	if err := os.WriteFile(path, []byte("customer_email\nzoe@example.com\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// mirrorFile is where the test profile's mirror is: its SQLite file.
+func mirrorFile(t *testing.T, e *clitest.Env) string {
+	t.Helper()
+	_, path, err := locate(e.Settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

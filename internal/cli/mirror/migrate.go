@@ -46,10 +46,11 @@ func runMigrate(ctx context.Context, opts *MigrateOptions) error {
 	if err != nil {
 		return err
 	}
-	target, err := mirrorutil.PostgresTarget(s)
+	loc, err := mirrorutil.Locate(s)
 	if err != nil {
 		return err
 	}
+	target := loc.Postgres
 	if target == nil {
 		return exitcode.UsageHint(fmt.Errorf("mirror migrate is for a PostgreSQL mirror, and profile %q has none (mirror_url is not set)", s.Profile),
 			"the local SQLite mirror upgrades itself at its next sync; for a team mirror set mirror_url (see docs/team-mirror.md)")

@@ -10,7 +10,6 @@ import (
 	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/iostreams"
-	"github.com/storectl/storectl/internal/mirror/postgres/pgurl"
 )
 
 // PathOptions are the inputs of `mirror path`.
@@ -36,32 +35,24 @@ mirror's address, its password hidden.`,
 }
 
 func runPath(_ context.Context, opts *PathOptions) error {
-	path, _, err := mirrorPath(opts.Settings)
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(opts.IO.Out, path)
+	_, where, err := locate(s)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(opts.IO.Out, where)
 	return nil
 }
 
-// mirrorPath is where the profile's mirror is: its SQLite file, or the
-// PostgreSQL mirror's address without its password (onPG).
-func mirrorPath(settings func() (*config.Settings, error)) (path string, onPG bool, err error) {
-	s, err := settings()
-	if err != nil {
-		return "", false, err
+// locate is where the profile's mirror lives (mirrorutil.Locate), with
+// its name for the user: the verbs that print it or refuse the team's.
+func locate(s *config.Settings) (loc mirrorutil.Location, where string, err error) {
+	if loc, err = mirrorutil.Locate(s); err != nil {
+		return loc, "", err
 	}
-	pg, err := mirrorutil.PostgresTarget(s)
-	if err != nil || pg != nil {
-		return pgDisplay(pg), pg != nil, err
-	}
-	path, err = mirrorutil.SQLitePath(s)
-	return path, false, err
-}
-
-func pgDisplay(pg *pgurl.Target) string {
-	if pg == nil {
-		return ""
-	}
-	return pg.Display
+	where, err = loc.Where()
+	return loc, where, err
 }

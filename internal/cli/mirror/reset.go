@@ -51,11 +51,11 @@ func runReset(ctx context.Context, opts *ResetOptions) error {
 	if err != nil {
 		return err
 	}
-	path, onPG, err := mirrorPath(opts.Settings)
+	loc, path, err := locate(s)
 	if err != nil {
 		return err
 	}
-	if onPG {
+	if loc.Postgres != nil {
 		return exitcode.UsageHint(fmt.Errorf("the mirror of profile %q is the team's, in the PostgreSQL mirror at %s: mirror reset deletes only a local SQLite mirror", s.Profile, path),
 			"to delete one store's rows there, a DBA runs DELETE FROM storectl.stores WHERE store = '…' (docs/team-mirror.md)")
 	}

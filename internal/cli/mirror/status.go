@@ -51,10 +51,15 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	path, onPG, err := mirrorPath(opts.Settings)
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
+	loc, path, err := locate(s)
+	if err != nil {
+		return err
+	}
+	onPG := loc.Postgres != nil
 	if !onPG && !sqlite.Exists(path) {
 		return noMirrorYet(p, path)
 	}
@@ -75,10 +80,6 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	cov, err := db.DetailCoverage(ctx)
 	if err != nil {
 		return mirrorutil.MirrorError(err)
-	}
-	s, err := opts.Settings()
-	if err != nil {
-		return err
 	}
 	perMinute := detailRate(s.ShopRateLimit(), cov.Share)
 	raw, err := statusJSON(st, coverageOut(cov, perMinute))

@@ -23,7 +23,7 @@ func statusOpts(e *clitest.Env) *StatusOptions {
 // and sends nothing.
 func TestStatusWithoutAMirror(t *testing.T) {
 	e := clitest.New(t)
-	path, _, _ := mirrorPath(e.F.Settings)
+	path := mirrorFile(t, e)
 	if err := runStatus(context.Background(), statusOpts(e)); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestStatusAfterASync(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := e.Out.String()
-	path, _, _ := mirrorPath(e.F.Settings)
+	path := mirrorFile(t, e)
 	for _, want := range []string{"RESOURCE", "LAST FULL", "\n" + path + " · ", " · https://sandbox.test\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
@@ -125,7 +125,7 @@ func TestPath(t *testing.T) {
 	if err := runPath(context.Background(), &PathOptions{IO: e.IO, Settings: e.F.Settings}); err != nil {
 		t.Fatal(err)
 	}
-	path, _, _ := mirrorPath(e.F.Settings)
+	path := mirrorFile(t, e)
 	if e.Out.String() != path+"\n" {
 		t.Fatalf("got %q, want %q", e.Out, path)
 	}
@@ -148,7 +148,7 @@ func TestResetWantsYesWithoutATerminal(t *testing.T) {
 	if err := runSync(context.Background(), &SyncOptions{MirrorDeps: e.F.MirrorDeps(), Groups: []string{"comingsoon"}}); err != nil {
 		t.Fatal(err)
 	}
-	path, _, _ := mirrorPath(e.F.Settings)
+	path := mirrorFile(t, e)
 	err := runReset(context.Background(), &ResetOptions{IO: e.IO, Settings: e.F.Settings})
 	clitest.WantExit(t, err, exitcode.Usage)
 	if !strings.Contains(err.Error()+exitcode.HintOf(err), "--yes") {

@@ -140,7 +140,7 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 		return answerAsIs(ctx, opts, s, held, groups)
 	}
 	if err != nil {
-		return err
+		return mirrorutil.ReaderRefused(ctx, opts.MirrorDeps, err)
 	}
 	defer db.Close()
 	rep := mirrorutil.NewSyncReporter(opts.IO, opts.Progress(), c.PaceLeft, s.Quiet)

@@ -95,10 +95,7 @@ func TestDetailFailures(t *testing.T) {
 func TestDamagedMirrorSameWordsEverywhere(t *testing.T) {
 	e := clitest.New(t)
 	e.Sends("GET /shop-api/coming-soon/list")
-	path, _, err := mirrorPath(e.F.Settings)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := mirrorFile(t, e)
 	writeDamaged(t, path)
 	for name, run := range map[string]func() error{
 		"status": func() error { return runStatus(context.Background(), &StatusOptions{MirrorDeps: e.F.MirrorDeps()}) },

@@ -18,8 +18,8 @@ import (
 // says who that is and answers from the mirror as it is. A local SQLite
 // mirror keeps its behaviour: a second sync on the machine waits.
 func syncMode(s *config.Settings, wait bool) (mirror.Mode, error) {
-	pg, err := mirrorutil.PostgresTarget(s)
-	if err != nil || pg == nil || wait {
+	loc, err := mirrorutil.Locate(s)
+	if err != nil || loc.Postgres == nil || wait {
 		return mirror.Write, err
 	}
 	return mirror.WriteIfFree, nil

@@ -48,11 +48,15 @@ func runVacuum(ctx context.Context, opts *VacuumOptions) error {
 	if err != nil {
 		return err
 	}
-	path, onPG, err := mirrorPath(opts.Settings)
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	if onPG {
+	loc, path, err := locate(s)
+	if err != nil {
+		return err
+	}
+	if loc.Postgres != nil {
 		return exitcode.UsageHint(fmt.Errorf("the mirror is the team's PostgreSQL mirror at %s: mirror vacuum compacts a local SQLite mirror", path),
 			"PostgreSQL's autovacuum keeps the team's mirror (a DBA runs VACUUM there if needed)")
 	}

@@ -13,7 +13,7 @@ import (
 // Without a mirror, vacuum says so (exit 2) and makes none.
 func TestVacuumWithoutAMirror(t *testing.T) {
 	e := clitest.New(t)
-	path, _, _ := mirrorPath(e.F.Settings)
+	path := mirrorFile(t, e)
 	err := runVacuum(context.Background(), &VacuumOptions{MirrorDeps: e.F.MirrorDeps()})
 	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "no mirror to vacuum") ||
 		!strings.Contains(exitcode.HintOf(err), "mirror sync") {

@@ -77,6 +77,29 @@ func ReadMirror(ctx context.Context, d cmdutil.MirrorDeps, groups ...string) (*m
 // it: the syncing machine keeps it current.
 const readOnlyRole = "the role in mirror_url may only read the team's mirror"
 
+// ReaderRefused is err, the error of a command that must write the
+// team's mirror (mirror sync, watch, watch events resend), with the advice
+// a reader needs when it is one: the server refused a write to a role that
+// can open the mirror to read (or finds no copy of the store yet, which it
+// read to know), as docs/team-mirror.md's reader role does. MirrorError's
+// advice to grant the right or migrate as the owner is for a writer
+// refused a grant or an upgrade, whose read-only open fails too (or finds
+// the schema older).
+func ReaderRefused(ctx context.Context, d cmdutil.MirrorDeps, err error) error {
+	if !errors.As(err, new(*mirror.PermissionError)) {
+		return err
+	}
+	db, rerr := d.Mirror(ctx, mirror.ReadOnly)
+	switch {
+	case rerr == nil:
+		db.Close()
+	case !errors.As(rerr, new(*mirror.NoMirrorError)):
+		return err
+	}
+	return exitcode.WithHint(exitcode.Auth, err, readOnlyRole+
+		": syncing it, watch and watch events resend need the writer role of docs/team-mirror.md (storectl_writer); the syncing machine keeps it current")
+}
+
 // WhyNotWritable says why the mirror could not be opened for writing, for
 // a command that goes on without writing it: who is writing it, or that
 // the role may only read it, in the words ReadMirror uses, never the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/storectl/storectl/internal/cli/cmdutil"
 	"github.com/storectl/storectl/internal/cli/completion"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/credentials"
 	"github.com/storectl/storectl/internal/exitcode"
@@ -109,13 +110,13 @@ func (opts *DeleteOptions) deleteTokens(store *credentials.Store) error {
 	return nil
 }
 
-// mirrorPath is where the profile's mirror is, "" when it has none.
+// mirrorPath is the profile's local mirror, "" when it has none; rows of
+// a team's PostgreSQL mirror are the team's, and stay.
 func (opts *DeleteOptions) mirrorPath() (string, error) {
-	dir, err := config.MirrorDir()
+	path, err := mirrorutil.SQLitePath(opts.Name, false)
 	if err != nil {
 		return "", err
 	}
-	path := sqlite.Path(dir, opts.Name, false)
 	if !sqlite.Exists(path) {
 		return "", nil
 	}

@@ -22,11 +22,12 @@ import (
 type profileLock struct{ lock *flock.Flock }
 
 func lockProfile(s *config.Settings) (*profileLock, error) {
-	dir, err := config.MirrorDir()
+	// Beside the local file even when the mirror is the team's: one watch
+	// per profile on this machine, whichever backend it writes.
+	mirrorPath, err := mirrorutil.SQLitePath(s.Profile, s.Sandbox)
 	if err != nil {
 		return nil, err
 	}
-	mirrorPath := sqlite.Path(dir, s.Profile, s.Sandbox)
 	path := mirrorPath + ".watch"
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, mirrorutil.MirrorError(sqlite.FileRefused(mirrorPath, fmt.Errorf("cannot create the mirror's directory: %w", err)))

@@ -53,7 +53,7 @@ func runResend(ctx context.Context, opts *ResendOptions) error {
 	}
 	db, err := opts.Mirror(ctx, mirror.Outbox)
 	if err != nil {
-		return mirrorutil.MirrorError(err)
+		return mirrorutil.ReaderRefused(ctx, opts.MirrorDeps, mirrorutil.MirrorError(err))
 	}
 	defer db.Close()
 	n := len(opts.IDs)
@@ -68,7 +68,7 @@ func runResend(ctx context.Context, opts *ResendOptions) error {
 		}
 	}
 	if err != nil {
-		return mirrorutil.MirrorError(err)
+		return mirrorutil.ReaderRefused(ctx, opts.MirrorDeps, mirrorutil.MirrorError(err))
 	}
 	if !s.Quiet {
 		them := "them"

@@ -38,7 +38,7 @@ func runWatch(ctx context.Context, opts *Options) error {
 	w.FirstSync = firstSyncProgress{mirrorutil.NewSyncReporter(opts.IO, opts.Progress(), w.Client.PaceLeft, s.Quiet), opts.Progress().Stop}
 	db, err := opts.Mirror(ctx, mirror.Write)
 	if err != nil {
-		return mirrorutil.MirrorError(err)
+		return mirrorutil.ReaderRefused(ctx, opts.MirrorDeps, mirrorutil.MirrorError(err))
 	}
 	defer db.Close()
 	w.DB = db
