@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -170,7 +171,8 @@ func rowSQL(t backend.Table) *backend.RowSQL {
 		rewriteCols = append(rewriteCols, "list_pos")
 		touchCols = append(touchCols, "list_pos")
 	}
-	head := fmt.Sprintf("INSERT INTO %s (%s) VALUES ", t.Name, strings.Join(quoted(insertCols), ", "))
+	listAt := slices.Index(insertCols, "list_json")
+	head := fmt.Sprintf("INSERT INTO %s (%s, list_jsonb) VALUES ", t.Name, strings.Join(quoted(insertCols), ", "))
 	width := len(insertCols)
 	r := &backend.RowSQL{
 		SeenSync:   fmt.Sprintf(lookup, "seen_by IS NOT DISTINCT FROM $2"),
@@ -178,7 +180,7 @@ func rowSQL(t backend.Table) *backend.RowSQL {
 		Insert: func(n int) string {
 			tuples := make([]string, max(n, 1))
 			for i := range tuples {
-				tuples[i] = "(" + placeholders(1+i*width, width) + ")"
+				tuples[i] = "(" + placeholders(1+i*width, width) + ", " + storableJSON(1+i*width+listAt) + ")"
 			}
 			return head + strings.Join(tuples, ", ")
 		},
@@ -191,6 +193,17 @@ func rowSQL(t backend.Table) *backend.RowSQL {
 			t.Name, assignments(t.DetailCols), n+1, n+2, versionExpr, n+3)
 	}
 	return r
+}
+
+// storableJSON is the jsonb of the JSON text in parameter n, as
+// storectl.storable_json gives it (migration 22), written out so that the
+// INSERT of a page computes it in the statement: the trigger that
+// otherwise fills list_jsonb, a PL/pgSQL call for each row, is left out
+// when the statement gives the value (migration 23). Nearly every row
+// holds no escape "\u" at all (strpos, cheaper than the regular
+// expression), and is cast as it is; the rest go through storable_json.
+func storableJSON(n int) string {
+	return fmt.Sprintf(`CASE WHEN strpos($%[1]d::text, '\u') > 0 AND $%[1]d::text ~ '\\u(0000|[dD][89a-fA-F])' THEN storectl.storable_json($%[1]d::text) ELSE $%[1]d::text::jsonb END`, n)
 }
 
 // The budgeted detail refresh's classes (the engine's DetailClass, in

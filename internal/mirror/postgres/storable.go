@@ -67,3 +67,54 @@ CREATE TRIGGER list_jsonb BEFORE INSERT OR UPDATE OF list_json ON storectl.rules
 CREATE TRIGGER detail_jsonb BEFORE INSERT OR UPDATE OF detail_json ON storectl.rules
 	FOR EACH ROW EXECUTE FUNCTION storectl.fill_detail_jsonb();
 `
+
+// pgJSONGiven is migration 23. The INSERT of a page (statements.go)
+// computes each row's list_jsonb in the statement, the expression
+// storable_json's own, so the per-row PL/pgSQL call of the trigger
+// list_jsonb, a large share of the server's work of a first sync, runs only
+// for an INSERT that does not give the value (another client's, an
+// import); a row inserted without its detail skips detail_jsonb's trigger,
+// whose value would be NULL. An UPDATE of the text fills the jsonb as
+// before. A writer may already set the jsonb alone (an UPDATE of it fires
+// no trigger): an INSERT giving it is trusted as that is.
+const pgJSONGiven = `
+DROP TRIGGER list_jsonb ON storectl.submissions;
+DROP TRIGGER detail_jsonb ON storectl.submissions;
+DROP TRIGGER list_jsonb ON storectl.offers;
+DROP TRIGGER detail_jsonb ON storectl.offers;
+DROP TRIGGER list_jsonb ON storectl.priority_rows;
+DROP TRIGGER list_jsonb ON storectl.rules;
+DROP TRIGGER detail_jsonb ON storectl.rules;
+
+CREATE TRIGGER list_jsonb BEFORE UPDATE OF list_json ON storectl.submissions
+	FOR EACH ROW EXECUTE FUNCTION storectl.fill_list_jsonb();
+CREATE TRIGGER list_jsonb_unless_given BEFORE INSERT ON storectl.submissions
+	FOR EACH ROW WHEN (NEW.list_jsonb IS NULL) EXECUTE FUNCTION storectl.fill_list_jsonb();
+CREATE TRIGGER detail_jsonb BEFORE UPDATE OF detail_json ON storectl.submissions
+	FOR EACH ROW EXECUTE FUNCTION storectl.fill_detail_jsonb();
+CREATE TRIGGER detail_jsonb_unless_given BEFORE INSERT ON storectl.submissions
+	FOR EACH ROW WHEN (NEW.detail_json IS NOT NULL AND NEW.detail_jsonb IS NULL) EXECUTE FUNCTION storectl.fill_detail_jsonb();
+
+CREATE TRIGGER list_jsonb BEFORE UPDATE OF list_json ON storectl.offers
+	FOR EACH ROW EXECUTE FUNCTION storectl.fill_list_jsonb();
+CREATE TRIGGER list_jsonb_unless_given BEFORE INSERT ON storectl.offers
+	FOR EACH ROW WHEN (NEW.list_jsonb IS NULL) EXECUTE FUNCTION storectl.fill_list_jsonb();
+CREATE TRIGGER detail_jsonb BEFORE UPDATE OF detail_json ON storectl.offers
+	FOR EACH ROW EXECUTE FUNCTION storectl.fill_detail_jsonb();
+CREATE TRIGGER detail_jsonb_unless_given BEFORE INSERT ON storectl.offers
+	FOR EACH ROW WHEN (NEW.detail_json IS NOT NULL AND NEW.detail_jsonb IS NULL) EXECUTE FUNCTION storectl.fill_detail_jsonb();
+
+CREATE TRIGGER list_jsonb BEFORE UPDATE OF list_json ON storectl.priority_rows
+	FOR EACH ROW EXECUTE FUNCTION storectl.fill_list_jsonb();
+CREATE TRIGGER list_jsonb_unless_given BEFORE INSERT ON storectl.priority_rows
+	FOR EACH ROW WHEN (NEW.list_jsonb IS NULL) EXECUTE FUNCTION storectl.fill_list_jsonb();
+
+CREATE TRIGGER list_jsonb BEFORE UPDATE OF list_json ON storectl.rules
+	FOR EACH ROW EXECUTE FUNCTION storectl.fill_list_jsonb();
+CREATE TRIGGER list_jsonb_unless_given BEFORE INSERT ON storectl.rules
+	FOR EACH ROW WHEN (NEW.list_jsonb IS NULL) EXECUTE FUNCTION storectl.fill_list_jsonb();
+CREATE TRIGGER detail_jsonb BEFORE UPDATE OF detail_json ON storectl.rules
+	FOR EACH ROW EXECUTE FUNCTION storectl.fill_detail_jsonb();
+CREATE TRIGGER detail_jsonb_unless_given BEFORE INSERT ON storectl.rules
+	FOR EACH ROW WHEN (NEW.detail_json IS NOT NULL AND NEW.detail_jsonb IS NULL) EXECUTE FUNCTION storectl.fill_detail_jsonb();
+`
