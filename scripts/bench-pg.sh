@@ -70,7 +70,11 @@ one_run() {
 	local backend=$1 email
 	fresh "$backend" "$run"
 	echo "$backend sync $(timed "$bin" mirror sync bis -q)"
-	email=$("$bin" mirror query --no-headers 'SELECT customer_email FROM submissions ORDER BY id DESC LIMIT 1')
+	if [[ $backend == pg ]]; then # mirror query refuses the cluster's superuser
+		email=$("$psql" -At "$STORECTL_MIRROR_URL" -c 'SELECT customer_email FROM storectl.submissions ORDER BY id DESC LIMIT 1')
+	else
+		email=$("$bin" mirror query --no-headers 'SELECT customer_email FROM submissions ORDER BY id DESC LIMIT 1')
+	fi
 	echo "$backend answer find-email $(median_ms "$bin" bis find --email "$email" --offline -o json)"
 	echo "$backend answer demand-product $(median_ms "$bin" bis demand --offline -o json)"
 	echo "$backend answer demand-variant $(median_ms "$bin" bis demand --by variant --offline -o json)"
@@ -85,4 +89,4 @@ for ((run = 1; run <= runs; run++)); do
 done | tee "$work/lines"
 echo "# medians (seconds, KiB; ms); load $(cut -d' ' -f1-3 /proc/loadavg)"
 print_medians "$work/lines" | tee "$work/medians"
-awk '$2 == "sync" { sync[$1] = $3 } END { if (sync["pg"] && sync["sqlite"]) printf "pg÷sqlite sync %.2f (goal ≤ 2)\n", sync["pg"] / sync["sqlite"] }' "$work/medians"
+awk '$2 == "sync" { sync[$1] = $3 } END { if (sync["pg"] && sync["sqlite"]) printf "pg÷sqlite sync %.2f (goal ≤ 1.3)\n", sync["pg"] / sync["sqlite"] }' "$work/medians"

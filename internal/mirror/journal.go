@@ -53,6 +53,8 @@ type pass struct {
 	statements []string
 	// heard are the features' hooks of this pass (features.go).
 	heard []PassHooks
+	// sent is the page in flight, if any (storePage).
+	sent *sentPage
 	// first is the list's page asked for before the pass began, which
 	// its walk takes in place of fetching that page (shop.Prefetch).
 	first *shop.Prefetch

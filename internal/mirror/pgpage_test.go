@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,8 +12,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/storectl/storectl/internal/mirror/backend"
 	"github.com/storectl/storectl/internal/mirror/postgres"
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
 )
 
 // A page of a sync reaches PostgreSQL in two round trips (pgpage.go): the
@@ -146,9 +150,14 @@ BEGIN
 END $$`)
 	pgExec(t, w.pg, `CREATE TRIGGER third_page BEFORE INSERT ON storectl.submissions
 		FOR EACH STATEMENT EXECUTE FUNCTION public.third_page()`)
-	_, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, SyncOptions{})
+	res, err := w.db.Sync(context.Background(), w.client, []string{"bis"}, SyncOptions{})
 	if err == nil || !strings.Contains(err.Error(), "no third page") || !strings.Contains(err.Error(), "INSERT INTO submissions") {
 		t.Fatalf("the third page's failure: %v", err)
+	}
+	// The page fails once sent, while the next is readied (SendPage): the
+	// pass's counters must not keep it.
+	if len(res) != 1 || res[0].New != 30 {
+		t.Errorf("the pass says it kept %+v, want the first two pages' 30 new rows", res)
 	}
 	if n := w.count("SELECT count(*) FROM submissions"); n != 30 {
 		t.Errorf("%d rows kept, want the first two pages' 30", n)
@@ -164,6 +173,108 @@ END $$`)
 	if n := w.count("SELECT count(*) FROM submissions"); n != 90 {
 		t.Errorf("%d rows after the sync went on, want 90", n)
 	}
+}
+
+// A sync's page commits while the walk looks up the next one's ids: the
+// server stores one page while storectl readies the next. The engine's
+// calls to its backend, in order: each page's lookup comes after the page
+// before was sent and before that page is settled, and every page sent is
+// settled before the pass ends.
+func TestPageCommitsWhileTheNextIsLookedUp(t *testing.T) {
+	w := newWorld(t, 15*6)
+	calls := &callOrder{Conn: w.db.conn}
+	w.db.conn = calls
+	res := w.sync(SyncOptions{}, "bis")
+	if res[0].New != 90 {
+		t.Errorf("the sync kept %d new rows, want 90", res[0].New)
+	}
+	want := "lookup send lookup settle send lookup settle send lookup settle send lookup settle send lookup settle send settle"
+	if got := strings.Join(calls.log, " "); !strings.HasPrefix(got, want) {
+		t.Errorf("the engine's calls:\n%s\nwant them to begin\n%s", got, want)
+	}
+	if n := w.count("SELECT count(*) FROM submissions"); n != 90 {
+		t.Errorf("%d rows stored, want 90", n)
+	}
+}
+
+// On PostgreSQL SendPage returns once the page is sent, before it
+// commits: here its statement waits for a lock the test holds, and
+// SendPage must return all the same. SettlePage then waits for the commit;
+// a page that fails once sent is named by SettlePage, and the connection
+// serves the next page.
+func TestPostgresSendPageReturnsBeforeItCommits(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	w := newWorld(t, 15)
+	w.sync(SyncOptions{}, "bis")
+	ctx := context.Background()
+	holder, err := pgtest.SQL(t, w.pg.Config).Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if _, err := holder.ExecContext(ctx, "SELECT pg_advisory_lock(4242)"); err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan error, 1)
+	go func() {
+		sent <- w.db.conn.SendPage(ctx, func(tx backend.Tx) error {
+			_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(4242)")
+			return err
+		})
+	}()
+	select {
+	case err := <-sent:
+		if err != nil {
+			t.Fatalf("SendPage: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("SendPage waited for its page to commit")
+	}
+	if _, err := holder.ExecContext(ctx, "SELECT pg_advisory_unlock(4242)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.db.conn.SettlePage(ctx); err != nil {
+		t.Fatalf("SettlePage of a page that committed: %v", err)
+	}
+
+	err = w.db.conn.SendPage(ctx, func(tx backend.Tx) error {
+		_, err := tx.ExecContext(ctx, "SELECT 1 / (SELECT count(*) - count(*) FROM submissions)")
+		return err
+	})
+	if err != nil {
+		t.Fatalf("SendPage of a page that fails once sent: %v", err)
+	}
+	if err := w.db.conn.SettlePage(ctx); err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("SettlePage of a page that failed: %v", err)
+	}
+	if err := w.db.conn.SettlePage(ctx); err != nil {
+		t.Fatalf("a second SettlePage: %v, want nil (nothing in flight)", err)
+	}
+	w.sync(SyncOptions{}, "bis")
+}
+
+// callOrder logs the page calls the engine makes of its backend.
+type callOrder struct {
+	backend.Conn
+	log []string
+}
+
+func (c *callOrder) Lookup(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	c.log = append(c.log, "lookup")
+	return c.Conn.Lookup(ctx, q, args...)
+}
+
+func (c *callOrder) SendPage(ctx context.Context, fn func(backend.Tx) error) error {
+	err := c.Conn.SendPage(ctx, fn)
+	c.log = append(c.log, "send")
+	return err
+}
+
+func (c *callOrder) SettlePage(ctx context.Context) error {
+	c.log = append(c.log, "settle")
+	return c.Conn.SettlePage(ctx)
 }
 
 // roundTrips counts the round trips of the connections it dials.

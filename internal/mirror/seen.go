@@ -79,7 +79,30 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 		return nil, err
 	}
 	defer rows.Close()
-	return p.hold(rows)
+	if seen, err = p.hold(rows); err != nil {
+		return nil, err
+	}
+	return p.holdSent(nums, seen), nil
+}
+
+// holdSent adds to what a lookup found the rows of the page in flight,
+// which it may not see yet (another connection, before that page
+// commits): each as that page stores it, given by this pass.
+func (p *pass) holdSent(nums, seen []int64) []int64 {
+	if p.sent == nil {
+		return seen
+	}
+	for _, n := range nums {
+		list, ok := p.sent.rows[n]
+		if !ok {
+			continue
+		}
+		if !p.known[n].seen {
+			seen = append(seen, n)
+		}
+		p.known[n] = held{exists: true, seen: true, list: list}
+	}
+	return seen
 }
 
 // idListArg is the lookup's list of ids: a JSON array.

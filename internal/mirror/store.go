@@ -43,7 +43,12 @@ type pageHook func(ctx context.Context, tx backend.Tx, rows []pageRow) error
 // an interrupted pass says it kept is what it kept. It returns whether
 // every row of the page was already mirrored unchanged (rows given earlier
 // in this walk count as mirrored).
-func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool, err error) {
+//
+// A page sent (send: backend.Conn.SendPage) may still be committing while
+// the walk reads the next: that page then settles it before it commits
+// itself, and the pass's counters count the page sent until it is known
+// not to have committed (settle).
+func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, send bool) (allKnown bool, err error) {
 	rows, err := p.classify(ctx, wp.Rows)
 	if err != nil {
 		return false, err
@@ -53,19 +58,64 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage) (allKnown bool,
 	if err := p.db.conn.Prepare(ctx, append(qs, p.statements...)...); err != nil {
 		return false, err
 	}
+	write := p.db.conn.WritePage
+	if send {
+		write = p.db.conn.SendPage
+	}
 	var t tally
-	err = p.db.conn.WritePage(ctx, func(tx backend.Tx) error {
+	err = write(ctx, func(tx backend.Tx) error {
 		var err error
 		if t, allKnown, err = p.writePage(ctx, tx, wp, rows); err != nil {
 			return err
 		}
+		if err := p.settle(ctx); err != nil {
+			return err // this page followed one that did not commit
+		}
 		return ctx.Err() // stopped while the page was stored: not committed
 	})
 	if err != nil {
+		_ = p.settle(ctx) // a page in flight that failed puts the counters back; err says why
 		return false, err
+	}
+	if send {
+		p.sent = &sentPage{rows: storedRows(rows), tally: p.tally, walk: p.walk}
 	}
 	p.tally, p.walk = t, wp.State
 	return allKnown, nil
+}
+
+// sentPage is a page sent to commit whose end the pass has not read yet:
+// its rows, as the mirror holds them once it commits (id → list item), and
+// the pass's state before it, the pass's again should it not commit.
+type sentPage struct {
+	rows  map[int64]string
+	tally tally
+	walk  shop.WalkState
+}
+
+func storedRows(rows []pageRow) map[int64]string {
+	m := make(map[int64]string, len(rows))
+	for _, r := range rows {
+		if !r.odd {
+			m[r.id] = string(r.Raw)
+		}
+	}
+	return m
+}
+
+// settle waits for the page in flight, if any; one that did not commit
+// leaves the pass's state as it was before it.
+func (p *pass) settle(ctx context.Context) error {
+	sent := p.sent
+	if sent == nil {
+		return nil
+	}
+	p.sent = nil
+	if err := p.db.conn.SettlePage(ctx); err != nil {
+		p.tally, p.walk = sent.tally, sent.walk
+		return err
+	}
+	return nil
 }
 
 // writePage writes a page's rows, runs the pass's hooks, records the

@@ -189,8 +189,12 @@ func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage 
 	planned := p.walk.Started
 	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk, Ahead: p.fetchesAhead(c), Prefetched: p.first}
 	p.first = nil
+	// A sync's pages may commit while the next is read (storePage); a
+	// caller that acts once each page is committed (afterPage), and an
+	// export, whose lookup asks another question, wait for each.
+	send := afterPage == nil && p.purpose == purposeSync
 	w.Page = func(ctx context.Context, wp *shop.WalkPage) error {
-		allKnown, err := p.storePage(ctx, wp)
+		allKnown, err := p.storePage(ctx, wp, send)
 		if err != nil {
 			return cancelled(ctx, err)
 		}
@@ -213,6 +217,9 @@ func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage 
 		return nil
 	}
 	res, err := w.Run(ctx)
+	if serr := p.settle(ctx); err == nil && serr != nil {
+		err = cancelled(ctx, serr)
+	}
 	var pe *shop.PagingError
 	if errors.As(err, &pe) {
 		p.fail(ctx, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,8 +34,10 @@ func (b *builder) periods(ctx context.Context) error {
 	src := b.source(q, b.quarterTally(), s, "p", "quarter, n", b.sp.quarter+", 1", "")
 	// Each entry is placed as it comes, without a GROUP BY: the tally's
 	// entries come in quarter order, and sorting them cost more than
-	// placing each.
-	text := fmt.Sprintf(`SELECT substr(quarter, 1, 13), CAST(substr(quarter, 15, 2) AS INTEGER) / 15, n FROM (%s) AS p`, src)
+	// placing each. Its minutes are read here, not cast in SQL: a
+	// created_at not of the API's form is its own quarter, and
+	// PostgreSQL's cast refuses what is not a number.
+	text := fmt.Sprintf(`SELECT substr(quarter, 1, 13), substr(quarter, 15, 2), n FROM (%s) AS p`, src)
 	rows, err := b.q.QueryContext(ctx, text, q.args...)
 	if err != nil {
 		return err
@@ -42,10 +45,14 @@ func (b *builder) periods(ctx context.Context) error {
 	defer rows.Close()
 	var last hourStart
 	for rows.Next() {
-		var hour sql.NullString
-		var quarter, n int
-		if err := rows.Scan(&hour, &quarter, &n); err != nil {
+		var hour, minutes sql.NullString
+		var n int
+		if err := rows.Scan(&hour, &minutes, &n); err != nil {
 			return err
+		}
+		minute, err := strconv.Atoi(minutes.String)
+		if err != nil {
+			continue // not the API's form: no time to place it at
 		}
 		if !last.read || last.text != hour.String {
 			last = hourStart{text: hour.String, read: true}
@@ -54,7 +61,7 @@ func (b *builder) periods(ctx context.Context) error {
 		if last.err != nil {
 			continue // not the API's form: no time to place it at
 		}
-		if i := ps.periodOf(last.t.Add(time.Duration(quarter) * 15 * time.Minute)); i >= 0 {
+		if i := ps.periodOf(last.t.Add(time.Duration(minute/15) * 15 * time.Minute)); i >= 0 {
 			b.r.Periods[i].Signups += n
 		}
 	}

@@ -32,8 +32,12 @@ func TestReportOfHostileUnicodeTitles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lite := hostileMirror(t, store, sqlite.At(filepath.Join(t.TempDir(), "m.db")))
-	pg := hostileMirror(t, store, postgres.At(tg))
+	titles := regexp.MustCompile(`"(product_title|variant_title)":"`)
+	hostile := func(body []byte) []byte {
+		return titles.ReplaceAll(body, []byte(`"$1":"\u0000\ud800x\udc00\ud83d\ude00`))
+	}
+	lite := hostileMirror(t, store, sqlite.At(filepath.Join(t.TempDir(), "m.db")), hostile)
+	pg := hostileMirror(t, store, postgres.At(tg), hostile)
 	want, err := Build(ctx, lite, Options{Now: demoNow, Loc: time.UTC, ByVariant: true})
 	if err != nil {
 		t.Fatal(err)
@@ -53,12 +57,11 @@ func TestReportOfHostileUnicodeTitles(t *testing.T) {
 }
 
 // hostileMirror is a mirror at be of store, synced with details from a
-// server that puts U+0000 and lone surrogates in every title.
-func hostileMirror(t *testing.T, store sandbox.Store, be mirror.Backend) *mirror.DB {
+// server whose every answer's body rewrite changes.
+func hostileMirror(t *testing.T, store sandbox.Store, be mirror.Backend, rewrite func([]byte) []byte) *mirror.DB {
 	t.Helper()
 	now := func() time.Time { return demoNow }
 	rt := sandbox.Transport(sandbox.New(sandbox.Options{Store: store, Now: now}))
-	titles := regexp.MustCompile(`"(product_title|variant_title)":"`)
 	h, err := httpx.New(httpx.Config{BaseURL: "https://sandbox.test", Token: sandbox.ShopToken,
 		Transport: hostileTransport(func(r *http.Request) (*http.Response, error) {
 			resp, err := rt.RoundTrip(r)
@@ -67,7 +70,7 @@ func hostileMirror(t *testing.T, store sandbox.Store, be mirror.Backend) *mirror
 			}
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
-			body = titles.ReplaceAll(body, []byte(`"$1":"\u0000\ud800x\udc00\ud83d\ude00`))
+			body = rewrite(body)
 			resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 			resp.Header.Del("Content-Length")
 			return resp, nil

@@ -138,6 +138,13 @@ type Conn interface {
 	// journal entry, or none does. A statement's error may come only when
 	// it commits (a backend may send them together).
 	WritePage(ctx context.Context, fn func(Tx) error) error
+	// SendPage is WritePage that may return before the page commits, once
+	// it is sent; SettlePage then says whether it committed (nil) or why
+	// not. Whatever runs next on the page's connection, the next page's
+	// statements too, waits for it first. A backend whose pages commit
+	// where they are written (SQLite) settles each in SendPage.
+	SendPage(ctx context.Context, fn func(Tx) error) error
+	SettlePage(ctx context.Context) error
 	// Fit makes the values a row of table gives cols storable there (a
 	// value a PostgreSQL column's type cannot hold is NULL, the JSON as
 	// sent keeps it); SQLite keeps any value.

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -33,34 +34,133 @@ func (c *conn) Lookup(ctx context.Context, q string, args ...any) (*sql.Rows, er
 // Prepare: a page's statements are sent with it, named by pgx's cache.
 func (c *conn) Prepare(context.Context, ...string) error { return nil }
 
-// WritePage runs fn on a page queued on a connection of the pool, and
+// WritePage runs fn on a page queued on the writer's page connection, and
 // sends it with BEGIN and COMMIT in one round trip.
 func (c *conn) WritePage(ctx context.Context, fn func(backend.Tx) error) error {
+	return c.writePage(ctx, fn, true)
+}
+
+// SendPage is WritePage that returns once the page is sent, so that
+// storectl reads and readies the next page while the server stores this
+// one: a first sync's pages otherwise took turns, storectl idle while the
+// server worked and the server idle while storectl did. SettlePage says
+// how the page ended; anything else sent on its connection waits for that
+// first.
+func (c *conn) SendPage(ctx context.Context, fn func(backend.Tx) error) error {
+	return c.writePage(ctx, fn, false)
+}
+
+// SettlePage waits for the end of the page SendPage sent last, if not read
+// yet, and says whether it committed (nil) or why not.
+func (c *conn) SettlePage(context.Context) error {
+	c.settleSent()
+	err := c.pages.failed
+	c.pages.failed = nil
+	if !c.pages.building {
+		c.pages.release()
+	}
+	return err
+}
+
+// pages are a writer's pages: the connection they go on, held from the
+// pool while one is built or in flight, and the page in flight. A pass
+// writes its pages one after another, from one goroutine.
+type pages struct {
+	held     *sql.Conn
+	on       *pgx.Conn
+	building bool
+	sent     *pgPage // sent with its COMMIT, its end not read yet
+	failed   error   // the end of a page in flight, read before SettlePage asked
+}
+
+func (c *conn) writePage(ctx context.Context, fn func(backend.Tx) error, wait bool) error {
 	if err := c.lease.lost(); err != nil {
 		return err
 	}
-	pc, err := c.sql.Conn(ctx)
+	on, err := c.pages.connection(ctx, c.sql)
 	if err != nil {
 		return err
 	}
-	defer pc.Close()
-	return pc.Raw(func(dc any) error {
-		page := &pgPage{conn: dc.(*storeConn).Conn.Conn()}
-		defer page.rollback(ctx)
-		if err := fn(page); err != nil {
-			return err
-		}
-		return page.send(ctx, true)
-	})
+	c.pages.building = true
+	defer func() { c.pages.building = false }()
+	page := &pgPage{conn: on, before: c.settleSent}
+	if err = fn(page); err == nil {
+		err = page.send(ctx, true, !wait)
+	}
+	if err == nil && !wait && page.results != nil {
+		c.pages.sent = page
+		return nil
+	}
+	if err == nil {
+		err = page.settle()
+	}
+	page.rollback(ctx)
+	c.pages.release()
+	return err
+}
+
+// connection is the connection of the page in flight, else one of the
+// pool, held as pgx's own stdlib.AcquireConn holds it: the sql.Conn is not
+// closed while the driver's connection is used past Raw, so no one else
+// uses it.
+func (p *pages) connection(ctx context.Context, db *sql.DB) (*pgx.Conn, error) {
+	if p.on != nil {
+		return p.on, nil
+	}
+	held, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := held.Raw(func(dc any) error {
+		p.on = dc.(*storeConn).Conn.Conn()
+		return nil
+	}); err != nil {
+		held.Close()
+		return nil, err
+	}
+	p.held = held
+	return p.on, nil
+}
+
+// release gives the connection back to the pool once no page is in
+// flight on it.
+func (p *pages) release() {
+	if p.sent != nil || p.held == nil {
+		return
+	}
+	p.held.Close()
+	p.held, p.on = nil, nil
+}
+
+// settleSent reads the end of the page in flight, if any: before the next
+// page's first statement is sent, or when the pass asks (SettlePage). A
+// failure is the next SettlePage's too.
+func (c *conn) settleSent() error {
+	page := c.pages.sent
+	if page == nil {
+		return nil
+	}
+	c.pages.sent = nil
+	err := page.settle()
+	if err != nil {
+		c.pages.failed = err
+	}
+	page.rollback(context.Background())
+	return err
 }
 
 // pgPage is a page's transaction on the connection conn: statements
 // queued, sent after BEGIN when the page commits (or when a query needs
-// an answer first).
+// an answer first), their results read by settle. before settles the page
+// in flight, if any, before anything of this one is sent.
 type pgPage struct {
-	conn   *pgx.Conn
-	queued []pgStatement
-	begun  bool
+	conn    *pgx.Conn
+	before  func() error
+	queued  []pgStatement
+	begun   bool
+	sent    *pgx.Batch
+	results pgx.BatchResults
+	stop    context.CancelFunc // ends inFlight's context
 }
 
 // pgStatement is a statement with its arguments as the connection sends
@@ -87,7 +187,7 @@ func (pg *pgPage) ExecContext(_ context.Context, q string, args ...any) (sql.Res
 // QueryRowContext runs q in the page's transaction, once what is queued is
 // sent.
 func (pg *pgPage) QueryRowContext(ctx context.Context, q string, args ...any) backend.Row {
-	if err := pg.send(ctx, false); err != nil {
+	if err := pg.sendNow(ctx); err != nil {
 		return errRow{err}
 	}
 	st := statementOf(q, args)
@@ -97,7 +197,7 @@ func (pg *pgPage) QueryRowContext(ctx context.Context, q string, args ...any) ba
 // QueryContext runs q in the page's transaction, once what is queued is
 // sent.
 func (pg *pgPage) QueryContext(ctx context.Context, q string, args ...any) (backend.Rows, error) {
-	if err := pg.send(ctx, false); err != nil {
+	if err := pg.sendNow(ctx); err != nil {
 		return nil, err
 	}
 	st := statementOf(q, args)
@@ -108,6 +208,14 @@ func (pg *pgPage) QueryContext(ctx context.Context, q string, args ...any) (back
 	return pgxRows{rows}, nil
 }
 
+// sendNow sends what is queued and reads its results, before a query.
+func (pg *pgPage) sendNow(ctx context.Context) error {
+	if err := pg.send(ctx, false, false); err != nil {
+		return err
+	}
+	return pg.settle()
+}
+
 // pgxRows are pgx's rows as backend.Rows.
 type pgxRows struct{ pgx.Rows }
 
@@ -116,12 +224,22 @@ func (r pgxRows) Close() error {
 	return r.Rows.Err()
 }
 
-// send runs the queued statements in one pipeline (one round trip),
+// send sends the queued statements in one pipeline (one round trip),
 // between BEGIN (when the transaction has not begun) and COMMIT (when
-// commit). The first statement to fail is named; the server skips the
-// rest, COMMIT too, and the transaction is rolled back (rollback).
-func (pg *pgPage) send(ctx context.Context, commit bool) error {
-	var b pgx.Batch
+// commit); settle reads their results. A page sent to be settled later
+// (inFlight) lets its COMMIT finish after ctx ends, so that the pass
+// learns whether it committed.
+func (pg *pgPage) send(ctx context.Context, commit, inFlight bool) error {
+	if pg.before != nil {
+		if err := pg.before(); err != nil {
+			return err
+		}
+		pg.before = nil
+	}
+	if err := pg.settle(); err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
 	if !pg.begun {
 		b.Queue("BEGIN")
 		b.Queue(pageLocalPlans)
@@ -132,19 +250,52 @@ func (pg *pgPage) send(ctx context.Context, commit bool) error {
 	if commit {
 		b.Queue("COMMIT")
 	}
-	n := b.Len()
-	if n == 0 {
+	if b.Len() == 0 {
 		return nil
 	}
-	pg.begun, pg.queued = true, nil
-	br := pg.conn.SendBatch(ctx, &b)
-	for i := 0; i < n; i++ {
+	if inFlight {
+		ctx, pg.stop = settledContext(ctx)
+	}
+	pg.begun, pg.queued, pg.sent = true, nil, b
+	pg.results = pg.conn.SendBatch(ctx, b)
+	return nil
+}
+
+// settle reads the results of what send sent. The first statement to fail
+// is named; the server skips the rest, COMMIT too, and the transaction is
+// rolled back (rollback).
+func (pg *pgPage) settle() error {
+	br, b := pg.results, pg.sent
+	if br == nil {
+		return nil
+	}
+	pg.results, pg.sent = nil, nil
+	if pg.stop != nil {
+		defer pg.stop()
+		pg.stop = nil
+	}
+	for i := range b.Len() {
 		if _, err := br.Exec(); err != nil {
 			br.Close()
 			return fmt.Errorf("%s: %w", statementName(b.QueuedQueries[i].SQL), err)
 		}
 	}
 	return br.Close()
+}
+
+// settleGrace is how long a page in flight may still take to commit once
+// the pass is stopped, before its connection is given up.
+const settleGrace = 10 * time.Second
+
+// settledContext is ctx for a page whose results are read later: not ended
+// with ctx, but settleGrace after it.
+func settledContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	settled, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(settleGrace, cancel) })
+	return settled, func() {
+		stop()
+		cancel()
+	}
 }
 
 // pageLocalPlans lets a page's statements use the plans PostgreSQL keeps
@@ -159,6 +310,7 @@ const pageLocalPlans = "SET LOCAL plan_cache_mode = auto"
 // rollback ends a transaction that did not commit; a connection that
 // cannot is closed (database/sql then drops it).
 func (pg *pgPage) rollback(ctx context.Context) {
+	_ = pg.settle() // the connection is busy until then; the error was reported
 	if pg.conn.IsClosed() || pg.conn.PgConn().TxStatus() == 'I' {
 		return
 	}

@@ -45,6 +45,7 @@ type conn struct {
 	version  int
 	parts    []backend.Part
 	lease    *lease
+	pages    pages // the page in flight, if any (page.go)
 	// types are the numeric columns, which a value of another type must
 	// not reach (fit.go).
 	types map[string]map[string]string

@@ -30,8 +30,10 @@ func (c *conn) Vacuum(context.Context) (before, after backend.Space, err error) 
 	return before, after, ErrNoFile
 }
 
-// Close closes the pool and gives the lease up.
+// Close settles the page in flight, closes the pool and gives the lease
+// up.
 func (c *conn) Close() error {
+	_ = c.SettlePage(context.Background()) // a pass settles its own pages: this frees the connection
 	var err error
 	if c.sql != nil {
 		err = c.sql.Close()

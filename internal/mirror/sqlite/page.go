@@ -73,6 +73,15 @@ func (c *conn) WritePage(ctx context.Context, fn func(backend.Tx) error) error {
 	return tx.Commit()
 }
 
+// SendPage commits the page before it returns: SQLite writes it in this
+// process, so there is nothing to overlap.
+func (c *conn) SendPage(ctx context.Context, fn func(backend.Tx) error) error {
+	return c.WritePage(ctx, fn)
+}
+
+// SettlePage has nothing to wait for (SendPage).
+func (c *conn) SettlePage(context.Context) error { return nil }
+
 // page runs a page's statements in its transaction, those prepared as
 // prepared.
 type page struct {
