@@ -22,6 +22,7 @@ import (
 // there says why with [pgmirror] skip, or keeps its SQLite-only lines
 // behind [!pgmirror]. The team_* scripts are PostgreSQL's already.
 var mirrorScripts = []string{
+	"bis_export_not_utf8",
 	"edges_paging_growth",
 	"integrity_paging",
 	"many_stores",
@@ -30,6 +31,7 @@ var mirrorScripts = []string{
 	"mirror_odd_ids",
 	"mirror_refresh",
 	"mirror_sync",
+	"mirror_sync_not_utf8",
 	"preorder_products_why",
 	"profile",
 	"trust_pace_wait",

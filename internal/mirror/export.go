@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/storectl/storectl/internal/api/shop"
@@ -54,6 +55,10 @@ type ExportResult struct {
 	// (without a detail), kept in odd_rows, but not written again by a
 	// resume nor by an offline export.
 	Odd []string
+	// Repaired are the rows whose list item or detail, read now, was not
+	// UTF-8: stored and written with U+FFFD for each run of bytes that
+	// was not (StorableJSON).
+	Repaired []string
 }
 
 // Export walks every page of the submission list fresh, recording each
@@ -77,10 +82,11 @@ func (db *DB) Export(ctx context.Context, c *shop.Client, opts ExportOptions) (_
 	}
 	p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, db.q.RecordExportRows)
 	p.first = opts.First
-	if out.Walk, err = ex.walk(ctx); err != nil {
+	out.Walk, err = ex.walk(ctx)
+	out.Odd, out.Repaired = p.odd, slices.Concat(p.repaired, out.Repaired)
+	if err != nil {
 		return out, err
 	}
-	out.Odd = p.odd
 	out.Gone, err = p.finish(ctx, true)
 	return out, err
 }
@@ -296,8 +302,12 @@ func (ex *exporter) detail(ctx context.Context, id string) (json.RawMessage, err
 		return nil, fmt.Errorf("submission %s: %w", id, err)
 	}
 	ex.out.DetailsFetched++
-	if err := ex.db.storeDetail(ctx, submissions, id, raw); err != nil {
+	stored, err := ex.db.storeDetail(ctx, submissions, id, raw)
+	if err != nil {
 		return nil, cancelled(ctx, err)
 	}
-	return raw, nil
+	if stored.repaired {
+		ex.out.Repaired = append(ex.out.Repaired, id)
+	}
+	return stored.raw, nil
 }

@@ -40,7 +40,7 @@ type pass struct {
 	// kept in odd_rows (see keepOdd).
 	odd []string
 	// repaired are the rows this run met whose list item was not UTF-8
-	// (see storableJSON).
+	// (see StorableJSON).
 	repaired []string
 	// The walk's set of rows given (seen.go): how many, the odd ones, and
 	// what the mirror holds of the page being read.

@@ -43,7 +43,7 @@ func TestHostileNumbersDoNotStopTheSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	detail := []byte(`{"id":` + id + `,"status":1,"unsubscribe":99999999999,"product_id":"12x","opened":{"at":"x"}}`)
-	if err := w.db.storeDetail(context.Background(), submissions, id, detail); err != nil {
+	if _, err := w.db.storeDetail(context.Background(), submissions, id, detail); err != nil {
 		t.Fatalf("a hostile detail: %v", err)
 	}
 	if n := w.count("SELECT count(*) FROM submissions WHERE id = $1 AND status = 1 AND detail_json = $2", id, string(detail)); n != 1 {

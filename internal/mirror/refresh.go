@@ -147,9 +147,10 @@ type refresher struct {
 
 // storing is a detail stored in the background.
 type storing struct {
-	done chan struct{}
-	ch   *DetailChange
-	err  error
+	done   chan struct{}
+	id     string
+	stored storedDetail
+	err    error
 }
 
 // refreshDetails fetches the due submission details in priority order
@@ -270,7 +271,7 @@ func (r *refresher) store(ctx context.Context, id string, raw []byte) error {
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
-	s := &storing{done: make(chan struct{})}
+	s := &storing{done: make(chan struct{}), id: id}
 	r.storing = s
 	// An answer that arrived is stored even when the run is interrupted
 	// meanwhile (Ctrl-C during the next request), as it was before the
@@ -278,7 +279,7 @@ func (r *refresher) store(ctx context.Context, id string, raw []byte) error {
 	storeCtx := context.WithoutCancel(ctx)
 	go func() {
 		defer close(s.done)
-		s.ch, s.err = r.db.storeDetailChange(storeCtx, submissions, id, raw)
+		s.stored, s.err = r.db.storeDetail(storeCtx, submissions, id, raw)
 	}()
 	return nil
 }
@@ -295,7 +296,7 @@ func (r *refresher) settle(ctx context.Context) error {
 		return cancelled(ctx, s.err)
 	}
 	r.out.Fetched++
-	r.out.noteChange(s.ch)
+	r.out.noteStored(s.id, s.stored)
 	return nil
 }
 

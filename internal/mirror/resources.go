@@ -52,8 +52,9 @@ type resource struct {
 	// the detail's transaction.
 	afterDetail func(ctx context.Context, db *DB, tx backend.Tx, id int64, raw []byte) error
 	// withDetails fetches what a sync with --details needs besides the
-	// rows' details (the back-in-stock form).
-	withDetails func(ctx context.Context, db *DB, c *shop.Client, full bool) error
+	// rows' details (the back-in-stock form), and names what it stored
+	// repaired (PassResult.FormRepaired).
+	withDetails func(ctx context.Context, db *DB, c *shop.Client, full bool) (repaired []string, err error)
 	orderCol    int // listCols' index of orderKey, -1 when none
 	// table is what the backend builds the row statements from.
 	table backend.Table
@@ -97,7 +98,9 @@ var submissions = &resource{
 		}
 		return r.Raw, nil
 	},
-	withDetails: func(ctx context.Context, db *DB, c *shop.Client, full bool) error { return db.syncForm(ctx, c, full) },
+	withDetails: func(ctx context.Context, db *DB, c *shop.Client, full bool) ([]string, error) {
+		return db.syncForm(ctx, c, full)
+	},
 }
 
 var offerCols = []string{"offer_name", "start_date", "end_date", "countdown_before_preorder_start",
@@ -250,14 +253,14 @@ func sqlValue(v json.RawMessage, isID bool) any {
 	return storableText(string(v)) // beyond int64, or not a number: kept as sent
 }
 
-// storableJSON is raw as the mirror stores it, and whether that is raw
-// unchanged. JSON is UTF-8 (RFC 8259; the API's answers are JSON), and
+// StorableJSON is raw as the mirror stores it, and whether that is raw
+// unchanged (an export writes what it did not store the same way). JSON is UTF-8 (RFC 8259; the API's answers are JSON), and
 // PostgreSQL's text holds nothing else: a server sending other bytes in a
 // string sends text no database of the mirror's holds as sent, so each
 // run of bytes that is not UTF-8 is stored as U+FFFD, on both backends
 // alike, and the pass names the row. Every escape, U+0000 and lone
 // surrogates included, is kept as written.
-func storableJSON(raw []byte) (json.RawMessage, bool) {
+func StorableJSON(raw []byte) (json.RawMessage, bool) {
 	if utf8.Valid(raw) {
 		return raw, true
 	}

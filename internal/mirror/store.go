@@ -240,7 +240,7 @@ func (p *pass) classify(ctx context.Context, walkRows []shop.WalkRow) ([]pageRow
 	for i, wr := range walkRows {
 		r := &rows[i]
 		r.WalkRow = wr
-		if repaired, ok := storableJSON(wr.Raw); !ok {
+		if repaired, ok := StorableJSON(wr.Raw); !ok {
 			r.Raw = repaired
 			p.repaired = append(p.repaired, wr.ID)
 		}

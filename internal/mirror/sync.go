@@ -63,8 +63,12 @@ type PassResult struct {
 	// odd_rows, outside the answers (see keepOdd).
 	Odd []string
 	// Repaired are the rows whose list item was not UTF-8, kept with
-	// U+FFFD for each run of bytes that was not (see storableJSON).
-	Repaired []string
+	// U+FFFD for each run of bytes that was not (see StorableJSON);
+	// FormRepaired the ids of the back-in-stock form's fields kept so
+	// (the form of a sync of bis with details). Details.Repaired names
+	// the details.
+	Repaired     []string
+	FormRepaired []string
 }
 
 // DetailResult counts a details phase.
@@ -73,6 +77,9 @@ type DetailResult struct {
 	// Failed are the ids whose detail the server refused (a submission
 	// deleted since the list was read answers 404); they stay without one.
 	Failed []string
+	// Repaired are the ids whose detail was not UTF-8, kept with U+FFFD
+	// for each run of bytes that was not (see StorableJSON).
+	Repaired []string
 	// The submissions' refresh also says: Requests sent, per class
 	// (ByClass, keyed by DetailClass names); the rows still due after it
 	// and why it stopped short of them (Stopped: StoppedBudget,
@@ -123,7 +130,7 @@ func (db *DB) syncResource(ctx context.Context, c *shop.Client, res *resource, o
 		return result, err
 	}
 	if res.withDetails != nil && opts.Details {
-		if err := res.withDetails(ctx, db, c, opts.Full); err != nil {
+		if result.FormRepaired, err = res.withDetails(ctx, db, c, opts.Full); err != nil {
 			return result, err
 		}
 	}
@@ -261,10 +268,12 @@ func (db *DB) fetchDetails(ctx context.Context, c *shop.Client, res *resource, r
 			}
 			return out, err
 		}
-		if err := db.storeDetail(ctx, res, id, raw); err != nil {
+		stored, err := db.storeDetail(ctx, res, id, raw)
+		if err != nil {
 			return out, cancelled(ctx, err)
 		}
 		out.Fetched++
+		out.noteStored(id, stored)
 	}
 	report.Step(res.name, "details", len(todo), len(todo))
 	return out, nil
@@ -288,58 +297,69 @@ func (db *DB) staleDetails(ctx context.Context, res *resource) ([]string, error)
 	return out, rows.Err()
 }
 
-// storeDetail writes a detail, the columns it fills and, for an offer,
-// its products.
-func (db *DB) storeDetail(ctx context.Context, res *resource, id string, raw []byte) error {
-	_, err := db.storeDetailChange(ctx, res, id, raw)
-	return err
+// storedDetail is what storing a detail did: the detail as stored, and
+// whether that is not what was sent (StorableJSON); for a submission, how
+// it changed its engagement (nil when it did not), which OnDetailChange
+// hears in the same transaction (engagement.go).
+type storedDetail struct {
+	raw      json.RawMessage
+	repaired bool
+	change   *DetailChange
 }
 
-// storeDetailChange is storeDetail saying, for a submission, how the
-// detail changed its engagement (nil when it did not); OnDetailChange
-// hears it in the same transaction (engagement.go).
-func (db *DB) storeDetailChange(ctx context.Context, res *resource, id string, raw []byte) (*DetailChange, error) {
+// noteStored counts what a stored detail brought, and names it when it
+// was not UTF-8.
+func (d *DetailResult) noteStored(id string, s storedDetail) {
+	if s.repaired {
+		d.Repaired = append(d.Repaired, id)
+	}
+	d.noteChange(s.change)
+}
+
+// storeDetail writes a detail, the columns it fills and, for an offer,
+// its products.
+func (db *DB) storeDetail(ctx context.Context, res *resource, id string, sent []byte) (storedDetail, error) {
 	n, err := rowID(id)
 	if err != nil {
-		return nil, err
+		return storedDetail{}, err
 	}
-	raw, _ = storableJSON(raw)
+	raw, ok := StorableJSON(sent)
+	stored := storedDetail{raw: raw, repaired: !ok}
 	vals, err := db.columnValues(res, raw, res.detailCols)
 	if err != nil {
-		return nil, err
+		return storedDetail{}, err
 	}
 	detail := db.rows(res).Detail
 	if err := db.conn.Prepare(ctx, detail); err != nil {
-		return nil, err
+		return storedDetail{}, err
 	}
 	sqlTx, err := db.sql().BeginTx(ctx, nil)
 	if err != nil {
-		return nil, err
+		return storedDetail{}, err
 	}
 	defer sqlTx.Rollback()
 	tx := backend.SQLTx{Tx: sqlTx}
 	var before *engagementRow
 	if res.refreshed {
 		if before, err = db.readEngagement(ctx, tx, n); err != nil {
-			return nil, err
+			return storedDetail{}, err
 		}
 	}
 	args := concat(res.withDerived(res.detailCols, vals), []any{string(raw), stamp(db.Now()), n})
 	if _, err := tx.ExecContext(ctx, detail, args...); err != nil {
-		return nil, err
+		return storedDetail{}, err
 	}
 	if res.afterDetail != nil {
 		if err := res.afterDetail(ctx, db, tx, n, raw); err != nil {
-			return nil, err
+			return storedDetail{}, err
 		}
 	}
-	var ch *DetailChange
 	if before != nil {
-		if ch, err = db.engagementChanged(ctx, tx, n, before); err != nil {
-			return nil, err
+		if stored.change, err = db.engagementChanged(ctx, tx, n, before); err != nil {
+			return storedDetail{}, err
 		}
 	}
-	return ch, sqlTx.Commit()
+	return stored, sqlTx.Commit()
 }
 
 // NeedsSync lists the groups among want whose resources were never
@@ -474,52 +494,56 @@ var offerProduct = &resource{name: "offer_products", idCols: map[string]bool{"pr
 // syncForm stores the back-in-stock form's fields (their labels head the
 // custom columns of a detailed export): fetched when the mirror has none
 // or on a full pass, since it changes only when the merchant edits it.
-func (db *DB) syncForm(ctx context.Context, c *shop.Client, full bool) error {
+func (db *DB) syncForm(ctx context.Context, c *shop.Client, full bool) ([]string, error) {
 	var have int
 	if err := db.sql().QueryRowContext(ctx, db.q.FormCount).Scan(&have); err != nil {
-		return err
+		return nil, err
 	}
 	if have > 0 && !full {
-		return nil
+		return nil, nil
 	}
 	form, err := c.BISForm(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	return db.StoreForm(ctx, form.Raw)
 }
 
 // StoreForm replaces the mirrored form fields with the form's data array
-// as sent.
-func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (err error) {
+// as sent, and names the fields (by id) that were not UTF-8: kept with
+// U+FFFD for each run of bytes that was not (StorableJSON).
+func (db *DB) StoreForm(ctx context.Context, raw json.RawMessage) (repaired []string, err error) {
 	defer db.explain(&err)
-	raw, _ = storableJSON(raw)
 	var fields []json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return fmt.Errorf("the back-in-stock form: %w", err)
+		return nil, fmt.Errorf("the back-in-stock form: %w", err)
 	}
 	tx, err := db.sql().BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, db.q.FormDelete); err != nil {
-		return err
+		return nil, err
 	}
 	cols := []string{"id", "label", "placeholder", "type", "required", "hidden", "options", "defaultValue"}
 	now := stamp(db.Now())
-	for i, f := range fields {
+	for i, sent := range fields {
+		f, ok := StorableJSON(sent)
 		vals, err := db.columnValues(formField, f, cols)
 		if err != nil {
-			return err
+			return nil, err
+		}
+		if !ok {
+			repaired = append(repaired, fmt.Sprint(vals[0]))
 		}
 		args := append(append([]any{i + 1}, vals...), string(f), now)
 		// A repeated id: the last one stands, as the form shows it.
 		if _, err := tx.ExecContext(ctx, db.q.FormInsert, args...); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return tx.Commit()
+	return repaired, tx.Commit()
 }
 
 // Form is the mirrored form's data array, as sent; nil when the mirror has

@@ -60,7 +60,7 @@ func TestRandomUnicodeBothBackendsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameRows(t, fmt.Sprintf("round %d: PostgreSQL's detail_jsonb (SQLite's columns)", round), fromJSONB, fromColumns)
-		// As sent, but for bytes that are not UTF-8 (storableJSON).
+		// As sent, but for bytes that are not UTF-8 (StorableJSON).
 		sent := listedAsSent(t, lite.client.ListSubmissions)
 		for i, raw := range sent {
 			sent[i] = bytes.ToValidUTF8(raw, []byte("\uFFFD"))

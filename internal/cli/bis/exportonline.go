@@ -83,13 +83,15 @@ func (r *recordedExport) form(ctx context.Context) (*bisform.Form, error) {
 	if err != nil {
 		return nil, err
 	}
-	return form, mirrorutil.MirrorError(r.db.StoreForm(ctx, r.loaded.Raw))
+	_, err = r.db.StoreForm(ctx, r.loaded.Raw)
+	return form, mirrorutil.MirrorError(err)
 }
 
 func (r *recordedExport) run(ctx context.Context, sink *exportSink) error {
 	var err error
 	r.result, err = r.db.Export(ctx, r.client, mirror.ExportOptions{Details: r.details, Resume: r.resume, Report: r, First: r.first,
 		Write: sink.Write, WriteValid: sink.WriteValid})
+	sink.notUTF8(r.result.Repaired...)
 	return mirrorutil.MirrorError(err)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/storectl/storectl/internal/api/shop"
 	"github.com/storectl/storectl/internal/cli/cmdutil"
+	"github.com/storectl/storectl/internal/cli/mirrorutil"
 	"github.com/storectl/storectl/internal/config"
 	"github.com/storectl/storectl/internal/exitcode"
 	"github.com/storectl/storectl/internal/fsutil"
@@ -44,6 +45,10 @@ type exportSink struct {
 	// merged is one store's run of an export over several stores: the
 	// merge writes the output and names it once, with every store's count.
 	merged bool
+	// repaired are the rows written with U+FFFD in place of bytes that
+	// were not UTF-8, each named once (notUTF8).
+	repaired     []string
+	repairedSeen map[string]bool
 }
 
 // openSink opens where the export goes: --file (created beside PATH, put
@@ -73,7 +78,7 @@ func (s *exportSink) start(p *output.Printer, cols []output.Column) error {
 
 // Write writes one row; only a row written counts.
 func (s *exportSink) Write(raw json.RawMessage) error {
-	if err := s.rows.Write(raw); err != nil {
+	if err := s.rows.Write(s.storable(raw)); err != nil {
 		return err
 	}
 	s.written++
@@ -88,11 +93,40 @@ func (s *exportSink) WriteValid(raw json.RawMessage) error {
 	if !ok {
 		return s.Write(raw)
 	}
-	if err := v.WriteValid(raw); err != nil {
+	if err := v.WriteValid(s.storable(raw)); err != nil {
 		return err
 	}
 	s.written++
 	return nil
+}
+
+// storable is the row as the mirror stores it: JSON is UTF-8, so a row
+// that is not is written with U+FFFD for each run of bytes that is not
+// (mirror.StorableJSON), in every format alike, and named. The online
+// export then writes what the mirror holds and an offline export writes,
+// whichever path the row came by; rows from the mirror are UTF-8 already.
+func (s *exportSink) storable(raw json.RawMessage) json.RawMessage {
+	fixed, ok := mirror.StorableJSON(raw)
+	if !ok {
+		id, _ := shop.RowID(fixed)
+		s.notUTF8(id)
+	}
+	return fixed
+}
+
+// notUTF8 notes rows that were not UTF-8 when sent: written here
+// repaired, or repaired by the mirror before they came (the rows an
+// export recorded), each named once.
+func (s *exportSink) notUTF8(ids ...string) {
+	if s.repairedSeen == nil {
+		s.repairedSeen = map[string]bool{}
+	}
+	for _, id := range ids {
+		if !s.repairedSeen[id] {
+			s.repairedSeen[id] = true
+			s.repaired = append(s.repaired, id)
+		}
+	}
 }
 
 // commit ends the output and puts the file in place.
@@ -123,6 +157,9 @@ func (s *exportSink) done(src exportSource, settings *config.Settings) {
 		cmdutil.SayWritten(w, cmdutil.Written{What: "submission", Where: s.where, N: s.written, JQ: s.jq})
 	}
 	src.report(w)
+	if len(s.repaired) > 0 {
+		fmt.Fprintln(w, "warning: "+mirrorutil.NotUTF8("submissions", "row", s.repaired))
+	}
 }
 
 // stopped says how far a failed or interrupted export got, with the rows

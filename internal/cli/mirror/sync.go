@@ -161,9 +161,7 @@ func runSync(ctx context.Context, opts *SyncOptions) error {
 		if len(r.Odd) > 0 {
 			fmt.Fprintln(opts.IO.ErrOut, "warning: "+oddRows(r.Noun, r.Odd))
 		}
-		if len(r.Repaired) > 0 {
-			fmt.Fprintln(opts.IO.ErrOut, "warning: "+repairedRows(r.Noun, r.Repaired))
-		}
+		notUTF8(opts.IO.ErrOut, r)
 	}
 	return detailFailures(results, s)
 }
@@ -232,21 +230,23 @@ func stopped(w io.Writer, results []mirror.PassResult, err error) error {
 // outside the tables the answers read.
 func oddRows(noun string, ids []string) string {
 	return fmt.Sprintf("%s: %s whose id is not a 64-bit integer kept as sent in the table odd_rows, outside bis find, bis demand and the offline export: ids %s",
-		noun, output.Plural(len(ids), "row"), quotedIDs(ids))
+		noun, output.Plural(len(ids), "row"), mirrorutil.QuotedIDs(ids))
 }
 
-// repairedRows names the rows whose list item was not UTF-8 (which JSON
-// is), kept in the mirror with U+FFFD in place of those bytes.
-func repairedRows(noun string, ids []string) string {
-	return fmt.Sprintf("%s: %s sent with bytes that are not UTF-8 (so not JSON) kept with U+FFFD in their place: ids %s",
-		noun, output.Plural(len(ids), "row"), quotedIDs(ids))
-}
-
-// quotedIDs are the first ids, quoted (an odd id may hold anything).
-func quotedIDs(ids []string) string {
-	quoted := make([]string, len(ids))
-	for i, id := range ids {
-		quoted[i] = fmt.Sprintf("%q", id)
+// notUTF8 names, a line each, the list items, details and form fields of
+// a pass that were not UTF-8 (which JSON is), kept in the mirror with
+// U+FFFD in place of those bytes.
+func notUTF8(w io.Writer, r mirror.PassResult) {
+	for _, kind := range []struct {
+		noun, what string
+		ids        []string
+	}{
+		{r.Noun, "row", r.Repaired},
+		{r.Noun, "detail", r.Details.Repaired},
+		{"back-in-stock form", "field", r.FormRepaired},
+	} {
+		if len(kind.ids) > 0 {
+			fmt.Fprintln(w, "warning: "+mirrorutil.NotUTF8(kind.noun, kind.what, kind.ids))
+		}
 	}
-	return output.FirstAndMore(quoted[:min(len(quoted), 20)], len(quoted))
 }

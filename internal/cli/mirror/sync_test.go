@@ -120,12 +120,18 @@ func TestDamagedMirrorSameWordsEverywhere(t *testing.T) {
 	}
 }
 
-// The rows sent with bytes that are not UTF-8 are named, their ids quoted
-// (an id may hold anything), as the odd rows are.
+// The rows, details and form fields sent with bytes that are not UTF-8
+// are named, a line for each kind, their ids quoted (an id may hold
+// anything), as the odd rows are.
 func TestRepairedRowsAreNamed(t *testing.T) {
-	got := repairedRows("submissions", []string{"5", "\x00 7"})
-	want := `submissions: 2 rows sent with bytes that are not UTF-8 (so not JSON) kept with U+FFFD in their place: ids "5", "\x00 7"`
-	if got != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
+	var b strings.Builder
+	notUTF8(&b, mirror.PassResult{Noun: "submissions", Repaired: []string{"5", "\x00 7"},
+		Details: mirror.DetailResult{Repaired: []string{"6"}}, FormRepaired: []string{"note"}})
+	want := `warning: submissions: 2 rows sent with bytes that are not UTF-8 (so not JSON) kept with U+FFFD in their place: ids "5", "\x00 7"
+warning: submissions: 1 detail sent with bytes that are not UTF-8 (so not JSON) kept with U+FFFD in their place: ids "6"
+warning: back-in-stock form: 1 field sent with bytes that are not UTF-8 (so not JSON) kept with U+FFFD in their place: ids "note"
+`
+	if got := b.String(); got != want {
+		t.Fatalf("got\n%swant\n%s", got, want)
 	}
 }
