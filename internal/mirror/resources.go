@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/storectl/storectl/internal/api/shop"
@@ -226,9 +225,9 @@ func sqlValue(v json.RawMessage, isID bool) any {
 		s, ok := plainString(v)
 		if !ok {
 			if json.Unmarshal(v, &s) != nil {
-				return storableText(string(v))
+				return backend.StorableText(string(v))
 			}
-			s = storableText(s)
+			s = backend.StorableText(s)
 		}
 		if isID {
 			if id, ok := ids.Normalize(s); ok {
@@ -240,9 +239,9 @@ func sqlValue(v json.RawMessage, isID bool) any {
 	case '{', '[':
 		var b bytes.Buffer
 		if json.Compact(&b, v) != nil {
-			return storableText(string(v))
+			return backend.StorableText(string(v))
 		}
-		return storableText(b.String())
+		return backend.StorableText(b.String())
 	}
 	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return n
@@ -250,7 +249,7 @@ func sqlValue(v json.RawMessage, isID bool) any {
 	if f, err := strconv.ParseFloat(string(v), 64); err == nil && !isID {
 		return f
 	}
-	return storableText(string(v)) // beyond int64, or not a number: kept as sent
+	return backend.StorableText(string(v)) // beyond int64, or not a number: kept as sent
 }
 
 // StorableJSON is raw as the mirror stores it, and whether that is raw
@@ -265,19 +264,6 @@ func StorableJSON(raw []byte) (json.RawMessage, bool) {
 		return raw, true
 	}
 	return bytes.ToValidUTF8(raw, []byte("\uFFFD")), false
-}
-
-// storableText is s as a text column of either backend holds it: U+0000
-// (which PostgreSQL's text refuses) and each run of bytes that is not
-// UTF-8 become U+FFFD, as a decoder already makes of a lone surrogate.
-// The columns are searchable forms; the row's JSON as sent keeps the
-// original, and both backends hold the same text so that their answers
-// agree.
-func storableText(s string) string {
-	if strings.IndexByte(s, 0) < 0 && utf8.ValidString(s) {
-		return s
-	}
-	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // plainString is the text of a JSON string literal that holds no escape

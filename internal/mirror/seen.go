@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/storectl/storectl/internal/ids"
+	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
 // A pass is the walk's set of ids given (shop.Seen), kept in the mirror
@@ -21,7 +22,7 @@ func (p *pass) Given(ctx context.Context, pageIDs []string) (map[string]bool, er
 	var nums []int64
 	for _, id := range pageIDs {
 		if _, ok := ids.Normalize(id); !ok {
-			if p.oddGiven[storableText(id)] { // as odd_rows holds it
+			if p.oddGiven[backend.StorableText(id)] { // as odd_rows holds it
 				given[id] = true
 			}
 			continue
@@ -48,7 +49,7 @@ func (p *pass) Add(given []string) {
 			if p.oddGiven == nil {
 				p.oddGiven = map[string]bool{}
 			}
-			p.oddGiven[storableText(id)] = true
+			p.oddGiven[backend.StorableText(id)] = true
 		}
 	}
 }

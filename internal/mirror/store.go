@@ -305,10 +305,10 @@ func (r *resource) orderValue(vals []any) string {
 // keepOdd keeps a row whose id is not a 64-bit integer as sent, in
 // odd_rows, and names it: it cannot be a row of its table, and must not
 // stop the pass. Its id column holds the id as text either backend holds
-// (storableText: PostgreSQL's text refuses U+0000); its list_json, the
+// (backend.StorableText: PostgreSQL's text refuses U+0000); its list_json, the
 // id as sent.
 func (p *pass) keepOdd(ctx context.Context, tx backend.Tx, row shop.WalkRow, ts string) error {
-	_, err := tx.ExecContext(ctx, p.db.q.KeepOdd, p.res.name, storableText(row.ID), string(row.Raw), ts, ts, p.id)
+	_, err := tx.ExecContext(ctx, p.db.q.KeepOdd, p.res.name, backend.StorableText(row.ID), string(row.Raw), ts, ts, p.id)
 	if err == nil {
 		p.odd = append(p.odd, row.ID)
 	}

@@ -50,7 +50,7 @@ func TestRandomUnicodeBothBackendsAgree(t *testing.T) {
 			sameRows(t, fmt.Sprintf("round %d: %s on PostgreSQL (SQLite's)", round, name), b[name], rows)
 		}
 		// PostgreSQL's jsonb reads the text as Go's decoder and the
-		// derived columns do (storable_json against storableText).
+		// derived columns do (storable_json against backend.StorableText).
 		_, fromJSONB, err := queryAll(pg.readOnly(), "SELECT id, detail_jsonb->>'locale' AS locale, detail_jsonb->>'note' AS note FROM submissions ORDER BY id")
 		if err != nil {
 			t.Fatal(err)

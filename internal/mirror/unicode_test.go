@@ -290,3 +290,33 @@ func TestCopyHostileUnicodeToPostgres(t *testing.T) {
 	}
 	sameRows(t, "demand on the copy", gotDemand, wantDemand)
 }
+
+// A mirror synced before derived columns held U+0000 as U+FFFD keeps the
+// NUL there; mirror copy still moves it to PostgreSQL (whose text refuses
+// U+0000), each NUL as U+FFFD, as a sync now writes it on both backends.
+func TestCopyOfAnOlderMirrorsNULToPostgres(t *testing.T) {
+	sqliteOnly(t, "the copy's source is a SQLite mirror (it ran in the run on SQLite)")
+	w := newWorld(t, 12)
+	w.sync(SyncOptions{Full: true}, "bis")
+	ctx := context.Background()
+	if _, err := w.db.sql().ExecContext(ctx, `UPDATE submissions SET customer_email = 'old' || char(0) || '@example.com',
+		product_title = char(0) || 'Title' WHERE id = (SELECT max(id) FROM submissions)`); err != nil {
+		t.Fatal(err)
+	}
+	tg := pgTarget(t)
+	if _, err := w.db.CopyTo(ctx, postgres.At(tg), "https://sandbox.test"); err != nil {
+		t.Fatalf("copy to PostgreSQL: %v", err)
+	}
+	pg, err := Open(ctx, postgres.At(tg), Options{Mode: ReadOnly, Store: "https://sandbox.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	var email, title string
+	if err := pg.sql().QueryRowContext(ctx, "SELECT customer_email, product_title FROM submissions ORDER BY id DESC LIMIT 1").Scan(&email, &title); err != nil {
+		t.Fatal(err)
+	}
+	if email != "old\uFFFD@example.com" || title != "\uFFFDTitle" {
+		t.Errorf("the copy holds %q and %q, want each NUL as U+FFFD", email, title)
+	}
+}

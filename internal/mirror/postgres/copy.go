@@ -235,7 +235,10 @@ func scanConverted(rows *sql.Rows, cols []pgColumn, c *copier, table string) ([]
 
 // convert makes a SQLite value fit a PostgreSQL column: the typed columns
 // are conveniences next to the JSON as sent, so a value the type cannot
-// hold is NULL there (the JSON keeps it). Pass ids are remapped.
+// hold is NULL there (the JSON keeps it), and text holds U+0000 as U+FFFD
+// (backend.StorableText), as storectl writes it since: a mirror synced
+// before kept the NUL, which PostgreSQL's text refuses. Pass ids are
+// remapped.
 func (c *copier) convert(table string, col pgColumn, v any) any {
 	if b, ok := v.([]byte); ok {
 		v = string(b)
@@ -253,7 +256,7 @@ func (c *copier) convert(table string, col pgColumn, v any) any {
 	}
 	switch col.typ {
 	case "text":
-		return textOf(v)
+		return backend.StorableText(textOf(v))
 	case "bigint", "integer":
 		return intOf(v)
 	case "numeric":
@@ -262,7 +265,7 @@ func (c *copier) convert(table string, col pgColumn, v any) any {
 	return v
 }
 
-func textOf(v any) any {
+func textOf(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v
