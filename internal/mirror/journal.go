@@ -55,6 +55,11 @@ type pass struct {
 	heard []PassHooks
 	// sent is the page in flight, if any (storePage).
 	sent *sentPage
+	// pages counts the pages this run wrote, lastRows holds the last
+	// one's rows, and carries the lookups pages carried (lookahead.go).
+	pages    int
+	lastRows map[int64]string
+	carries  []carriedLookup
 	// first is the list's page asked for before the pass began, which
 	// its walk takes in place of fetching that page (shop.Prefetch).
 	first *shop.Prefetch

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -45,10 +46,11 @@ func TestPostgresPageInTwoRoundTrips(t *testing.T) {
 	if at[1] == 0 {
 		t.Fatal("the sync did not reach its 31st request")
 	}
-	// Pages are fetched two ahead (shop's aheadPages), so the 20 requests
-	// of the window may see 18 to 22 pages stored; the lease's heartbeat
-	// may add a round trip.
-	if got, most := at[1]-at[0], int64(2*22+1); got > most {
+	// Pages are fetched four ahead (shop's aheadPages), so the 20 requests
+	// of the window may see 16 to 24 pages stored; the lease's heartbeat
+	// may add a round trip. A page whose lookup came with the page before
+	// the last (lookahead.go) takes one.
+	if got, most := at[1]-at[0], int64(2*24+1); got > most {
 		t.Errorf("20 pages took %d round trips, want at most %d (two a page)", got, most)
 	}
 }
@@ -179,7 +181,9 @@ END $$`)
 // server stores one page while storectl readies the next. The engine's
 // calls to its backend, in order: each page's lookup comes after the page
 // before was sent and before that page is settled, and every page sent is
-// settled before the pass ends.
+// settled before the pass ends. On PostgreSQL a page's lookup may have
+// come with the page before the last (lookahead.go), when the walk had
+// that page in hand then: it has no lookup of its own.
 func TestPageCommitsWhileTheNextIsLookedUp(t *testing.T) {
 	w := newWorld(t, 15*6)
 	calls := &callOrder{Conn: w.db.conn}
@@ -188,9 +192,13 @@ func TestPageCommitsWhileTheNextIsLookedUp(t *testing.T) {
 	if res[0].New != 90 {
 		t.Errorf("the sync kept %d new rows, want 90", res[0].New)
 	}
-	want := "lookup send lookup settle send lookup settle send lookup settle send lookup settle send lookup settle send settle"
-	if got := strings.Join(calls.log, " "); !strings.HasPrefix(got, want) {
-		t.Errorf("the engine's calls:\n%s\nwant them to begin\n%s", got, want)
+	order := regexp.MustCompile(`^lookup send lookup settle send( (lookup )?settle send){4} settle`)
+	got := strings.Join(calls.log, " ")
+	if !order.MatchString(got) {
+		t.Errorf("the engine's calls:\n%s\nwant them to match\n%s", got, order)
+	}
+	if n := lookupsIn(calls.log); !onPostgres && n != 6 {
+		t.Errorf("%d lookups on SQLite, want one a page (6)", n)
 	}
 	if n := w.count("SELECT count(*) FROM submissions"); n != 90 {
 		t.Errorf("%d rows stored, want 90", n)

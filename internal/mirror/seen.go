@@ -63,10 +63,6 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	if len(nums) == 0 {
 		return nil, nil
 	}
-	q := p.db.rows(p.res).SeenSync
-	if p.purpose == purposeExport {
-		q = p.db.rows(p.res).SeenExport
-	}
 	if p.known == nil {
 		p.known = map[int64]held{}
 	}
@@ -75,7 +71,11 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	for _, n := range nums {
 		p.known[n] = held{}
 	}
-	rows, err := p.db.conn.Lookup(ctx, q, idListArg(nums), p.id) // a page's ids: storePage checks the stop
+	if carried := p.carried(nums); carried != nil {
+		seen = p.holdCarried(carried)
+		return p.holdPage(nums, seen, p.lastRows), nil
+	}
+	rows, err := p.db.conn.Lookup(ctx, p.seenQuery(), idListArg(nums), p.id) // a page's ids: storePage checks the stop
 	if err != nil {
 		return nil, err
 	}
@@ -83,18 +83,19 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	if seen, err = p.hold(rows); err != nil {
 		return nil, err
 	}
-	return p.holdSent(nums, seen), nil
+	if p.sent == nil {
+		return seen, nil
+	}
+	return p.holdPage(nums, seen, p.sent.rows), nil
 }
 
-// holdSent adds to what a lookup found the rows of the page in flight,
-// which it may not see yet (another connection, before that page
-// commits): each as that page stores it, given by this pass.
-func (p *pass) holdSent(nums, seen []int64) []int64 {
-	if p.sent == nil {
-		return seen
-	}
+// holdPage adds to what a lookup found the rows of a page it may not see
+// (the page in flight, on another connection, before it commits; the page
+// written after a carried lookup ran): each as that page stores it, given
+// by this pass.
+func (p *pass) holdPage(nums, seen []int64, page map[int64]string) []int64 {
 	for _, n := range nums {
-		list, ok := p.sent.rows[n]
+		list, ok := page[n]
 		if !ok {
 			continue
 		}
@@ -119,6 +120,15 @@ func idListArg(nums []int64) string {
 	return string(append(b, ']'))
 }
 
+// seenQuery is the pass's lookup: a sync's asks which rows it met, an
+// export's which it recorded.
+func (p *pass) seenQuery() string {
+	if p.purpose == purposeExport {
+		return p.db.rows(p.res).SeenExport
+	}
+	return p.db.rows(p.res).SeenSync
+}
+
 // hold keeps the rows of a lookup's answer in p.known, and returns those
 // the pass gave already.
 func (p *pass) hold(rows interface {
@@ -127,17 +137,29 @@ func (p *pass) hold(rows interface {
 	Err() error
 }) (seen []int64, err error) {
 	for rows.Next() {
-		var id int64
-		h := held{exists: true}
-		if err := rows.Scan(&id, &h.list, &h.gone, &h.seen); err != nil {
+		var r backend.SeenRow
+		if err := rows.Scan(&r.ID, &r.List, &r.Gone, &r.Seen); err != nil {
 			return nil, err
 		}
-		p.known[id] = h
-		if h.seen {
-			seen = append(seen, id)
-		}
+		seen = p.holdRow(r, seen)
 	}
 	return seen, rows.Err()
+}
+
+// holdCarried keeps the rows of an answer a page carried, as hold does.
+func (p *pass) holdCarried(a *backend.Ahead) (seen []int64) {
+	for _, r := range a.Rows {
+		seen = p.holdRow(r, seen)
+	}
+	return seen
+}
+
+func (p *pass) holdRow(r backend.SeenRow, seen []int64) []int64 {
+	p.known[r.ID] = held{exists: true, gone: r.Gone, seen: r.Seen, list: r.List}
+	if r.Seen {
+		seen = append(seen, r.ID)
+	}
+	return seen
 }
 
 // countGiven finds, for a continued pass, how many rows its earlier runs

@@ -63,11 +63,13 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, send bool) (all
 		write = p.db.conn.SendPage
 	}
 	var t tally
+	var carried *carriedLookup
 	err = write(ctx, func(tx backend.Tx) error {
 		var err error
 		if t, allKnown, err = p.writePage(ctx, tx, wp, rows); err != nil {
 			return err
 		}
+		carried = p.carry(tx, wp.Later, p.pages+1)
 		if err := p.settle(ctx); err != nil {
 			return err // this page followed one that did not commit
 		}
@@ -77,8 +79,13 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, send bool) (all
 		_ = p.settle(ctx) // a page in flight that failed puts the counters back; err says why
 		return false, err
 	}
+	p.pages++
+	p.lastRows = storedRows(rows)
+	if carried != nil {
+		p.carries = append(p.carries, *carried)
+	}
 	if send {
-		p.sent = &sentPage{rows: storedRows(rows), tally: p.tally, walk: p.walk}
+		p.sent = &sentPage{rows: p.lastRows, tally: p.tally, walk: p.walk}
 	}
 	p.tally, p.walk = t, wp.State
 	return allKnown, nil

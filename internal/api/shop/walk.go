@@ -127,6 +127,12 @@ type WalkPage struct {
 	// Kind says why the page was read.
 	Kind  WalkKind
 	State WalkState // the state after this page, to store with its rows
+	// Later are the ids of the page the walk means to read after the next
+	// one, when it has that page already (fetched ahead), else nil: the
+	// caller may ready what it will ask of them (Seen.Given) along with
+	// this page. The walk may read another page instead, should the list
+	// move.
+	Later []string
 }
 
 // WalkRow is a row of a list, with its canonical id.
@@ -393,7 +399,7 @@ func (w *Walk) give(ctx context.Context, number int, p *Page, rows []WalkRow, ki
 	if w.Page == nil {
 		return nil
 	}
-	return w.Page(ctx, &WalkPage{Number: number, Page: p, Rows: rows, Kind: kind, State: w.State})
+	return w.Page(ctx, &WalkPage{Number: number, Page: p, Rows: rows, Kind: kind, State: w.State, Later: w.idsAhead(1)})
 }
 
 // catchUp reads from page 1 again, when the list moved or the rows given

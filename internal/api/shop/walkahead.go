@@ -18,7 +18,10 @@ type ahead struct {
 // of its walk waiting for pages it could have had while it stored the one
 // before. With two, the requests follow one another as a list's do, and
 // the walk waits only for the slower of the two (docs/benchmarks.md, Sync).
-const aheadPages = 2
+// A third is the page after the next, in hand when the caller stores a
+// page (WalkPage.Later): it is asked for while the pages before it are
+// stored, as the second was.
+const aheadPages = 4
 
 // fetchAhead makes sure the pages from number on are being fetched, up to
 // aheadPages of them and none past the list's last page but the first:
@@ -103,6 +106,32 @@ func (w *Walk) fetch(ctx context.Context, number int) (*Page, error) {
 	}
 	w.dropAhead()
 	return w.Fetch(ctx, number)
+}
+
+// idsAhead are the ids of the i-th page fetched ahead, if it has come and
+// its rows all have an id; nil otherwise, without waiting for it.
+func (w *Walk) idsAhead(i int) []string {
+	if i >= len(w.next) {
+		return nil
+	}
+	a := w.next[i]
+	select {
+	case <-a.done:
+	default:
+		return nil
+	}
+	if a.err != nil {
+		return nil
+	}
+	ids := make([]string, 0, len(a.page.Items))
+	for _, raw := range a.page.Items {
+		id, err := RowID(raw)
+		if err != nil {
+			return nil
+		}
+		ids = append(ids, id)
+	}
+	return ids
 }
 
 // dropAhead stops the fetches ahead, if any, and waits for them to end,

@@ -181,3 +181,46 @@ func TestPrefetchDropEndsTheRequest(t *testing.T) {
 	var none *Prefetch
 	none.Drop()
 }
+
+// A walk fetching ahead gives with each page the ids of the page after the
+// next once it has that page (WalkPage.Later), the ids that page holds
+// when it is read; near the list's end, where there is none, it gives nil.
+func TestWalkGivesThePageAfterTheNext(t *testing.T) {
+	const last = 7
+	l := newFakeList(last*3, 3)
+	var asked [last + 2]atomic.Bool
+	var held, later [][]string // by page, from page 1
+	w := &Walk{Ahead: true, Fetch: func(ctx context.Context, page int) (*Page, error) {
+		asked[min(page, len(asked)-1)].Store(true)
+		return l.fetch(ctx, page)
+	}, Page: func(_ context.Context, p *WalkPage) error {
+		ids := make([]string, len(p.Page.Items))
+		for i, raw := range p.Page.Items {
+			ids[i], _ = RowID(raw)
+		}
+		held = append(held, ids)
+		later = append(later, p.Later)
+		// Fetches ahead follow one another: once page n+4 is asked for,
+		// page n+3, the next page's page after the next, is in hand.
+		for n := p.Number + 4; n <= last && !asked[n].Load(); {
+			time.Sleep(time.Millisecond)
+		}
+		return nil
+	}}
+	if _, err := w.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for page := 2; page <= last; page++ {
+		got := later[page-1]
+		switch {
+		case page+3 <= last:
+			if !slices.Equal(got, held[page+1]) {
+				t.Errorf("page %d gave %v as the page after the next, want %v", page, got, held[page+1])
+			}
+		case page+2 > last:
+			if got != nil {
+				t.Errorf("page %d gave %v as the page after the next, past the list's end", page, got)
+			}
+		}
+	}
+}

@@ -195,6 +195,30 @@ type Tx interface {
 	QueryContext(ctx context.Context, q string, args ...any) (Rows, error)
 }
 
+// LookAhead is a page's transaction that can carry the lookup of a page
+// to come (RowSQL.SeenSync or SeenExport, whose rows are id, list item,
+// gone, seen): run with the page, on its connection, in its one round
+// trip, rather than as a round trip of its own (Lookup) while the next
+// page waits. A backend whose lookups cost no round trip (SQLite) has no
+// such transaction.
+type LookAhead interface {
+	LookAhead(q string, args ...any) *Ahead
+}
+
+// Ahead is a lookup carried by a page: its rows, once the page is known
+// to have committed (Ready); a page that did not commit leaves it unread.
+type Ahead struct {
+	Ready bool
+	Rows  []SeenRow
+}
+
+// SeenRow is a row of a page's lookup.
+type SeenRow struct {
+	ID         int64
+	List       string
+	Gone, Seen bool
+}
+
 // Row is a query's one row.
 type Row interface{ Scan(dest ...any) error }
 

@@ -161,6 +161,13 @@ type pgPage struct {
 	sent    *pgx.Batch
 	results pgx.BatchResults
 	stop    context.CancelFunc // ends inFlight's context
+	// ahead is the lookup the page carries (LookAhead), its place among
+	// the statements queued and then in the batch sent (from 1; 0: not
+	// there), read by settle and ready once the batch holding COMMIT
+	// settles without error.
+	ahead                  *backend.Ahead
+	aheadQueued, aheadSent int
+	commits                bool // the batch sent holds COMMIT
 }
 
 // pgStatement is a statement with its arguments as the connection sends
@@ -176,6 +183,17 @@ func statementOf(q string, args []any) pgStatement {
 		st.args[i] = pgValue(a)
 	}
 	return st
+}
+
+// LookAhead queues a lookup of a page to come, to run once the page's
+// rows are written, in its transaction: it sees them, and those of every
+// page before. Its plan may be the one PostgreSQL keeps, as the page's
+// other statements' (pageLocalPlans): a first pass runs it with the key
+// as the table's only index, and later passes on a table with statistics.
+func (pg *pgPage) LookAhead(q string, args ...any) *backend.Ahead {
+	pg.queued = append(pg.queued, statementOf(q, args))
+	pg.ahead, pg.aheadQueued = &backend.Ahead{}, len(pg.queued)
+	return pg.ahead
 }
 
 // ExecContext queues q: its error, if any, comes when the page is sent.
@@ -244,7 +262,10 @@ func (pg *pgPage) send(ctx context.Context, commit, inFlight bool) error {
 		b.Queue("BEGIN")
 		b.Queue(pageLocalPlans)
 	}
-	for _, st := range pg.queued {
+	for i, st := range pg.queued {
+		if i+1 == pg.aheadQueued {
+			pg.aheadQueued, pg.aheadSent = 0, b.Len()+1
+		}
 		b.Queue(st.text, st.args...)
 	}
 	if commit {
@@ -253,6 +274,7 @@ func (pg *pgPage) send(ctx context.Context, commit, inFlight bool) error {
 	if b.Len() == 0 {
 		return nil
 	}
+	pg.commits = commit
 	if inFlight {
 		ctx, pg.stop = settledContext(ctx)
 	}
@@ -275,12 +297,44 @@ func (pg *pgPage) settle() error {
 		pg.stop = nil
 	}
 	for i := range b.Len() {
-		if _, err := br.Exec(); err != nil {
+		q := b.QueuedQueries[i].SQL
+		var err error
+		if i+1 == pg.aheadSent {
+			pg.ahead.Rows, err = readAhead(br)
+			pg.aheadSent = 0
+		} else {
+			_, err = br.Exec()
+		}
+		if err != nil {
 			br.Close()
-			return fmt.Errorf("%s: %w", statementName(b.QueuedQueries[i].SQL), err)
+			return fmt.Errorf("%s: %w", statementName(q), err)
 		}
 	}
-	return br.Close()
+	if err := br.Close(); err != nil {
+		return err
+	}
+	if pg.ahead != nil && pg.aheadSent == 0 && pg.aheadQueued == 0 && pg.commits {
+		pg.ahead.Ready = true
+	}
+	return nil
+}
+
+// readAhead reads the rows of a lookup a page carried.
+func readAhead(br pgx.BatchResults) ([]backend.SeenRow, error) {
+	rows, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var seen []backend.SeenRow
+	for rows.Next() {
+		var r backend.SeenRow
+		if err := rows.Scan(&r.ID, &r.List, &r.Gone, &r.Seen); err != nil {
+			return nil, err
+		}
+		seen = append(seen, r)
+	}
+	return seen, rows.Err()
 }
 
 // settleGrace is how long a page in flight may still take to commit once
