@@ -14,8 +14,15 @@ import (
 // pages before them, as a list that shifts while it is read does: the
 // third page holds a row of the first (the carried answer must say so)
 // and a row of the second (written after the lookup ran). SQLite carries
-// no lookup; its answers, looked up page by page, are the same.
+// no lookup; its answers, looked up page by page, are the same. A sync
+// sends its pages (the page before may still be committing); an export
+// writes each, recording its rows, and asks which rows it recorded.
 func TestCarriedLookupSeesEveryPageBefore(t *testing.T) {
+	t.Run("sync", func(t *testing.T) { carriedLookupSees(t, purposeSync) })
+	t.Run("export", func(t *testing.T) { carriedLookupSees(t, purposeExport) })
+}
+
+func carriedLookupSees(t *testing.T, purpose string) {
 	w := newWorld(t, 15*3)
 	calls := &callOrder{Conn: w.db.conn}
 	w.db.conn = calls
@@ -25,9 +32,13 @@ func TestCarriedLookupSeesEveryPageBefore(t *testing.T) {
 	second = append(second, first[14])
 	third = append(append(third, second[0]), first[3])
 
-	p, err := w.db.startPass(ctx, submissions, Full, purposeSync, false)
+	p, err := w.db.startPass(ctx, submissions, Full, purpose, false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if purpose == purposeExport {
+		ex := &exporter{db: w.db, p: p, out: &ExportResult{}}
+		p.hooks, p.statements = append(p.hooks, ex.record), append(p.statements, w.db.q.RecordExportRows)
 	}
 	give := func(page []shop.WalkRow, later []shop.WalkRow) map[string]bool {
 		t.Helper()
@@ -42,7 +53,7 @@ func TestCarriedLookupSeesEveryPageBefore(t *testing.T) {
 			}
 		}
 		p.Add(walkIDs(fresh))
-		if _, err := p.storePage(ctx, &shop.WalkPage{Rows: fresh, Kind: shop.Forward, Later: walkIDs(later)}, true); err != nil {
+		if _, err := p.storePage(ctx, &shop.WalkPage{Rows: fresh, Kind: shop.Forward, Later: walkIDs(later)}, purpose == purposeSync); err != nil {
 			t.Fatal(err)
 		}
 		return given
