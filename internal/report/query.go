@@ -152,9 +152,13 @@ func (b *builder) rangeGroups(ctx context.Context, acc *accumulator) error {
 	const cols = "product_id, variant_id, locale, status, n, detailed, opened, clicked, unsubscribed, oldest"
 	src := "SELECT " + cols + " FROM " + b.t.total + " WHERE " + b.tallyFilter(q)
 	if s := b.rangeSpan(); !s.isOpen() {
-		src = b.source(q, b.t.quarters, s, "r", cols,
+		var err error
+		src, err = b.rangeSource(ctx, q, s, "r", cols,
 			fmt.Sprintf("product_id, variant_id, %s, status, 1, %s, %s, %s, %s, created_at", rowLocale, rowDetailed, b.rowEngaged("opened"),
-				b.rowEngaged("clicked"), rowUnsubscribed), "")
+				b.rowEngaged("clicked"), rowUnsubscribed))
+		if err != nil {
+			return err
+		}
 	}
 	text := fmt.Sprintf(`SELECT %s, locale, sum(n), sum(CASE WHEN status = 0 THEN n ELSE 0 END), sum(CASE WHEN status = 1 THEN n ELSE 0 END),
 		sum(CASE WHEN status = 1 THEN detailed ELSE 0 END), sum(CASE WHEN status = 1 THEN opened ELSE 0 END),

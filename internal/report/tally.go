@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -18,11 +19,13 @@ import (
 // them exact).
 type tallies struct {
 	// quarters is report_tally; total, byQuarter and byDay are
-	// report_total, report_quarters and report_days (schema/totals.go).
-	quarters, total, byQuarter, byDay string
+	// report_total, report_quarters and report_days (schema/totals.go);
+	// byMonth is report_months (schema/months.go).
+	quarters, total, byQuarter, byDay, byMonth string
 }
 
-var keptTallies = tallies{quarters: "report_tally", total: "report_total", byQuarter: "report_quarters", byDay: "report_days"}
+var keptTallies = tallies{quarters: "report_tally", total: "report_total", byQuarter: "report_quarters", byDay: "report_days",
+	byMonth: "report_months"}
 
 // The per-row spellings of the tally's columns, as the migration writes
 // them: a row read from the table counts as a tally entry of n = 1. The
@@ -84,6 +87,67 @@ func quarterOf(s string) string {
 }
 
 const quarterLayout = "2006-01-02T15:04"
+
+// months are the whole months of the span, [m0, m1) of report_months:
+// every live row whose month is among them was created in the span. From
+// the month of the span's start when no live row was created in that
+// month before the start (a start on a month's first second), else from
+// the next; up to the month of its end. ok is false when the span holds no
+// whole month, or a bound is of no form to tell.
+func (b *builder) months(ctx context.Context, s span) (m0, m1 string, ok bool, err error) {
+	switch {
+	case s.to == "9999":
+		m1 = s.to
+	case isAPIForm(s.to):
+		m1 = s.to[:7]
+	default:
+		return "", "", false, nil
+	}
+	if s.from == "" {
+		return "", m1, true, nil
+	}
+	if !isAPIForm(s.from) {
+		return "", "", false, nil
+	}
+	m0 = s.from[:7]
+	var before bool
+	if err := b.q.QueryRowContext(ctx, fmt.Sprintf("SELECT EXISTS (SELECT 1 FROM submissions%s WHERE gone_at IS NULL AND created_at >= %s AND created_at < %s)",
+		b.sp.indexed("submissions_report"), b.sp.param(1), b.sp.param(2)), m0, s.from).Scan(&before); err != nil {
+		return "", "", false, err
+	}
+	if before {
+		start, err := time.Parse("2006-01", m0)
+		if err != nil {
+			return "", "", false, nil
+		}
+		m0 = start.AddDate(0, 1, 0).Format("2006-01")
+	}
+	return m0, m1, m0 < m1, nil
+}
+
+// rangeSource is source over a range: report_months for its whole months
+// [m0, m1), and report_tally's whole quarters and the cut quarters' rows
+// for the rest, below m0 and from m1 on. A created_at, and a quarter, lies
+// in [m0, m1) exactly when its month does (schema/months.go), so the parts
+// are string ranges each, which indexes serve.
+func (b *builder) rangeSource(ctx context.Context, q *query, s span, prefix, cols, rowCols string) (string, error) {
+	if b.t.byMonth == "" {
+		return b.source(q, b.t.quarters, s, prefix, cols, rowCols, ""), nil
+	}
+	m0, m1, ok, err := b.months(ctx, s)
+	if err != nil || !ok {
+		return b.source(q, b.t.quarters, s, prefix, cols, rowCols, ""), err
+	}
+	n0, n1 := q.arg(prefix+"m0", m0), q.arg(prefix+"m1", m1)
+	outside := func(col string) string {
+		return fmt.Sprintf("(%[1]s < %[2]s OR %[1]s >= %[3]s)", col, n0, n1)
+	}
+	tally, rows := s.sql(q, prefix)
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s AND month >= %s AND month < %s UNION ALL SELECT %s FROM %s WHERE %s AND %s AND %s UNION ALL SELECT %s FROM submissions%s WHERE %s AND %s AND %s",
+		cols, b.t.byMonth, b.tallyFilter(q), n0, n1,
+		cols, b.t.quarters, b.tallyFilter(q), tally, outside("quarter"),
+		rowCols, b.sp.indexed("submissions_report"), b.filter(q), rows, outside("created_at")), nil
+}
 
 // sql spells the span for the tally (its whole quarters) and for the
 // table (the rows of the quarters its ends cut), with its bounds as q's

@@ -42,6 +42,12 @@ var rowTallies = map[mirror.Dialect]tallies{
 			GROUP BY 1, 2) AS rows_by_quarter`,
 		byDay: `(SELECT substr(created_at, 1, 10) AS day, product_id, variant_id, count(*) AS n FROM submissions WHERE gone_at IS NULL
 			GROUP BY 1, 2, 3) AS rows_by_day`,
+		byMonth: `(SELECT product_id, variant_id, sku, ` + rowLocale + ` AS locale, status, storectl.report_month(created_at) AS month,
+			count(*) AS n, count(*) FILTER (WHERE ` + detailed + `) AS detailed,
+			count(*) FILTER (WHERE ` + detailed + ` AND storectl.report_engaged(opened)) AS opened,
+			count(*) FILTER (WHERE ` + detailed + ` AND storectl.report_engaged(clicked)) AS clicked,
+			count(*) FILTER (WHERE ` + detailed + ` AND unsubscribe = 1) AS unsubscribed, min(created_at) AS oldest
+			FROM submissions WHERE gone_at IS NULL AND created_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6) AS rows_months`,
 	},
 }
 
@@ -58,6 +64,9 @@ func sqliteRowTallies() tallies {
 		byQuarter: `(SELECT ` + sp.quarter + ` AS quarter, status, count(*) AS n FROM submissions WHERE gone_at IS NULL GROUP BY 1, 2) AS rows_by_quarter`,
 		byDay: `(SELECT substr(created_at, 1, 10) AS day, product_id, variant_id, count(*) AS n FROM submissions WHERE gone_at IS NULL
 			GROUP BY 1, 2, 3) AS rows_by_day`,
+		byMonth: `(SELECT product_id, variant_id, sku, ` + rowLocale + ` AS locale, status, CASE WHEN created_at GLOB
+			'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]*' THEN substr(created_at, 1, 7) ELSE created_at END AS month, ` + counts + `
+			FROM submissions WHERE gone_at IS NULL AND created_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6) AS rows_months`,
 	}
 }
 
@@ -196,10 +205,20 @@ func compareWithRows(t *testing.T, db *mirror.DB, round int, now time.Time, r *r
 		if err != nil {
 			t.Fatalf("round %d, %+v, from the rows: %v", round, opts, err)
 		}
+		noMonths := rowTallies[db.Dialect()]
+		noMonths.byMonth = ""
+		fromQuarters, err := buildFrom(ctx, db, opts, noMonths)
+		if err != nil {
+			t.Fatalf("round %d, %+v, from the rows by quarter: %v", round, opts, err)
+		}
 		a, _ := json.Marshal(fromTallies)
 		b, _ := json.Marshal(fromRows)
+		c, _ := json.Marshal(fromQuarters)
 		if string(a) != string(b) {
 			t.Errorf("round %d, %+v: from the tallies\n%s\nfrom the rows\n%s", round, opts, a, b)
+		}
+		if string(b) != string(c) {
+			t.Errorf("round %d, %+v: from the rows by month\n%s\nby quarter only\n%s", round, opts, b, c)
 		}
 	}
 	if round == 0 && top.Summary.Signups == 0 {

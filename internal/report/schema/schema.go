@@ -14,16 +14,20 @@ const Name = "report"
 
 // Migrations are, per dialect, the part's migrations: append, never edit.
 var Migrations = map[backend.Dialect][]string{
-	backend.SQLite:   {sqliteReport, sqliteTotals},
-	backend.Postgres: {postgresReport, postgresTotals, postgresUnkeyed},
+	backend.SQLite:   {sqliteReport, sqliteTotals, sqliteMonths},
+	backend.Postgres: {postgresReport, postgresTotals, postgresUnkeyed, postgresMonths},
 }
 
 // Refill counts the tally afresh from the rows of RefillTable: on SQLite
-// the whole table's, on PostgreSQL the store's its parameter names.
+// the whole table's (report_tally's index on quarter made again once it is
+// filled, sorted once), on PostgreSQL the store's its parameter names.
 var Refill = map[backend.Dialect][]string{
-	backend.SQLite: {"DELETE FROM report_tally", FillSQLite, "DELETE FROM report_total", fillTotalSQLite,
-		"DELETE FROM report_quarters", fillQuartersSQLite, "DELETE FROM report_days", fillDaysSQLite},
-	backend.Postgres: {"SELECT storectl.count_report_tally($1)", "SELECT storectl.count_report_totals($1)"},
+	backend.SQLite: {"DELETE FROM report_tally", "DROP INDEX IF EXISTS report_tally_quarter", FillSQLite,
+		"CREATE INDEX report_tally_quarter ON report_tally (quarter)", "DELETE FROM report_total", fillTotalSQLite,
+		"DELETE FROM report_quarters", fillQuartersSQLite, "DELETE FROM report_days", fillDaysSQLite,
+		"DELETE FROM report_months", fillMonthsSQLite},
+	backend.Postgres: {"SELECT storectl.count_report_tally($1)", "SELECT storectl.count_report_totals($1)",
+		"SELECT storectl.count_report_months($1)"},
 }
 
 // RefillTable is the table whose first pass defers the tally's triggers.
