@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -139,14 +140,20 @@ func (b *builder) rangeSource(ctx context.Context, q *query, s span, prefix, col
 		return b.source(q, b.t.quarters, s, prefix, cols, rowCols, ""), err
 	}
 	n0, n1 := q.arg(prefix+"m0", m0), q.arg(prefix+"m1", m1)
-	outside := func(col string) string {
-		return fmt.Sprintf("(%[1]s < %[2]s OR %[1]s >= %[3]s)", col, n0, n1)
+	// The whole quarters outside the months: below m0, and from m1 on.
+	whole0, whole1 := s.wholeQuarters()
+	quarters := []string{b.sp.no}
+	if below := min(whole1, m0); whole0 < below {
+		quarters = append(quarters, fmt.Sprintf("quarter >= %s AND quarter < %s", q.arg(prefix+"q0", whole0), q.arg(prefix+"qm0", below)))
 	}
-	tally, rows := s.sql(q, prefix)
-	return fmt.Sprintf("SELECT %s FROM %s WHERE %s AND month >= %s AND month < %s UNION ALL SELECT %s FROM %s WHERE %s AND %s AND %s UNION ALL SELECT %s FROM submissions%s WHERE %s AND %s AND %s",
+	if above := max(whole0, m1); above < whole1 {
+		quarters = append(quarters, fmt.Sprintf("quarter >= %s AND quarter < %s", q.arg(prefix+"qm1", above), q.arg(prefix+"q1", whole1)))
+	}
+	_, rows := s.sql(q, prefix)
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s AND month >= %s AND month < %s UNION ALL SELECT %s FROM %s WHERE %s AND (%s) UNION ALL SELECT %s FROM submissions%s WHERE %s AND %s AND (created_at < %s OR created_at >= %s)",
 		cols, b.t.byMonth, b.tallyFilter(q), n0, n1,
-		cols, b.t.quarters, b.tallyFilter(q), tally, outside("quarter"),
-		rowCols, b.sp.indexed("submissions_report"), b.filter(q), rows, outside("created_at")), nil
+		cols, b.t.quarters, b.tallyFilter(q), strings.Join(quarters, " OR "),
+		rowCols, b.sp.indexed("submissions_report"), b.filter(q), rows, n0, n1), nil
 }
 
 // sql spells the span for the tally (its whole quarters) and for the
@@ -155,7 +162,13 @@ func (b *builder) rangeSource(ctx context.Context, q *query, s span, prefix, col
 // exactly one of them: a quarter lies below its next one's start, and a
 // created_at not of the API's form is a quarter of its own.
 func (s span) sql(q *query, prefix string) (tally, rows string) {
-	whole0, whole1 := s.from, s.to
+	whole0, whole1 := s.wholeQuarters()
+	return s.split(q, prefix, "quarter", "whole", whole0, whole1)
+}
+
+// wholeQuarters are the bounds of the span's whole quarters.
+func (s span) wholeQuarters() (whole0, whole1 string) {
+	whole0, whole1 = s.from, s.to
 	if isAPIForm(s.from) {
 		q, err := time.Parse(quarterLayout, quarterOf(s.from))
 		if err == nil {
@@ -165,7 +178,7 @@ func (s span) sql(q *query, prefix string) (tally, rows string) {
 	if isAPIForm(s.to) {
 		whole1 = quarterOf(s.to)
 	}
-	return s.split(q, prefix, "quarter", "whole", whole0, whole1)
+	return whole0, whole1
 }
 
 // split spells the span as the tally's whole buckets (column from

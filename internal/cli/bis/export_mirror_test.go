@@ -121,9 +121,9 @@ func plainExport(t *testing.T) string {
 	return string(data)
 }
 
-// afterPages2to4 is what an export interrupted at its fifth request says
+// afterPages1to5 is what an export interrupted at its sixth request says
 // it reached.
-const afterPages2to4 = `export stopped after (30|45|60) of 320 rows \(page [2-4] of 22\)`
+const afterPages1to5 = `export stopped after (15|30|45|60|75) of 320 rows \(page [2-6] of 22\)`
 
 // A stopped export suggests --resume only when it can help: not before
 // anything was recorded, and never for an export the mirror did not
@@ -137,12 +137,12 @@ func TestExportSuggestsResumeOnlyWhenItHelps(t *testing.T) {
 		resume  bool
 	}{
 		{"before the first page", 1, false, "export stopped before the first page was read", false},
-		// The fifth request is page 5, which an unpaced export, keeping two
-		// pages asked for ahead, asks for only once page 2 is stored: the
-		// interruption lands after page 2, 3 or 4, or in the transaction
-		// after it.
-		{"after two pages", 5, false, afterPages2to4, true},
-		{"without the mirror", 5, true, afterPages2to4, false},
+		// The sixth request is page 6, which an unpaced export, keeping four
+		// pages asked for ahead, asks for only once page 1 is stored: the
+		// interruption lands after page 1, 2, 3, 4 or 5, or in the
+		// transaction after it.
+		{"after a page", 6, false, afterPages1to5, true},
+		{"without the mirror", 6, true, afterPages1to5, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())

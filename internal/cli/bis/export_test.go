@@ -133,7 +133,7 @@ func (c *cancelAfter) Write(p []byte) (int, error) {
 func TestExportInterruptedLeavesNoFile(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stop := &cancelAfter{n: 5, cancel: cancel}
+	stop := &cancelAfter{n: 6, cancel: cancel}
 	e := clitest.New(t, clitest.WithOutput("csv"), clitest.WithSandbox(func(o *sandbox.Options) { o.Log = stop }))
 	e.Sends("GET /shop-api/back-in-stock/list")
 	opts := exportOpts(t, e)
@@ -146,7 +146,7 @@ func TestExportInterruptedLeavesNoFile(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left behind: %v", entries)
 	}
-	want := regexp.MustCompile(afterPages2to4 + `; ` + regexp.QuoteMeta(opts.File) + ` was not written`)
+	want := regexp.MustCompile(afterPages1to5 + `; ` + regexp.QuoteMeta(opts.File) + ` was not written`)
 	if !want.MatchString(e.ErrOut.String()) {
 		t.Errorf("stderr: %s", e.ErrOut)
 	}
