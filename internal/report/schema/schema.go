@@ -14,7 +14,7 @@ const Name = "report"
 
 // Migrations are, per dialect, the part's migrations: append, never edit.
 var Migrations = map[backend.Dialect][]string{
-	backend.SQLite:   {sqliteReport, sqliteTotals, sqliteMonths},
+	backend.SQLite:   {sqliteReport, sqliteTotals, sqliteMonths, sqliteQuarterCovering},
 	backend.Postgres: {postgresReport, postgresTotals, postgresUnkeyed, postgresMonths},
 }
 
@@ -23,7 +23,7 @@ var Migrations = map[backend.Dialect][]string{
 // filled, sorted once), on PostgreSQL the store's its parameter names.
 var Refill = map[backend.Dialect][]string{
 	backend.SQLite: {"DELETE FROM report_tally", "DROP INDEX IF EXISTS report_tally_quarter", FillSQLite,
-		"CREATE INDEX report_tally_quarter ON report_tally (quarter)", "DELETE FROM report_total", fillTotalSQLite,
+		sqliteQuarterIndex, "DELETE FROM report_total", fillTotalSQLite,
 		"DELETE FROM report_quarters", fillQuartersSQLite, "DELETE FROM report_days", fillDaysSQLite,
 		"DELETE FROM report_months", fillMonthsSQLite},
 	backend.Postgres: {"SELECT storectl.count_report_tally($1)", "SELECT storectl.count_report_totals($1)",
