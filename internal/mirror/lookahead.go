@@ -3,7 +3,6 @@ package mirror
 import (
 	"slices"
 
-	"github.com/storectl/storectl/internal/ids"
 	"github.com/storectl/storectl/internal/mirror/backend"
 )
 
@@ -34,18 +33,8 @@ func (p *pass) carry(tx backend.Tx, later []string, page int) *carriedLookup {
 	if !ok || len(later) == 0 {
 		return nil
 	}
-	var nums []int64
-	for _, id := range later {
-		if _, ok := ids.Normalize(id); !ok {
-			continue // odd ids are remembered in memory (Given)
-		}
-		n, err := rowID(id)
-		if err != nil {
-			return nil
-		}
-		nums = append(nums, n)
-	}
-	if len(nums) == 0 {
+	nums, err := numericIDs(later)
+	if err != nil || len(nums) == 0 {
 		return nil
 	}
 	return &carriedLookup{nums: nums, ahead: la.LookAhead(p.seenQuery(), idListArg(nums), p.id), page: page}

@@ -19,12 +19,30 @@ import (
 // what the mirror holds of them for storePage.
 func (p *pass) Given(ctx context.Context, pageIDs []string) (map[string]bool, error) {
 	given := map[string]bool{}
+	for _, id := range pageIDs {
+		if _, ok := ids.Normalize(id); !ok && p.oddGiven[backend.StorableText(id)] { // as odd_rows holds it
+			given[id] = true
+		}
+	}
+	nums, err := numericIDs(pageIDs)
+	if err != nil {
+		return nil, err
+	}
+	p.known = map[int64]held{}
+	seen, err := p.lookup(ctx, nums)
+	for _, n := range seen {
+		given[strconv.FormatInt(n, 10)] = true
+	}
+	return given, err
+}
+
+// numericIDs are a page's ids that are 64-bit integers, as the mirror
+// keys its rows: the others are odd (kept in odd_rows, remembered in
+// memory, looked up by no query).
+func numericIDs(pageIDs []string) ([]int64, error) {
 	var nums []int64
 	for _, id := range pageIDs {
 		if _, ok := ids.Normalize(id); !ok {
-			if p.oddGiven[backend.StorableText(id)] { // as odd_rows holds it
-				given[id] = true
-			}
 			continue
 		}
 		n, err := rowID(id)
@@ -33,12 +51,7 @@ func (p *pass) Given(ctx context.Context, pageIDs []string) (map[string]bool, er
 		}
 		nums = append(nums, n)
 	}
-	p.known = map[int64]held{}
-	seen, err := p.lookup(ctx, nums)
-	for _, n := range seen {
-		given[strconv.FormatInt(n, 10)] = true
-	}
-	return given, err
+	return nums, nil
 }
 
 // Add counts the rows about to be given: storePage records them.

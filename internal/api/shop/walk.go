@@ -369,13 +369,9 @@ func totalPages(total int64, per int) int {
 
 // fresh decodes the page's ids and returns them with the rows not given yet.
 func (w *Walk) fresh(ctx context.Context, p *Page) ([]string, []WalkRow, error) {
-	pageIDs := make([]string, 0, len(p.Items))
-	for _, raw := range p.Items {
-		id, err := RowID(raw)
-		if err != nil {
-			return nil, nil, &BadResponse{Path: p.path, Err: err}
-		}
-		pageIDs = append(pageIDs, id)
+	pageIDs, err := p.ids()
+	if err != nil {
+		return nil, nil, &BadResponse{Path: p.path, Err: err}
 	}
 	given, err := w.Seen.Given(ctx, pageIDs)
 	if err != nil {
@@ -388,6 +384,19 @@ func (w *Walk) fresh(ctx context.Context, p *Page) ([]string, []WalkRow, error) 
 		}
 	}
 	return pageIDs, rows, nil
+}
+
+// ids are the ids of the page's rows, in list order.
+func (p *Page) ids() ([]string, error) {
+	ids := make([]string, 0, len(p.Items))
+	for _, raw := range p.Items {
+		id, err := RowID(raw)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
 }
 
 func (w *Walk) give(ctx context.Context, number int, p *Page, rows []WalkRow, kind WalkKind) error {

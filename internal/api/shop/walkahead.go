@@ -18,9 +18,9 @@ type ahead struct {
 // of its walk waiting for pages it could have had while it stored the one
 // before. With two, the requests follow one another as a list's do, and
 // the walk waits only for the slower of the two (docs/benchmarks.md, Sync).
-// A third is the page after the next, in hand when the caller stores a
-// page (WalkPage.Later): it is asked for while the pages before it are
-// stored, as the second was.
+// With four, the page after the next is in hand when the caller stores a
+// page (WalkPage.Later): it was asked for two pages before, while those
+// were stored, rather than just now.
 const aheadPages = 4
 
 // fetchAhead makes sure the pages from number on are being fetched, up to
@@ -123,13 +123,9 @@ func (w *Walk) idsAhead(i int) []string {
 	if a.err != nil {
 		return nil
 	}
-	ids := make([]string, 0, len(a.page.Items))
-	for _, raw := range a.page.Items {
-		id, err := RowID(raw)
-		if err != nil {
-			return nil
-		}
-		ids = append(ids, id)
+	ids, err := a.page.ids()
+	if err != nil {
+		return nil
 	}
 	return ids
 }

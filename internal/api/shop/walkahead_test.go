@@ -194,9 +194,9 @@ func TestWalkGivesThePageAfterTheNext(t *testing.T) {
 		asked[min(page, len(asked)-1)].Store(true)
 		return l.fetch(ctx, page)
 	}, Page: func(_ context.Context, p *WalkPage) error {
-		ids := make([]string, len(p.Page.Items))
-		for i, raw := range p.Page.Items {
-			ids[i], _ = RowID(raw)
+		ids, err := p.Page.ids()
+		if err != nil {
+			return err
 		}
 		held = append(held, ids)
 		later = append(later, p.Later)
