@@ -2,9 +2,11 @@ package mirror
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/storectl/storectl/internal/mirror/postgres"
 	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
@@ -89,4 +91,99 @@ func TestPostgresDeletingAStoreLeavesNoRowOfIt(t *testing.T) {
 			t.Errorf("%s holds %d rows after TRUNCATE storectl.stores CASCADE (%v)", table, n, err)
 		}
 	}
+}
+
+// submissions' store is checked once per statement (migration 25) and
+// refuses what the foreign key refused; a page's transaction holds its
+// store's row, so that a delete of the store waits for it and then deletes
+// the page's rows too, and a page written after the delete fails: no
+// submission outlives its store.
+func TestPostgresSubmissionsOutliveNoStore(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only (TestSuiteOnPostgres runs it)")
+	}
+	ctx := context.Background()
+	w := newWorld(t, 5)
+	w.sync(SyncOptions{Full: true}, "bis")
+	admin := pgtest.SQL(t, w.pg.Config)
+	const store = "https://sandbox.test"
+	insert := `INSERT INTO storectl.submissions (store, id, list_json, list_fetched_at, first_seen_at, last_seen_at)
+		VALUES ($1, $2, '{}', 'now', 'now', 'now')`
+	refused := func(what string, err error, code, says string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), "(SQLSTATE "+code+")") || !strings.Contains(err.Error(), says) {
+			t.Fatalf("%s: got %v, want SQLSTATE %s saying %q", what, err, code, says)
+		}
+	}
+	_, err := admin.ExecContext(ctx, insert, "https://nowhere.test", 1)
+	refused("a row of a store not there", err, "23503", "not in storectl.stores")
+	pgExec(t, w.pg, "INSERT INTO storectl.stores (store, base_url, created_at) VALUES ('https://other.test', 'https://other.test', 'now')")
+	_, err = admin.ExecContext(ctx, "UPDATE storectl.submissions SET store = 'https://other.test' WHERE store = $1", store)
+	refused("a submission moved", err, "23503", "cannot move")
+	if _, err := admin.ExecContext(ctx, `INSERT INTO storectl.submissions (store, id, list_json, list_fetched_at, first_seen_at, last_seen_at, gone_at)
+		VALUES ('https://other.test', 1, '{}', 'now', 'now', 'now', 'now')`); err != nil { // gone: no tally holds the store
+		t.Fatal(err)
+	}
+	_, err = admin.ExecContext(ctx, "UPDATE storectl.stores SET store = 'https://renamed.test' WHERE store = 'https://other.test'")
+	refused("a store renamed", err, "23503", "cannot be renamed")
+	tx, err := admin.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tx.ExecContext(ctx, "DELETE FROM storectl.stores WHERE store = $1", store)
+	refused("a delete under REPEATABLE READ", err, "55000", "READ COMMITTED")
+	tx.Rollback()
+
+	deleted := func() <-chan error {
+		done := make(chan error, 1)
+		go func() {
+			_, err := admin.ExecContext(ctx, "DELETE FROM storectl.stores WHERE store = $1", store)
+			done <- err
+		}()
+		return done
+	}
+	page, err := admin.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A gone row: no tally's key holds the store for the page.
+	if _, err := page.ExecContext(ctx, `INSERT INTO storectl.submissions (store, id, list_json, list_fetched_at, first_seen_at, last_seen_at, gone_at)
+		VALUES ($1, 9001, '{}', 'now', 'now', 'now', 'now')`, store); err != nil {
+		t.Fatal(err)
+	}
+	done := deleted()
+	select {
+	case err := <-done:
+		t.Fatalf("the store's delete ended (%v) while a page of it was being written", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if err := page.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := admin.QueryRowContext(ctx, "SELECT count(*) FROM storectl.submissions WHERE store = $1", store).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d submissions of the deleted store left (%v)", left, err)
+	}
+
+	pgExec(t, w.pg, "INSERT INTO storectl.stores (store, base_url, created_at) VALUES ($1, $1, 'now')", store)
+	del, err := admin.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := del.ExecContext(ctx, "DELETE FROM storectl.stores WHERE store = $1", store); err != nil {
+		t.Fatal(err)
+	}
+	written := make(chan error, 1)
+	go func() {
+		_, err := admin.ExecContext(ctx, insert, store, 9002)
+		written <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := del.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	refused("a page written while its store was deleted", <-written, "23503", "") // its tallies' key or the store's check, whichever holds the store first
 }
