@@ -55,7 +55,7 @@ func TestPostgresPageInTwoRoundTrips(t *testing.T) {
 	}
 }
 
-// A page's statements use the plans PostgreSQL keeps (pageLocalPlans),
+// A page's statements use the plans PostgreSQL keeps (pageSettings),
 // though the writer's connection plans its lookups anew: the INSERT of a
 // first sync's pages ran on a generic plan once it had run five times.
 func TestPostgresPageKeepsItsPlans(t *testing.T) {

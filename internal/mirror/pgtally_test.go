@@ -2,8 +2,13 @@ package mirror
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/storectl/storectl/internal/mirror/postgres/pgtest"
+	"github.com/storectl/storectl/internal/sandbox"
 )
 
 // Each of an INSERT's statement triggers (the mirror's tallies', and each
@@ -93,5 +98,60 @@ func TestPostgresFirstPassAnalyzesASample(t *testing.T) {
 	}
 	if bounds == 0 || bounds > 11 {
 		t.Fatalf("the first pass left histograms of up to %d bounds, want 1 to 11", bounds)
+	}
+}
+
+// A first pass's pages say that their store's tallies wait (migration
+// 26): the tallies' statement triggers are not called for them, while the
+// store's check is, once a page; a later pass's pages call them again.
+// Counted by the server (track_functions) once the pool's connections
+// have closed and reported.
+func TestPostgresFirstPassPagesCallNoTallyTrigger(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only")
+	}
+	ctx := context.Background()
+	w := newWorld(t, 15*6)
+	admin := pgtest.SQL(t, w.pg.Config)
+	if _, err := admin.ExecContext(ctx, `ALTER DATABASE "`+w.pg.Config.Database+`" SET track_functions = 'pl'`); err != nil {
+		t.Fatal(err)
+	}
+	calls := func(fn string) int {
+		var n int
+		if err := admin.QueryRowContext(ctx, "SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE schemaname = 'storectl' AND funcname = $1", fn).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	pass := func(opts SyncOptions, pages int) map[string]int {
+		t.Helper()
+		w.db.Close()
+		w.open()
+		w.sync(opts, "bis")
+		w.db.Close()
+		held := calls("submissions_store_held")
+		for deadline := time.Now().Add(10 * time.Second); held < pages && time.Now().Before(deadline); held = calls("submissions_store_held") {
+			time.Sleep(50 * time.Millisecond)
+			if _, err := admin.ExecContext(ctx, "SELECT pg_stat_clear_snapshot()"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if held < pages {
+			t.Fatalf("the store's check ran %d times, want a call for each of %d pages", held, pages)
+		}
+		out := map[string]int{}
+		for _, fn := range []string{"submissions_joined", "submissions_report_joined", "submissions_report_total_joined"} {
+			out[fn] = calls(fn)
+		}
+		return out
+	}
+	if first := pass(SyncOptions{Full: true}, 6); fmt.Sprint(first) != fmt.Sprint(map[string]int{"submissions_joined": 0, "submissions_report_joined": 0, "submissions_report_total_joined": 0}) {
+		t.Errorf("a first pass called the tallies' triggers: %v", first)
+	}
+	if err := sandbox.AddSubmissions(w.store, 15, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if later := pass(SyncOptions{}, 7); later["submissions_joined"] == 0 || later["submissions_report_joined"] == 0 || later["submissions_report_total_joined"] == 0 {
+		t.Errorf("a later pass's new rows left a tally's trigger uncalled: %v", later)
 	}
 }

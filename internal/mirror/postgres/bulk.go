@@ -35,6 +35,10 @@ func (c *conn) DeferIndexes(ctx context.Context, table string) error {
 			AND NOT EXISTS (SELECT 1 FROM bulk_deferred WHERE tbl = $1)`, table); err != nil {
 			return err
 		}
+		if err := c.sql.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM bulk_deferred WHERE tbl = $1 AND kind = 'recount')",
+			table).Scan(&c.talliesWait); err != nil {
+			return err
+		}
 	}
 	_, err := c.sql.ExecContext(ctx, "SELECT storectl.defer_indexes($1)", table)
 	return err
@@ -97,6 +101,7 @@ const firstPassStatistics = "SET LOCAL default_statistics_target = 10"
 // through an index. A role that does not own the table gets
 // a warning, not an error, and waits for autovacuum.
 func (c *conn) EndPass(ctx context.Context, tx *sql.Tx, table string, aside *backend.Build, refills []string) error {
+	c.talliesWait = false
 	if err := c.lease.lost(); err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func (c *conn) writePage(ctx context.Context, fn func(backend.Tx) error, wait bo
 	}
 	c.pages.building = true
 	defer func() { c.pages.building = false }()
-	page := &pgPage{conn: on, before: c.settleSent}
+	page := &pgPage{conn: on, before: c.settleSent, settings: pageSettings(c.talliesWait)}
 	if err = fn(page); err == nil {
 		err = page.send(ctx, true, !wait)
 	}
@@ -168,6 +168,7 @@ type pgPage struct {
 	ahead                  *backend.Ahead
 	aheadQueued, aheadSent int
 	commits                bool // the batch sent holds COMMIT
+	settings               string
 }
 
 // pgStatement is a statement with its arguments as the connection sends
@@ -188,7 +189,7 @@ func statementOf(q string, args []any) pgStatement {
 // LookAhead queues a lookup of a page to come, to run once the page's
 // rows are written, in its transaction: it sees them, and those of every
 // page before. Its plan may be the one PostgreSQL keeps, as the page's
-// other statements' (pageLocalPlans): a first pass runs it with the key
+// other statements' (pageSettings): a first pass runs it with the key
 // as the table's only index, and later passes on a table with statistics.
 func (pg *pgPage) LookAhead(q string, args ...any) *backend.Ahead {
 	pg.queued = append(pg.queued, statementOf(q, args))
@@ -260,7 +261,7 @@ func (pg *pgPage) send(ctx context.Context, commit, inFlight bool) error {
 	b := &pgx.Batch{}
 	if !pg.begun {
 		b.Queue("BEGIN")
-		b.Queue(pageLocalPlans)
+		b.Queue(pg.settings)
 	}
 	for i, st := range pg.queued {
 		if i+1 == pg.aheadQueued {
@@ -352,14 +353,21 @@ func settledContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	}
 }
 
-// pageLocalPlans lets a page's statements use the plans PostgreSQL keeps
-// for them, which the writer's connection otherwise makes anew for every
-// run (force_custom_plan, for the lookup: see openPool). A page's INSERT,
-// its journal's UPDATE and what they set off (the foreign key's check of
-// every row, the tallies' statement trigger) read no table whose size
-// matters to their plan, and planning them anew was a fifth of the
-// server's work in a first sync.
-const pageLocalPlans = "SET LOCAL plan_cache_mode = auto"
+// pageSettings are a page's transaction's own settings. plan_cache_mode
+// lets its statements use the plans PostgreSQL keeps for them, which the
+// writer's connection otherwise makes anew for every run
+// (force_custom_plan, for the lookup: see openPool). A page's INSERT, its
+// journal's UPDATE and what they set off (the store's check, the tallies'
+// statement triggers) read no table whose size matters to their plan, and
+// planning them anew was a fifth of the server's work in a first sync.
+// storectl.tallies_wait tells the tallies' triggers not to run, for a page
+// of a pass that defers its store's tallies (migration 26).
+func pageSettings(talliesWait bool) string {
+	if talliesWait {
+		return "SELECT set_config('plan_cache_mode', 'auto', true), set_config('storectl.tallies_wait', 'on', true)"
+	}
+	return "SET LOCAL plan_cache_mode = auto"
+}
 
 // rollback ends a transaction that did not commit; a connection that
 // cannot is closed (database/sql then drops it).

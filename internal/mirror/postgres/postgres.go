@@ -46,6 +46,10 @@ type conn struct {
 	parts    []backend.Part
 	lease    *lease
 	pages    pages // the page in flight, if any (page.go)
+	// talliesWait: the pass this writer runs defers its store's tallies,
+	// from DeferIndexes (which found the store's mark) to EndPass; its
+	// pages say so (pageSettings).
+	talliesWait bool
 	// types are the numeric columns, which a value of another type must
 	// not reach (fit.go).
 	types map[string]map[string]string

@@ -27,7 +27,7 @@ import "github.com/storectl/storectl/internal/mirror/backend"
 // backend.Part), stores (which stores the database holds), leases (the one
 // writer of each store), pace (each token's pacing window, shared by every
 // machine) and pace_secret (the key pace's rows are named with).
-var Migrations = []string{pgBaseline, pgStorableJSON, pgJSONGiven, pgForgetStore, pgStoreKeyPerStatement}
+var Migrations = []string{pgBaseline, pgStorableJSON, pgJSONGiven, pgForgetStore, pgStoreKeyPerStatement, pgTalliesWait}
 
 // baselineVersion is the PostgreSQL baseline's version: one past SQLite's,
 // since development version 20 of the PostgreSQL schema still imitated

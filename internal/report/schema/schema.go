@@ -15,7 +15,7 @@ const Name = "report"
 // Migrations are, per dialect, the part's migrations: append, never edit.
 var Migrations = map[backend.Dialect][]string{
 	backend.SQLite:   {sqliteReport, sqliteTotals, sqliteMonths, sqliteQuarterCovering},
-	backend.Postgres: {postgresReport, postgresTotals, postgresUnkeyed, postgresMonths},
+	backend.Postgres: {postgresReport, postgresTotals, postgresUnkeyed, postgresMonths, postgresWait},
 }
 
 // Refill counts the tally afresh from the rows of RefillTable: on SQLite
