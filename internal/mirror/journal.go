@@ -47,6 +47,7 @@ type pass struct {
 	given    int
 	oddGiven map[string]bool
 	known    map[int64]held
+	floor    idFloor
 	// hooks run in each page's transaction (an export records its order),
 	// statements are those they run for each row, prepared once.
 	hooks      []pageHook

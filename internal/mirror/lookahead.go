@@ -34,7 +34,7 @@ func (p *pass) carry(tx backend.Tx, later []string, page int) *carriedLookup {
 		return nil
 	}
 	nums, err := numericIDs(later)
-	if err != nil || len(nums) == 0 {
+	if err != nil || len(nums) == 0 || p.floor.below(nums) {
 		return nil
 	}
 	return &carriedLookup{nums: nums, ahead: la.LookAhead(p.seenQuery(), idListArg(nums), p.id), page: page}

@@ -115,6 +115,7 @@ func TestStatementsSideBySide(t *testing.T) {
 		for _, res := range resourcesOf(g) {
 			pair("CountPlaced("+res.name+")", func(q *backend.Statements) string { return q.CountPlaced(res.name) })
 			pair("CountSeen("+res.name+")", func(q *backend.Statements) string { return q.CountSeen(res.name) })
+			pair("LowestID("+res.name+")", func(q *backend.Statements) string { return q.LowestID(res.name) })
 			pair("UnmetExists("+res.name+")", func(q *backend.Statements) string { return q.UnmetExists(res.name) })
 			pair("MarkGone("+res.name+")", func(q *backend.Statements) string { return q.MarkGone(res.name) })
 			pair("Unmet("+res.name+")", func(q *backend.Statements) string { return q.Unmet(res.name) })

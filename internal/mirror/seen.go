@@ -84,6 +84,9 @@ func (p *pass) lookup(ctx context.Context, nums []int64) (seen []int64, err erro
 	for _, n := range nums {
 		p.known[n] = held{}
 	}
+	if p.floor.below(nums) {
+		return nil, nil
+	}
 	if carried := p.carried(nums); carried != nil {
 		seen = p.holdCarried(carried)
 		return p.holdPage(nums, seen, p.lastRows), nil

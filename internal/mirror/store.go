@@ -81,6 +81,7 @@ func (p *pass) storePage(ctx context.Context, wp *shop.WalkPage, send bool) (all
 	}
 	p.pages++
 	p.lastRows = storedRows(rows)
+	p.floor.lower(rows)
 	if carried != nil {
 		p.carries = append(p.carries, *carried)
 	}

@@ -192,6 +192,9 @@ func (p *pass) run(ctx context.Context, c *shop.Client, rep Reporter, afterPage 
 	if err := p.startFeatures(ctx); err != nil {
 		return shop.WalkResult{}, err
 	}
+	if err := p.startFloor(ctx); err != nil {
+		return shop.WalkResult{}, err
+	}
 	report := orSilent(rep)
 	planned := p.walk.Started
 	w := &shop.Walk{Fetch: p.res.list(c), Seen: p, State: p.walk, Ahead: p.fetchesAhead(c), Prefetched: p.first}

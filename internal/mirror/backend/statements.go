@@ -43,14 +43,15 @@ type Statements struct {
 	// Rows of a table. CountPlaced (table; the pass's first place, its
 	// first catch-up place, its first place and the next pass's): the
 	// rows it placed going forward and by its catch-up. CountSeen (table;
-	// pass): the rows it met. UnmetExists, MarkGone and Unmet (table;
+	// pass): the rows it met. LowestID (table): the least id it holds,
+	// NULL when none. UnmetExists, MarkGone and Unmet (table;
 	// MarkGone's first parameter is gone_at, then each's the pass) find,
 	// mark and list (id, list_json, newest id first) the live rows no
 	// pass met since the pass began. StaleDetails (table): the live rows'
 	// ids whose detail is not current, newest first. Rows (table) are the
 	// statements that write them (RowSQL).
-	CountPlaced, CountSeen, UnmetExists, MarkGone, Unmet, StaleDetails func(table string) string
-	Rows                                                               func(t Table) *RowSQL
+	CountPlaced, CountSeen, LowestID, UnmetExists, MarkGone, Unmet, StaleDetails func(table string) string
+	Rows                                                                         func(t Table) *RowSQL
 
 	// KeepOdd (resource, id, list_json, first_seen_at, last_seen_at,
 	// seen_by) keeps a row whose id is not a 64-bit integer; OddSeen

@@ -67,6 +67,7 @@ var statements = sync.OnceValue(func() *backend.Statements {
 		FROM %s WHERE list_pos >= $3 AND list_pos < $4`, table)
 		},
 		CountSeen: func(table string) string { return "SELECT count(*) FROM " + table + " WHERE seen_by = $1" },
+		LowestID:  func(table string) string { return "SELECT min(id) FROM " + table },
 		UnmetExists: func(table string) string {
 			return fmt.Sprintf("SELECT EXISTS (SELECT 1 FROM %s WHERE %s)", table, unmetSince(1))
 		},
