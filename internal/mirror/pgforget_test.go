@@ -187,3 +187,51 @@ func TestPostgresSubmissionsOutliveNoStore(t *testing.T) {
 	}
 	refused("a page written while its store was deleted", <-written, "23503", "") // its tallies' key or the store's check, whichever holds the store first
 }
+
+// The first store's first pass builds report_tally's indexes once its
+// count is done (the report part's migration 6), and they are the ones the
+// migrations made, under their names; a later store's first pass, with
+// another store's entries in the tally, counts into the indexes as they
+// are. Both stores' tallies are what their rows say.
+func TestPostgresTallyIndexesMadeAgainAfterTheFirstCount(t *testing.T) {
+	if !onPostgres {
+		t.Skip("PostgreSQL only (TestSuiteOnPostgres runs it)")
+	}
+	ctx := context.Background()
+	w := newWorld(t, 40)
+	admin := pgtest.SQL(t, w.pg.Config)
+	indexes := func() (defs, oids string) {
+		t.Helper()
+		if err := admin.QueryRowContext(ctx, `SELECT string_agg(pg_get_indexdef(indexrelid), E'\n' ORDER BY indexrelid::regclass::text),
+			string_agg(indexrelid::text, ' ' ORDER BY indexrelid::regclass::text) FROM pg_index WHERE indrelid = 'storectl.report_tally'::regclass`).Scan(&defs, &oids); err != nil {
+			t.Fatal(err)
+		}
+		return defs, oids
+	}
+	migrated, before := indexes()
+	if !strings.Contains(migrated, "report_tally_key") || !strings.Contains(migrated, "report_tally_quarter") {
+		t.Fatalf("report_tally's indexes as migrated: %s", migrated)
+	}
+	w.sync(SyncOptions{Full: true}, "bis")
+	defs, first := indexes()
+	if defs != migrated || first == before {
+		t.Errorf("after the first store's first pass, report_tally's indexes:\n%s (%s)\nwant those migrated, made again:\n%s (%s)", defs, first, migrated, before)
+	}
+	if diff := reportTallyMismatch(t, w.db.sql()); diff != "" {
+		t.Errorf("the first store's tally: %s", diff)
+	}
+	other, err := Open(ctx, postgres.At(w.pg), Options{Mode: Write, Store: "https://other.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.Sync(ctx, w.client, []string{"bis"}, SyncOptions{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	if defs, second := indexes(); defs != migrated || second != first {
+		t.Errorf("after another store's first pass, report_tally's indexes:\n%s (%s)\nwant them as they were (%s)", defs, second, first)
+	}
+	if diff := reportTallyMismatch(t, other.sql()); diff != "" {
+		t.Errorf("the other store's tally: %s", diff)
+	}
+}

@@ -15,7 +15,7 @@ const Name = "report"
 // Migrations are, per dialect, the part's migrations: append, never edit.
 var Migrations = map[backend.Dialect][]string{
 	backend.SQLite:   {sqliteReport, sqliteTotals, sqliteMonths, sqliteQuarterCovering},
-	backend.Postgres: {postgresReport, postgresTotals, postgresUnkeyed, postgresMonths, postgresWait},
+	backend.Postgres: {postgresReport, postgresTotals, postgresUnkeyed, postgresMonths, postgresWait, postgresAlone},
 }
 
 // Refill counts the tally afresh from the rows of RefillTable: on SQLite
@@ -26,7 +26,7 @@ var Refill = map[backend.Dialect][]string{
 		sqliteQuarterIndex, "DELETE FROM report_total", fillTotalSQLite,
 		"DELETE FROM report_quarters", fillQuartersSQLite, "DELETE FROM report_days", fillDaysSQLite,
 		"DELETE FROM report_months", fillMonthsSQLite},
-	backend.Postgres: {"SELECT storectl.count_report_tally($1)", "SELECT storectl.count_report_totals($1)",
+	backend.Postgres: {"SELECT storectl.refill_report_tally($1)", "SELECT storectl.count_report_totals($1)",
 		"SELECT storectl.count_report_months($1)"},
 }
 
