@@ -20,10 +20,11 @@ import (
 // pass's run begins and lowered by every page it writes (the page in
 // flight too, as the table holds it once committed); set is false where
 // it is not known (an export's pass, whose lookup asks what the export
-// recorded).
+// recorded). fromEmpty: the table held none of the store's rows when the
+// run began, so every row it holds at the end is one the run met.
 type idFloor struct {
-	set    bool
-	lowest int64
+	set, fromEmpty bool
+	lowest         int64
 }
 
 // startFloor reads the table's least id, for a sync's pass.
@@ -35,7 +36,7 @@ func (p *pass) startFloor(ctx context.Context) error {
 	if err := p.db.sql().QueryRowContext(ctx, p.db.q.LowestID(p.res.name)).Scan(&lowest); err != nil {
 		return err
 	}
-	p.floor = idFloor{set: true, lowest: math.MaxInt64}
+	p.floor = idFloor{set: true, fromEmpty: !lowest.Valid, lowest: math.MaxInt64}
 	if lowest.Valid {
 		p.floor.lowest = lowest.Int64
 	}

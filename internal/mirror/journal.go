@@ -192,6 +192,9 @@ func (p *pass) finish(ctx context.Context, markGone bool) (gone int, err error) 
 // for a build that waits for the pass's end. A table with such rows waits
 // for the build first.
 func (p *pass) markGone(ctx context.Context, tx *sql.Tx, now string, aside *backend.Build) (int, error) {
+	if p.floor.fromEmpty {
+		return 0, nil // a run that filled an empty table met every row in it (floor.go)
+	}
 	if aside != nil {
 		var unmet bool
 		if err := tx.QueryRowContext(ctx, p.db.q.UnmetExists(p.res.name), p.id).Scan(&unmet); err != nil || !unmet {
