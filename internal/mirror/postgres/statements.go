@@ -178,13 +178,13 @@ func rowSQL(t backend.Table) *backend.RowSQL {
 	r := &backend.RowSQL{
 		SeenSync:   fmt.Sprintf(lookup, "seen_by IS NOT DISTINCT FROM $2"),
 		SeenExport: fmt.Sprintf(lookup, "EXISTS (SELECT 1 FROM export_rows e WHERE e.pass_id = $2 AND e.id = "+t.Name+".id)"),
-		Insert: func(n int) string {
+		Insert: backend.OneInsertEach(func(n int) string {
 			tuples := make([]string, max(n, 1))
 			for i := range tuples {
 				tuples[i] = "(" + placeholders(1+i*width, width) + ", " + storableJSON(1+i*width+listAt) + ")"
 			}
 			return head + strings.Join(tuples, ", ")
-		},
+		}),
 		Rewrite: fmt.Sprintf("UPDATE %s SET %s, gone_at = NULL WHERE id = $%d", t.Name, assignments(rewriteCols), len(rewriteCols)+1),
 		Touch:   fmt.Sprintf("UPDATE %s SET %s WHERE id = $%d", t.Name, assignments(touchCols), len(touchCols)+1),
 	}

@@ -178,12 +178,12 @@ func rowSQL(t backend.Table) *backend.RowSQL {
 	r := &backend.RowSQL{
 		SeenSync:   fmt.Sprintf(lookup, "seen_by IS ?2"),
 		SeenExport: fmt.Sprintf(lookup, "EXISTS (SELECT 1 FROM export_rows e WHERE e.pass_id = ?2 AND e.id = "+t.Name+".id)"),
-		Insert: func(n int) string {
+		Insert: backend.OneInsertEach(func(n int) string {
 			if n <= 1 {
 				return insert
 			}
 			return insert + strings.Repeat(", "+tuple, n-1)
-		},
+		}),
 		Rewrite: fmt.Sprintf("UPDATE %s SET %s, gone_at = NULL WHERE id = ?", t.Name, assignments(rewriteCols)),
 		Touch:   fmt.Sprintf("UPDATE %s SET %s WHERE id = ?", t.Name, assignments(touchCols)),
 	}
