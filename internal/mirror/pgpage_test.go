@@ -266,10 +266,12 @@ func TestPostgresSendPageReturnsBeforeItCommits(t *testing.T) {
 	w.sync(SyncOptions{}, "bis")
 }
 
-// callOrder logs the page calls the engine makes of its backend.
+// callOrder logs the page calls the engine makes of its backend, and
+// counts the lookups pages carry (backend.LookAhead).
 type callOrder struct {
 	backend.Conn
-	log []string
+	log     []string
+	carried int
 }
 
 func (c *callOrder) Lookup(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
@@ -278,9 +280,37 @@ func (c *callOrder) Lookup(ctx context.Context, q string, args ...any) (*sql.Row
 }
 
 func (c *callOrder) SendPage(ctx context.Context, fn func(backend.Tx) error) error {
-	err := c.Conn.SendPage(ctx, fn)
+	err := c.Conn.SendPage(ctx, c.counted(fn))
 	c.log = append(c.log, "send")
 	return err
+}
+
+func (c *callOrder) WritePage(ctx context.Context, fn func(backend.Tx) error) error {
+	return c.Conn.WritePage(ctx, c.counted(fn))
+}
+
+func (c *callOrder) counted(fn func(backend.Tx) error) func(backend.Tx) error {
+	return func(tx backend.Tx) error {
+		if la, ok := tx.(aheadTx); ok {
+			return fn(countedAhead{aheadTx: la, n: &c.carried})
+		}
+		return fn(tx)
+	}
+}
+
+type aheadTx interface {
+	backend.Tx
+	backend.LookAhead
+}
+
+type countedAhead struct {
+	aheadTx
+	n *int
+}
+
+func (t countedAhead) LookAhead(q string, args ...any) *backend.Ahead {
+	*t.n++
+	return t.aheadTx.LookAhead(q, args...)
 }
 
 func (c *callOrder) SettlePage(ctx context.Context) error {

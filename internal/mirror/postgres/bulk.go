@@ -35,14 +35,17 @@ func (c *conn) DeferIndexes(ctx context.Context, table string) error {
 			AND NOT EXISTS (SELECT 1 FROM bulk_deferred WHERE tbl = $1)`, table); err != nil {
 			return err
 		}
-		if err := c.sql.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM bulk_deferred WHERE tbl = $1 AND kind = 'recount')",
-			table).Scan(&c.talliesWait); err != nil {
+		if err := c.sql.QueryRowContext(ctx, recountDue, table).Scan(&c.talliesWait); err != nil {
 			return err
 		}
 	}
 	_, err := c.sql.ExecContext(ctx, "SELECT storectl.defer_indexes($1)", table)
 	return err
 }
+
+// recountDue asks whether the store's tallies of a table wait for its
+// first pass's end (its mark in bulk_deferred).
+const recountDue = "SELECT EXISTS (SELECT 1 FROM bulk_deferred WHERE tbl = $1 AND kind = 'recount')"
 
 // Deferred reports whether the store's first pass of table is filling it.
 func (c *conn) Deferred(ctx context.Context, table string) (bool, error) {
@@ -106,7 +109,7 @@ func (c *conn) EndPass(ctx context.Context, tx *sql.Tx, table string, aside *bac
 		return err
 	}
 	var recount bool
-	if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM bulk_deferred WHERE tbl = $1 AND kind = 'recount')", table).Scan(&recount); err != nil {
+	if err := tx.QueryRowContext(ctx, recountDue, table).Scan(&recount); err != nil {
 		return err
 	}
 	run := func(q string, args ...any) error {
